@@ -1,0 +1,37 @@
+//===- TileDialect.h - Tile dialect ----------------------------*- C++ -*-===//
+//
+// The tile DSL: dialect, types, attributes and operations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_DIALECT_TILE_TILEDIALECT_H
+#define TESSERA_DIALECT_TILE_TILEDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tessera/Dialect/Tile/TileDialect.h.inc"
+#include "tessera/Dialect/Tile/TileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tessera/Dialect/Tile/TileAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tessera/Dialect/Tile/TileTypes.h.inc"
+
+#define GET_OP_CLASSES
+#include "tessera/Dialect/Tile/TileOps.h.inc"
+
+namespace tessera::tile {
+/// True for the element types a view may hold (DESIGN §2).
+bool isSupportedViewElementType(mlir::Type type);
+} // namespace tessera::tile
+
+#endif // TESSERA_DIALECT_TILE_TILEDIALECT_H

@@ -1,0 +1,193 @@
+//===- TileDialect.cpp - Tile dialect, types and attributes -----*- C++ -*-===//
+
+#include "tessera/Dialect/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tessera::tile;
+
+#include "tessera/Dialect/Tile/TileDialect.cpp.inc"
+#include "tessera/Dialect/Tile/TileEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tessera/Dialect/Tile/TileAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tessera/Dialect/Tile/TileTypes.cpp.inc"
+
+void TileDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tessera/Dialect/Tile/TileAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tessera/Dialect/Tile/TileTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "tessera/Dialect/Tile/TileOps.cpp.inc"
+      >();
+}
+
+Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  // `tile.pipeline` is a policy for the K loop that tile-pipeline rewrites.
+  if (attr.getName() == "tile.pipeline") {
+    if (!isa<PipelineAttr>(attr.getValue()))
+      return op->emitError() << "'tile.pipeline' must be a "
+                                "#tile.pipeline<stages = N> attribute, got "
+                             << attr.getValue();
+    if (op->getName().getStringRef() != "scf.for")
+      return op->emitError() << "'tile.pipeline' applies to scf.for loops, "
+                                "not to '"
+                             << op->getName() << "'";
+    return success();
+  }
+  return op->emitError() << "unknown tile dialect attribute '"
+                         << attr.getName().getValue() << "'";
+}
+
+bool tessera::tile::isSupportedViewElementType(Type type) {
+  if (type.isF32() || type.isF16() || type.isBF16() ||
+      isa<Float8E4M3FNType, Float8E5M2Type>(type))
+    return true;
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return intType.isSignless() &&
+           llvm::is_contained({4u, 8u, 32u, 64u}, intType.getWidth());
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+// Both memory types print as `<` dims `x` element-type ... `>`.
+static void printShapeAndElement(AsmPrinter &printer, ArrayRef<int64_t> shape,
+                                 Type elementType) {
+  for (int64_t dim : shape) {
+    if (ShapedType::isDynamic(dim))
+      printer << '?';
+    else
+      printer << dim;
+    printer << 'x';
+  }
+  printer << elementType;
+}
+
+static LogicalResult verifyElementType(function_ref<InFlightDiagnostic()> emit,
+                                       StringRef what, Type elementType) {
+  if (isSupportedViewElementType(elementType))
+    return success();
+  return emit() << what << " element type " << elementType
+                << " is not supported; use f32, f16, bf16, f8E4M3FN, "
+                   "f8E5M2, i4, i8, i32 or i64";
+}
+
+Type ViewType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseGreater())
+    return {};
+  return parser.getChecked<ViewType>(parser.getContext(), shape, elementType);
+}
+
+void ViewType::print(AsmPrinter &printer) const {
+  printer << '<';
+  printShapeAndElement(printer, getShape(), getElementType());
+  printer << '>';
+}
+
+LogicalResult ViewType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, Type elementType) {
+  if (shape.empty())
+    return emitError() << "a view needs at least one dimension";
+  for (int64_t dim : shape)
+    if (!ShapedType::isDynamic(dim) && dim <= 0)
+      return emitError() << "view dimension sizes must be positive or '?', "
+                            "got "
+                         << dim;
+  return verifyElementType(emitError, "view", elementType);
+}
+
+Type SharedType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  int64_t stages = 0;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType))
+    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    SMLoc stagesLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword("stages") || parser.parseEqual() ||
+        parser.parseInteger(stages))
+      return {};
+    if (stages < 1) {
+      parser.emitError(stagesLoc)
+          << "a ring needs a positive number of stages, got " << stages;
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<SharedType>(parser.getContext(), shape, elementType,
+                                       stages);
+}
+
+void SharedType::print(AsmPrinter &printer) const {
+  printer << '<';
+  printShapeAndElement(printer, getShape(), getElementType());
+  if (isRing())
+    printer << ", stages = " << getStages();
+  printer << '>';
+}
+
+LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> shape, Type elementType,
+                                 int64_t stages) {
+  if (shape.empty())
+    return emitError() << "a shared buffer needs at least one dimension";
+  for (int64_t dim : shape)
+    if (dim <= 0)
+      return emitError() << "shared buffer dimension sizes must be positive "
+                            "and static, got "
+                         << dim;
+  if (stages < 0)
+    return emitError() << "a ring needs a positive number of stages, got "
+                       << stages;
+  return verifyElementType(emitError, "shared buffer", elementType);
+}
+
+int64_t SharedType::getSizeInBytes() const {
+  int64_t elements = std::max<int64_t>(getStages(), 1);
+  for (int64_t dim : getShape())
+    elements *= dim;
+  // Sub-byte codes are packed; round the buffer up to whole bytes.
+  return (elements * getElementType().getIntOrFloatBitWidth() + 7) / 8;
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult PipelineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t stages) {
+  if (stages < 1 || stages > 8)
+    return emitError() << "pipeline stages must be between 1 and 8, got "
+                       << stages;
+  return success();
+}

@@ -1,0 +1,561 @@
+//===- TileOps.cpp - Tile dialect operations --------------------*- C++ -*-===//
+
+#include "tessera/Dialect/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace tessera::tile;
+
+//===----------------------------------------------------------------------===//
+// Shared verification helpers
+//===----------------------------------------------------------------------===//
+
+/// Register tiles are statically shaped tensors with positive sizes.
+static LogicalResult verifyTile(Operation *op, Type type, StringRef what) {
+  auto tensor = cast<RankedTensorType>(type);
+  for (int64_t dim : tensor.getShape())
+    if (dim <= 0)
+      return op->emitOpError()
+             << what << " tile " << type << " has a dimension of size " << dim
+             << "; tile sizes must be positive";
+  return success();
+}
+
+static LogicalResult verifyPad(Operation *op, std::optional<Attribute> pad,
+                               Type elementType) {
+  if (!pad)
+    return success();
+  auto typed = cast<TypedAttr>(*pad);
+  if (typed.getType() != elementType)
+    return op->emitOpError() << "pad value " << *pad << " must have the "
+                             << "element type " << elementType;
+  return success();
+}
+
+/// A tile of rank r taken at `offsets` from a view covers the r innermost
+/// view dimensions.
+static LogicalResult verifyViewAccess(Operation *op, ViewType view,
+                                      size_t numOffsets, RankedTensorType tile,
+                                      StringRef tileWhat) {
+  if (numOffsets != static_cast<size_t>(view.getRank()))
+    return op->emitOpError()
+           << "expects " << view.getRank()
+           << " offsets, one per dimension of the view, but got " << numOffsets;
+  if (tile.getRank() > view.getRank())
+    return op->emitOpError()
+           << "a " << tile.getRank() << "-D " << tileWhat
+           << " cannot be taken from a " << view.getRank() << "-D view";
+  if (tile.getElementType() != view.getElementType())
+    return op->emitOpError()
+           << "element type mismatch: the view holds " << view.getElementType()
+           << " but the " << tileWhat << " holds " << tile.getElementType();
+  return success();
+}
+
+/// Shared buffers are accessed whole; a ring names its slot.
+static LogicalResult verifySharedAccess(Operation *op, SharedType buffer,
+                                        size_t numIndices,
+                                        ArrayRef<int64_t> tileShape,
+                                        Type tileElement, StringRef tileWhat) {
+  if (buffer.isRing() && numIndices != 1)
+    return op->emitOpError() << "a ring buffer needs exactly one index, the "
+                                "slot, but got "
+                             << numIndices;
+  if (!buffer.isRing() && numIndices != 0)
+    return op->emitOpError() << "a shared buffer that is not a ring takes no "
+                                "index (the whole tile is accessed), but got "
+                             << numIndices;
+  if (tileShape != buffer.getShape())
+    return op->emitOpError()
+           << "the " << tileWhat << " shape must equal the shared buffer's "
+           << "tile shape " << buffer;
+  if (tileElement != buffer.getElementType())
+    return op->emitOpError()
+           << "element type mismatch: the shared buffer holds "
+           << buffer.getElementType() << " but the " << tileWhat << " holds "
+           << tileElement;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+// tile.kernel @name(%arg: type, ...) threads(N) [cluster(x, y, z)]
+//     [attributes {...}] { body }
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  StringAttr name;
+  SmallVector<OpAsmParser::Argument> arguments;
+  SmallVector<Type> resultTypes;
+  SmallVector<DictionaryAttr> resultAttrs;
+  bool isVariadic = false;
+  if (parser.parseSymbolName(name, getSymNameAttrName(result.name),
+                             result.attributes) ||
+      function_interface_impl::parseFunctionSignatureWithArguments(
+          parser, /*allowVariadic=*/false, arguments, isVariadic, resultTypes,
+          resultAttrs))
+    return failure();
+
+  int64_t threads = 0;
+  if (parser.parseKeyword("threads") || parser.parseLParen() ||
+      parser.parseInteger(threads) || parser.parseRParen())
+    return failure();
+  result.addAttribute(getThreadsAttrName(result.name),
+                      builder.getI64IntegerAttr(threads));
+  if (succeeded(parser.parseOptionalKeyword("cluster"))) {
+    SmallVector<int32_t> cluster;
+    if (parser.parseCommaSeparatedList(
+            OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+              return parser.parseInteger(cluster.emplace_back());
+            }))
+      return failure();
+    result.addAttribute(getClusterAttrName(result.name),
+                        builder.getDenseI32ArrayAttr(cluster));
+  }
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+
+  SmallVector<Type> argTypes;
+  for (OpAsmParser::Argument &arg : arguments)
+    argTypes.push_back(arg.type);
+  result.addAttribute(
+      getFunctionTypeAttrName(result.name),
+      TypeAttr::get(builder.getFunctionType(argTypes, resultTypes)));
+  call_interface_impl::addArgAndResultAttrs(
+      builder, result, arguments, resultAttrs, getArgAttrsAttrName(result.name),
+      getResAttrsAttrName(result.name));
+
+  Region *body = result.addRegion();
+  OptionalParseResult parsedBody = parser.parseOptionalRegion(*body, arguments);
+  if (parsedBody.has_value() && failed(*parsedBody))
+    return failure();
+  return success();
+}
+
+void KernelOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  printer.printSymbolName(getSymName());
+  function_interface_impl::printFunctionSignature(
+      printer, *this, getArgumentTypes(), /*isVariadic=*/false,
+      getResultTypes());
+  printer << " threads(" << getThreadsAttr().getInt() << ')';
+  if (std::optional<ArrayRef<int32_t>> cluster = getCluster()) {
+    printer << " cluster(";
+    llvm::interleaveComma(*cluster, printer);
+    printer << ')';
+  }
+  function_interface_impl::printFunctionAttributes(
+      printer, *this,
+      {getFunctionTypeAttrName(), getArgAttrsAttrName(), getResAttrsAttrName(),
+       getThreadsAttrName(), getClusterAttrName()});
+  if (!getBody().empty()) {
+    printer << ' ';
+    printer.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                        /*printBlockTerminators=*/true);
+  }
+}
+
+LogicalResult KernelOp::verify() {
+  if (getBody().empty())
+    return emitOpError("needs a body; kernels cannot be declarations");
+  if (!getBody().hasOneBlock())
+    return emitOpError("body must be a single block; use scf ops for "
+                       "control flow");
+  if (!getResultTypes().empty())
+    return emitOpError("cannot return values; write results through a "
+                       "!tile.view argument");
+  for (auto [index, type] : llvm::enumerate(getArgumentTypes())) {
+    if (isa<ViewType, IndexType, FloatType>(type) || type.isSignlessInteger())
+      continue;
+    return emitOpError() << "argument #" << index << " has type " << type
+                         << "; kernel arguments must be !tile.view, index, "
+                            "signless integer or float";
+  }
+  int64_t threads = getThreadsAttr().getInt();
+  if (threads < 32 || threads > 1024 || threads % 32 != 0)
+    return emitOpError() << "threads = " << threads
+                         << " is invalid; use a multiple of 32 between 32 "
+                            "and 1024";
+  if (std::optional<ArrayRef<int32_t>> cluster = getCluster()) {
+    if (cluster->empty() || cluster->size() > 3)
+      return emitOpError("cluster must have 1 to 3 dimensions");
+    int64_t size = 1;
+    for (int32_t dim : *cluster) {
+      if (dim < 1)
+        return emitOpError()
+               << "cluster dimensions must be positive, got " << dim;
+      size *= dim;
+    }
+    if (size > 16)
+      return emitOpError() << "a cluster of " << size
+                           << " program instances exceeds the limit of 16";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DimOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DimOp::verify() {
+  int64_t rank = getView().getType().getRank();
+  int64_t dim = getDimensionAttr().getInt();
+  if (dim < 0 || dim >= rank)
+    return emitOpError() << "dimension " << dim
+                         << " is out of range for a view of rank " << rank;
+  return success();
+}
+
+OpFoldResult DimOp::fold(FoldAdaptor) {
+  ViewType view = getView().getType();
+  int64_t dim = getDimensionAttr().getInt();
+  if (dim < 0 || dim >= view.getRank() ||
+      ShapedType::isDynamic(view.getShape()[dim]))
+    return {};
+  return IntegerAttr::get(IndexType::get(getContext()), view.getShape()[dim]);
+}
+
+//===----------------------------------------------------------------------===//
+// Memory ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult CopyOp::verify() {
+  ViewType view = getSource().getType();
+  SharedType dest = getDest().getType();
+  auto tile = RankedTensorType::get(dest.getShape(), dest.getElementType());
+  if (failed(verifyViewAccess(*this, view, getOffsets().size(), tile,
+                              "shared tile")))
+    return failure();
+  if (dest.isRing() && !getSlot())
+    return emitOpError("copying into a ring buffer needs a slot: "
+                       "`-> %ring[%slot]`");
+  if (!dest.isRing() && getSlot())
+    return emitOpError("a slot is only meaningful for a ring buffer "
+                       "(!tile.shared<..., stages = N>)");
+  return verifyPad(*this, getPad(), view.getElementType());
+}
+
+LogicalResult LoadOp::verify() {
+  RankedTensorType result = getResult().getType();
+  if (failed(verifyTile(*this, result, "result")))
+    return failure();
+  if (auto view = dyn_cast<ViewType>(getSource().getType())) {
+    if (failed(verifyViewAccess(*this, view, getIndices().size(), result,
+                                "result")))
+      return failure();
+    return verifyPad(*this, getPad(), view.getElementType());
+  }
+  if (getPad())
+    return emitOpError("pad applies to loads from views only; shared "
+                       "buffers are always in bounds");
+  return verifySharedAccess(*this, cast<SharedType>(getSource().getType()),
+                            getIndices().size(), result.getShape(),
+                            result.getElementType(), "result");
+}
+
+LogicalResult StoreOp::verify() {
+  RankedTensorType value = getValue().getType();
+  if (failed(verifyTile(*this, value, "stored")))
+    return failure();
+  if (auto view = dyn_cast<ViewType>(getDest().getType()))
+    return verifyViewAccess(*this, view, getIndices().size(), value,
+                            "stored tile");
+  return verifySharedAccess(*this, cast<SharedType>(getDest().getType()),
+                            getIndices().size(), value.getShape(),
+                            value.getElementType(), "stored tile");
+}
+
+LogicalResult GatherOp::verify() {
+  RankedTensorType result = getResult().getType();
+  if (failed(verifyTile(*this, result, "result")) ||
+      failed(verifyViewAccess(*this, getSource().getType(), getOffsets().size(),
+                              result, "result")))
+    return failure();
+  int64_t numRows = getRows().getType().getDimSize(0);
+  if (numRows != result.getDimSize(0))
+    return emitOpError() << "gathers " << numRows << " rows but the result has "
+                         << result.getDimSize(0)
+                         << "; the row-index tile and the result's first "
+                            "dimension must agree";
+  return verifyPad(*this, getPad(), result.getElementType());
+}
+
+LogicalResult AtomicAddOp::verify() {
+  RankedTensorType value = getValue().getType();
+  if (failed(verifyTile(*this, value, "added")) ||
+      failed(verifyViewAccess(*this, getDest().getType(), getOffsets().size(),
+                              value, "added tile")))
+    return failure();
+  Type element = value.getElementType();
+  if (!element.isF32() && !element.isF16() && !element.isBF16() &&
+      !element.isSignlessInteger(32))
+    return emitOpError() << "atomic add of " << element
+                         << " is not supported; use f32, f16, bf16 or i32";
+  if (getRows() && getRows().getType().getDimSize(0) != value.getDimSize(0))
+    return emitOpError() << "scatters " << getRows().getType().getDimSize(0)
+                         << " rows but the added tile has "
+                         << value.getDimSize(0);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Compute ops
+//===----------------------------------------------------------------------===//
+
+/// The element types tile.mma accepts as (a, b, acc).
+static bool isSupportedMmaCombination(Type a, Type b, Type acc) {
+  auto isFp8 = [](Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); };
+  if (isFp8(a) && isFp8(b))
+    return acc.isF32();
+  if (a != b)
+    return false;
+  if (a.isF16())
+    return acc.isF32() || acc.isF16();
+  if (a.isBF16() || a.isF32())
+    return acc.isF32();
+  if (a.isSignlessInteger(8))
+    return acc.isSignlessInteger(32);
+  return false;
+}
+
+LogicalResult MmaOp::verify() {
+  RankedTensorType a = getA().getType(), b = getB().getType(),
+                   acc = getAcc().getType();
+  if (failed(verifyTile(*this, a, "a")) || failed(verifyTile(*this, b, "b")) ||
+      failed(verifyTile(*this, acc, "accumulator")))
+    return failure();
+  if (a.getRank() != 2 || b.getRank() != 2 || acc.getRank() != 2)
+    return emitOpError("operands and accumulator must be 2-D tiles");
+  int64_t m = a.getDimSize(getTransposeA() ? 1 : 0);
+  int64_t ka = a.getDimSize(getTransposeA() ? 0 : 1);
+  int64_t kb = b.getDimSize(getTransposeB() ? 1 : 0);
+  int64_t n = b.getDimSize(getTransposeB() ? 0 : 1);
+  if (ka != kb)
+    return emitOpError() << "contraction sizes differ: a has K = " << ka
+                         << " but b has K = " << kb
+                         << " (check the transpose flags)";
+  if (acc.getDimSize(0) != m || acc.getDimSize(1) != n)
+    return emitOpError() << "accumulator must be " << m << "x" << n
+                         << " for these operands, got " << acc;
+  Type ea = a.getElementType(), eb = b.getElementType(),
+       eacc = acc.getElementType();
+  if (!isSupportedMmaCombination(ea, eb, eacc))
+    return emitOpError() << "unsupported element types " << ea << " x " << eb
+                         << " -> " << eacc
+                         << "; use f16/bf16/f32 -> f32, f16 -> f16, fp8 -> "
+                            "f32 or i8 -> i32";
+  MmaKind kind = getKind().value_or(MmaKind::automatic);
+  if (kind == MmaKind::automatic)
+    return success();
+  // A pinned instruction family needs a tile made of whole instructions.
+  unsigned bits = ea.getIntOrFloatBitWidth();
+  int64_t instM = kind == MmaKind::wgmma ? 64 : 16;
+  int64_t instN = kind == MmaKind::mfma ? 16 : 8;
+  int64_t instK = (kind == MmaKind::mfma ? 128 : 256) / bits;
+  if (m % instM || n % instN || ka % instK)
+    return emitOpError() << "a " << m << "x" << n << "x" << ka
+                         << " tile is not a whole number of "
+                         << stringifyMmaKind(kind) << " instructions (" << instM
+                         << "x" << instN << "x" << instK << " for " << ea
+                         << ")";
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  RankedTensorType input = getInput().getType(), result = getResult().getType();
+  if (failed(verifyTile(*this, input, "input")))
+    return failure();
+  int64_t dim = getDimAttr().getInt();
+  if (dim < 0 || dim >= input.getRank())
+    return emitOpError() << "dim " << dim
+                         << " is out of range for a tile of rank "
+                         << input.getRank();
+  SmallVector<int64_t> expected(input.getShape());
+  expected.erase(expected.begin() + dim);
+  if (result.getShape() != ArrayRef<int64_t>(expected) ||
+      result.getElementType() != input.getElementType())
+    return emitOpError() << "result must be "
+                         << RankedTensorType::get(expected,
+                                                  input.getElementType())
+                         << " (the input without dimension " << dim << ")";
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  RankedTensorType input = getInput().getType(), result = getResult().getType();
+  if (failed(verifyTile(*this, input, "input")) ||
+      failed(verifyTile(*this, result, "result")))
+    return failure();
+  ArrayRef<int64_t> dims = getDims();
+  if (result.getRank() != input.getRank() + static_cast<int64_t>(dims.size()))
+    return emitOpError() << "result rank " << result.getRank()
+                         << " must be the input rank " << input.getRank()
+                         << " plus the " << dims.size() << " new dimensions";
+  for (auto [index, dim] : llvm::enumerate(dims)) {
+    if (dim < 0 || dim >= result.getRank())
+      return emitOpError() << "new dimension " << dim
+                           << " is out of range for the result";
+    if (index > 0 && dims[index - 1] >= dim)
+      return emitOpError("new dimensions must be sorted and unique");
+  }
+  int64_t inputDim = 0;
+  for (int64_t dim = 0; dim < result.getRank(); ++dim) {
+    if (llvm::is_contained(dims, dim))
+      continue;
+    if (result.getDimSize(dim) != input.getDimSize(inputDim))
+      return emitOpError() << "result dimension " << dim << " has size "
+                           << result.getDimSize(dim) << " but input dimension "
+                           << inputDim << " has size "
+                           << input.getDimSize(inputDim);
+    ++inputDim;
+  }
+  if (result.getElementType() != input.getElementType())
+    return emitOpError("result element type must equal the input's");
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getDims().empty() && getInput().getType() == getType())
+    return getInput();
+  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getInput()))
+    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
+  return {};
+}
+
+LogicalResult SplatOp::verify() {
+  if (failed(verifyTile(*this, getType(), "result")))
+    return failure();
+  if (getType().getElementType() != getValue().getType())
+    return emitOpError() << "result element type " << getType().getElementType()
+                         << " must equal the scalar's type "
+                         << getValue().getType();
+  return success();
+}
+
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  if (auto typed = dyn_cast_if_present<TypedAttr>(adaptor.getValue()))
+    if (isa<IntegerAttr, FloatAttr>(typed))
+      return SplatElementsAttr::get(getType(), typed);
+  return {};
+}
+
+LogicalResult IotaOp::verify() {
+  return verifyTile(*this, getType(), "result");
+}
+
+LogicalResult SelectOp::verify() {
+  if (failed(verifyTile(*this, getType(), "result")))
+    return failure();
+  if (getCondition().getType().getShape() != getType().getShape())
+    return emitOpError() << "condition shape must equal the result shape, "
+                            "got "
+                         << getCondition().getType() << " for " << getType();
+  return success();
+}
+
+OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
+  if (getTrueValue() == getFalseValue())
+    return getTrueValue();
+  if (auto cond =
+          dyn_cast_if_present<SplatElementsAttr>(adaptor.getCondition()))
+    return cond.getSplatValue<bool>() ? getTrueValue() : getFalseValue();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronisation
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncWaitOp::verify() {
+  // I64Attr accessors return unsigned values; read the signed one.
+  int64_t pending = getPendingAttr().getInt();
+  if (pending < 0)
+    return emitOpError() << "pending must be a count of copy groups (>= 0), "
+                            "got "
+                         << pending;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+static bool isCodeType(Type type) {
+  return type.isSignlessInteger(4) || type.isSignlessInteger(8) ||
+         isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+/// Checks that `scales` holds one entry per group of `codes` and that, in
+/// each dimension, the tile holds whole groups or lies inside one group.
+static LogicalResult verifyGroups(Operation *op, RankedTensorType codes,
+                                  RankedTensorType scales,
+                                  ArrayRef<int64_t> group) {
+  if (static_cast<int64_t>(group.size()) != codes.getRank())
+    return op->emitOpError()
+           << "group has " << group.size()
+           << " entries but the codes tile has rank " << codes.getRank();
+  if (scales.getRank() != codes.getRank())
+    return op->emitOpError("scales must have the same rank as the codes");
+  for (auto [dim, size] : llvm::enumerate(group)) {
+    int64_t extent = codes.getDimSize(dim);
+    if (size < 1)
+      return op->emitOpError() << "group sizes must be positive, got " << size;
+    if (extent % size != 0 && size % extent != 0)
+      return op->emitOpError()
+             << "in dimension " << dim << " the tile (" << extent
+             << ") must hold whole groups of " << size
+             << " or lie inside one group; change the tile or group size";
+    int64_t expected = (extent + size - 1) / size;
+    if (scales.getDimSize(dim) != expected)
+      return op->emitOpError() << "scales dimension " << dim << " must be "
+                               << expected << " (one per group of " << size
+                               << "), got " << scales.getDimSize(dim);
+  }
+  return success();
+}
+
+LogicalResult DequantOp::verify() {
+  RankedTensorType codes = getCodes().getType(), scales = getScales().getType(),
+                   result = getResult().getType();
+  if (failed(verifyTile(*this, codes, "codes")) ||
+      failed(verifyTile(*this, scales, "scales")))
+    return failure();
+  if (!isCodeType(codes.getElementType()))
+    return emitOpError() << "codes must be i4, i8, f8E4M3FN or f8E5M2, got "
+                         << codes.getElementType();
+  if (!isa<FloatType>(scales.getElementType()) ||
+      !isa<FloatType>(result.getElementType()))
+    return emitOpError("scales and result must be float tiles");
+  if (result.getShape() != codes.getShape())
+    return emitOpError("result shape must equal the codes shape");
+  if (failed(verifyGroups(*this, codes, scales, getGroup())))
+    return failure();
+  if (getZeros() && getZeros().getType().getShape() != scales.getShape())
+    return emitOpError("zero points need the same shape as the scales");
+  return success();
+}
+
+LogicalResult QuantOp::verify() {
+  RankedTensorType input = getInput().getType(), codes = getCodes().getType(),
+                   scales = getScales().getType();
+  if (failed(verifyTile(*this, input, "input")))
+    return failure();
+  if (!isa<FloatType>(input.getElementType()) ||
+      !isa<FloatType>(scales.getElementType()))
+    return emitOpError("input and scales must be float tiles");
+  if (!isCodeType(codes.getElementType()))
+    return emitOpError() << "codes must be i4, i8, f8E4M3FN or f8E5M2, got "
+                         << codes.getElementType();
+  if (codes.getShape() != input.getShape())
+    return emitOpError("codes shape must equal the input shape");
+  return verifyGroups(*this, codes, scales, getGroup());
+}
+
+#define GET_OP_CLASSES
+#include "tessera/Dialect/Tile/TileOps.cpp.inc"

@@ -1,0 +1,198 @@
+// The expert block of a fused MoE layer: the two grouped GEMMs that follow
+// routing (top-k softmax) and alignment.
+//
+// Alignment gives, for P padded slots in blocks of 64 rows:
+//   %sorted_ids[p]  the routed slot t * topk + j of row p, sorted by expert;
+//                   each expert's run is padded to a multiple of 64 with
+//                   the sentinel T * topk (past the end: rows read as zero
+//                   and are never written);
+//   %expert_ids[b]  the expert of block b (every real row of the block was
+//                   routed to it);
+//   %topk_ids[s]    the expert chosen for slot s (router output, [T * topk]).
+// Experts without tokens own no block, so they cost nothing.
+//
+// @moe_gate_up_swiglu: H[p, :] = silu(x Wg[e]ᵀ) * (x Wu[e]ᵀ) for the token
+//   x of row p; Wg and Wu are the gate and up halves of the fused [E, 2I, D]
+//   weight, passed as two views. Launch (P / 64, ceil(I / 64)) programs.
+// @moe_down_combine: Out[t, :] += w(s) * (H[p, :] W2[e]ᵀ) for slot s of row
+//   p, token t = s floordiv topk and its top-k weight w(s); Out is f32 and
+//   zeroed by the caller. Launch (P / 64, ceil(D / 64)) programs.
+
+tile.kernel @moe_gate_up_swiglu(%X: !tile.view<?x?xbf16>,
+                                %Wg: !tile.view<?x?x?xbf16>,
+                                %Wu: !tile.view<?x?x?xbf16>,
+                                %H: !tile.view<?x?xbf16>,
+                                %sorted_ids: !tile.view<?xi32>,
+                                %expert_ids: !tile.view<?xi32>,
+                                %topk_ids: !tile.view<?xi32>,
+                                %topk: i32) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %blk = tile.program_id x
+  %pid_n = tile.program_id y
+  %r0 = arith.muli %blk, %c64 : index
+  %n0 = arith.muli %pid_n, %c64 : index
+  %D = tile.dim %X, 1 : !tile.view<?x?xbf16>
+  %num_slots = tile.dim %topk_ids, 0 : !tile.view<?xi32>
+  %num_slots_i32 = arith.index_cast %num_slots : index to i32
+
+  tag.bind %X as "X"(t, d) = (d0, d1) -> (d0, d1) : !tile.view<?x?xbf16>
+  tag.bind %Wg as "Wg"(e, n, d) = (d0, d1, d2) -> (d0, d1, d2)
+      : !tile.view<?x?x?xbf16>
+  tag.bind %Wu as "Wu"(e, n, d) = (d0, d1, d2) -> (d0, d1, d2)
+      : !tile.view<?x?x?xbf16>
+  tag.bind %H as "H"(p, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xbf16>
+
+  // The alignment kernel's contract, trusted here: every real row of block
+  // %blk was routed to expert_ids[%blk].
+  %ids_c = tile.load %sorted_ids[%r0] : !tile.view<?xi32> -> tensor<64xi32>
+  %blk_e_c = tile.load %expert_ids[%blk] : !tile.view<?xi32> -> tensor<1xi32>
+  %e_c = tensor.extract %blk_e_c[%c0] : tensor<1xi32>
+  %routed_c = tile.gather %topk_ids[%c0] rows(%ids_c)
+      : !tile.view<?xi32>, tensor<64xi32> -> tensor<64xi32>
+  %e_c_t = tile.splat %e_c : i32 -> tensor<64xi32>
+  %end_c = tile.splat %num_slots_i32 : i32 -> tensor<64xi32>
+  %pad_c = arith.cmpi sge, %ids_c, %end_c : tensor<64xi32>
+  %same_c = arith.cmpi eq, %routed_c, %e_c_t : tensor<64xi32>
+  %contract = arith.ori %pad_c, %same_c : tensor<64xi1>
+  tag.assume %contract, "alignment: block rows are routed to the block's expert"
+      : tensor<64xi1>
+
+  %ids = tile.load %sorted_ids[%r0] : !tile.view<?xi32> -> tensor<64xi32>
+  %topk_t = tile.splat %topk : i32 -> tensor<64xi32>
+  %tok = arith.divsi %ids, %topk_t : tensor<64xi32>
+  %blk_e = tile.load %expert_ids[%blk] : !tile.view<?xi32> -> tensor<1xi32>
+  %e_i32 = tensor.extract %blk_e[%c0] : tensor<1xi32>
+  %e = arith.index_cast %e_i32 : i32 to index
+
+  %sG = tile.alloc_shared : !tile.shared<64x64xbf16>
+  %sU = tile.alloc_shared : !tile.shared<64x64xbf16>
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %acc_g, %acc_u = scf.for %k = %c0 to %D step %c64
+      iter_args(%g_i = %zero, %u_i = %zero)
+      -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+    tile.copy %Wg[%e, %n0, %k] -> %sG
+        : !tile.view<?x?x?xbf16> -> !tile.shared<64x64xbf16>
+    tile.copy %Wu[%e, %n0, %k] -> %sU
+        : !tile.view<?x?x?xbf16> -> !tile.shared<64x64xbf16>
+    %x = tile.gather %X[%c0, %k] rows(%tok)
+        : !tile.view<?x?xbf16>, tensor<64xi32> -> tensor<64x64xbf16>
+    tile.barrier
+    %wg = tile.load %sG : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %wu = tile.load %sU : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    // Routing: the weights belong to the expert every row was routed to.
+    %w_e = tag.coord %wg("e") : tensor<64x64xbf16> -> tensor<64x64xi32>
+    %e_t = tile.splat %e_i32 : i32 -> tensor<64x64xi32>
+    %w_is_e = arith.cmpi eq, %w_e, %e_t : tensor<64x64xi32>
+    tag.assert %w_is_e, "the gate weights are the block's expert's" : tensor<64x64xi1>
+    tag.assert_contract %x, %wg over "d" transpose_b
+        : tensor<64x64xbf16>, tensor<64x64xbf16>
+    tag.assert_contract %x, %wu over "d" transpose_b
+        : tensor<64x64xbf16>, tensor<64x64xbf16>
+    %g_next = tile.mma %x, %wg, %g_i transpose_b
+        : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    %u_next = tile.mma %x, %wu, %u_i transpose_b
+        : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    tile.barrier
+    scf.yield %g_next, %u_next : tensor<64x64xf32>, tensor<64x64xf32>
+  } {tile.pipeline = #tile.pipeline<stages = 3>}
+
+  // Rows and columns of both halves meet the same element of H.
+  tag.assert_eq %acc_g[(d0, d1) -> (d0, d1)](t, n),
+                %acc_u[(d0, d1) -> (d0, d1)](t, n)
+      : tensor<64x64xf32>, tensor<64x64xf32>
+  tag.assert_eq %acc_g[(d0, d1)[s0] -> (d0, d1)](n),
+                %H[(d0, d1)[s0] -> (d0 + s0, d1)](n) captures(%n0)
+      : tensor<64x64xf32>, !tile.view<?x?xbf16>
+  // SwiGLU: silu(g) * u = g * sigmoid(g) * u.
+  %one = arith.constant dense<1.000000e+00> : tensor<64x64xf32>
+  %neg_g = arith.negf %acc_g : tensor<64x64xf32>
+  %exp_neg = math.exp %neg_g : tensor<64x64xf32>
+  %denom = arith.addf %one, %exp_neg : tensor<64x64xf32>
+  %silu = arith.divf %acc_g, %denom : tensor<64x64xf32>
+  %act = arith.mulf %silu, %acc_u : tensor<64x64xf32>
+  %out = arith.truncf %act : tensor<64x64xf32> to tensor<64x64xbf16>
+  tile.store %out -> %H[%r0, %n0] : tensor<64x64xbf16> -> !tile.view<?x?xbf16>
+  tile.return
+}
+
+tile.kernel @moe_down_combine(%H: !tile.view<?x?xbf16>,
+                              %W2: !tile.view<?x?x?xbf16>,
+                              %Out: !tile.view<?x?xf32>,
+                              %topk_weights: !tile.view<?xf32>,
+                              %sorted_ids: !tile.view<?xi32>,
+                              %expert_ids: !tile.view<?xi32>,
+                              %topk_ids: !tile.view<?xi32>,
+                              %topk: i32) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %blk = tile.program_id x
+  %pid_n = tile.program_id y
+  %r0 = arith.muli %blk, %c64 : index
+  %n0 = arith.muli %pid_n, %c64 : index
+  %I = tile.dim %H, 1 : !tile.view<?x?xbf16>
+  %num_slots = tile.dim %topk_ids, 0 : !tile.view<?xi32>
+  %num_slots_i32 = arith.index_cast %num_slots : index to i32
+
+  tag.bind %H as "H"(p, i) = (d0, d1) -> (d0, d1) : !tile.view<?x?xbf16>
+  tag.bind %W2 as "W2"(e, n, i) = (d0, d1, d2) -> (d0, d1, d2)
+      : !tile.view<?x?x?xbf16>
+  tag.bind %topk_weights as "TW"(s) = (d0) -> (d0) : !tile.view<?xf32>
+
+  // The alignment kernel's contract, as in @moe_gate_up_swiglu.
+  %ids_c = tile.load %sorted_ids[%r0] : !tile.view<?xi32> -> tensor<64xi32>
+  %blk_e_c = tile.load %expert_ids[%blk] : !tile.view<?xi32> -> tensor<1xi32>
+  %e_c = tensor.extract %blk_e_c[%c0] : tensor<1xi32>
+  %routed_c = tile.gather %topk_ids[%c0] rows(%ids_c)
+      : !tile.view<?xi32>, tensor<64xi32> -> tensor<64xi32>
+  %e_c_t = tile.splat %e_c : i32 -> tensor<64xi32>
+  %end_c = tile.splat %num_slots_i32 : i32 -> tensor<64xi32>
+  %pad_c = arith.cmpi sge, %ids_c, %end_c : tensor<64xi32>
+  %same_c = arith.cmpi eq, %routed_c, %e_c_t : tensor<64xi32>
+  %contract = arith.ori %pad_c, %same_c : tensor<64xi1>
+  tag.assume %contract, "alignment: block rows are routed to the block's expert"
+      : tensor<64xi1>
+
+  %ids = tile.load %sorted_ids[%r0] : !tile.view<?xi32> -> tensor<64xi32>
+  %topk_t = tile.splat %topk : i32 -> tensor<64xi32>
+  %tok = arith.divsi %ids, %topk_t : tensor<64xi32>
+  %blk_e = tile.load %expert_ids[%blk] : !tile.view<?xi32> -> tensor<1xi32>
+  %e_i32 = tensor.extract %blk_e[%c0] : tensor<1xi32>
+  %e = arith.index_cast %e_i32 : i32 to index
+
+  %sW = tile.alloc_shared : !tile.shared<64x64xbf16>
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %I step %c64 iter_args(%y_i = %zero)
+      -> (tensor<64x64xf32>) {
+    tile.copy %W2[%e, %n0, %k] -> %sW
+        : !tile.view<?x?x?xbf16> -> !tile.shared<64x64xbf16>
+    %h = tile.load %H[%r0, %k] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    tile.barrier
+    %w = tile.load %sW : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %w_e = tag.coord %w("e") : tensor<64x64xbf16> -> tensor<64x64xi32>
+    %e_t = tile.splat %e_i32 : i32 -> tensor<64x64xi32>
+    %w_is_e = arith.cmpi eq, %w_e, %e_t : tensor<64x64xi32>
+    tag.assert %w_is_e, "the down weights are the block's expert's" : tensor<64x64xi1>
+    tag.assert_contract %h, %w over "i" transpose_b
+        : tensor<64x64xbf16>, tensor<64x64xbf16>
+    %y_next = tile.mma %h, %w, %y_i transpose_b
+        : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    tile.barrier
+    scf.yield %y_next : tensor<64x64xf32>
+  } {tile.pipeline = #tile.pipeline<stages = 3>}
+
+  // Combine: row p is scaled by the top-k weight of its own slot and added
+  // to the output row of that slot's token.
+  %weights = tile.gather %topk_weights[%c0] rows(%ids)
+      : !tile.view<?xf32>, tensor<64xi32> -> tensor<64xf32>
+  %w_slot = tag.coord %weights("s") : tensor<64xf32> -> tensor<64xi32>
+  %w_tok = arith.divsi %w_slot, %topk_t : tensor<64xi32>
+  %same_tok = arith.cmpi eq, %w_tok, %tok : tensor<64xi32>
+  tag.assert %same_tok, "each row's weight is its own slot's" : tensor<64xi1>
+  %weights2 = tile.broadcast %weights dims [1]
+      : tensor<64xf32> -> tensor<64x64xf32>
+  %y = arith.mulf %acc, %weights2 : tensor<64x64xf32>
+  tile.atomic_add %y -> %Out[%c0, %n0] rows(%tok : tensor<64xi32>)
+      : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  tile.return
+}

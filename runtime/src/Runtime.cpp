@@ -1,0 +1,94 @@
+//===- Runtime.cpp - Devices and status reporting ---------------*- C++ -*-===//
+
+#include "tessera/runtime/tessera_runtime.h"
+
+#include <cstring>
+#include <dlfcn.h>
+#include <string>
+
+namespace {
+thread_local std::string lastError;
+
+tessera_status fail(tessera_status status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+/// The driver library each GPU device kind is reached through.
+const char *driverLibrary(tessera_device_kind kind) {
+  return kind == TESSERA_DEVICE_CUDA ? "libcuda.so.1" : "libamdhip64.so";
+}
+} // namespace
+
+struct tessera_device {
+  tessera_device_kind kind;
+  void *driver = nullptr;
+};
+
+extern "C" {
+
+const char *tesseraStatusName(tessera_status status) {
+  switch (status) {
+  case TESSERA_SUCCESS:
+    return "success";
+  case TESSERA_ERROR_INVALID_ARGUMENT:
+    return "invalid argument";
+  case TESSERA_ERROR_NO_DRIVER:
+    return "no driver";
+  case TESSERA_ERROR_NO_DEVICE:
+    return "no device";
+  }
+  return "unknown status";
+}
+
+const char *tesseraGetLastError(void) { return lastError.c_str(); }
+
+tessera_status tesseraParseDeviceKind(const char *name,
+                                      tessera_device_kind *kind) {
+  if (!name || !kind)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
+  if (!std::strcmp(name, "host"))
+    *kind = TESSERA_DEVICE_HOST;
+  else if (!std::strcmp(name, "cuda"))
+    *kind = TESSERA_DEVICE_CUDA;
+  else if (!std::strcmp(name, "hip"))
+    *kind = TESSERA_DEVICE_HIP;
+  else
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                std::string("unknown device '") + name +
+                    "'; expected host, cuda or hip");
+  return TESSERA_SUCCESS;
+}
+
+tessera_status tesseraDeviceOpen(tessera_device_kind kind,
+                                 tessera_device **device) {
+  if (!device)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device pointer");
+  *device = nullptr;
+  void *driver = nullptr;
+  if (kind == TESSERA_DEVICE_CUDA || kind == TESSERA_DEVICE_HIP) {
+    driver = dlopen(driverLibrary(kind), RTLD_NOW | RTLD_LOCAL);
+    if (!driver)
+      return fail(TESSERA_ERROR_NO_DRIVER,
+                  std::string("cannot load ") + driverLibrary(kind) + ": " +
+                      dlerror() + "; is the GPU driver installed?");
+  } else if (kind != TESSERA_DEVICE_HOST) {
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "unknown device kind");
+  }
+  *device = new tessera_device{kind, driver};
+  return TESSERA_SUCCESS;
+}
+
+tessera_device_kind tesseraDeviceKind(const tessera_device *device) {
+  return device->kind;
+}
+
+void tesseraDeviceClose(tessera_device *device) {
+  if (!device)
+    return;
+  if (device->driver)
+    dlclose(device->driver);
+  delete device;
+}
+
+} // extern "C"

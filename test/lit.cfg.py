@@ -1,0 +1,27 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "Tessera"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tessera_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%kernels", os.path.join(config.tessera_src_root, "runtime", "kernels")))
+config.substitutions.append(("%srcroot", config.tessera_src_root))
+config.substitutions.append(("%objroot", config.tessera_obj_root))
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tools = ["tessera-opt"]
+if config.tessera_has_fuzzer:
+    tools.append("tessera-fuzz")
+    config.available_features.add("fuzzer")
+llvm_config.add_tool_substitutions(tools, [config.tessera_tools_dir])

@@ -1,0 +1,58 @@
+//===- RuntimeDeviceTest.cpp - Runtime devices and errors -------*- C++ -*-===//
+
+#include "tessera/runtime/tessera_runtime.h"
+
+#include "gtest/gtest.h"
+
+#include <dlfcn.h>
+#include <string>
+
+namespace {
+TEST(RuntimeDevice, HostAlwaysOpens) {
+  tessera_device *device = nullptr;
+  ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, &device), TESSERA_SUCCESS);
+  ASSERT_NE(device, nullptr);
+  EXPECT_EQ(tesseraDeviceKind(device), TESSERA_DEVICE_HOST);
+  tesseraDeviceClose(device);
+}
+
+/// Without the driver library a GPU device is a clear error, not a crash.
+void expectGpuDeviceOrClearError(tessera_device_kind kind,
+                                 const char *library) {
+  bool haveDriver = false;
+  if (void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL)) {
+    haveDriver = true;
+    dlclose(handle);
+  }
+  tessera_device *device = nullptr;
+  tessera_status status = tesseraDeviceOpen(kind, &device);
+  if (haveDriver) {
+    EXPECT_EQ(status, TESSERA_SUCCESS);
+    tesseraDeviceClose(device);
+    return;
+  }
+  EXPECT_EQ(status, TESSERA_ERROR_NO_DRIVER);
+  EXPECT_EQ(device, nullptr);
+  EXPECT_NE(std::string(tesseraGetLastError()).find(library),
+            std::string::npos);
+  EXPECT_STREQ(tesseraStatusName(status), "no driver");
+}
+
+TEST(RuntimeDevice, CudaWithoutDriverIsAClearError) {
+  expectGpuDeviceOrClearError(TESSERA_DEVICE_CUDA, "libcuda.so.1");
+}
+
+TEST(RuntimeDevice, HipWithoutDriverIsAClearError) {
+  expectGpuDeviceOrClearError(TESSERA_DEVICE_HIP, "libamdhip64.so");
+}
+
+TEST(RuntimeDevice, ParsesDeviceNames) {
+  tessera_device_kind kind;
+  EXPECT_EQ(tesseraParseDeviceKind("cuda", &kind), TESSERA_SUCCESS);
+  EXPECT_EQ(kind, TESSERA_DEVICE_CUDA);
+  EXPECT_EQ(tesseraParseDeviceKind("tpu", &kind),
+            TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tesseraGetLastError()).find("unknown device 'tpu'"),
+            std::string::npos);
+}
+} // namespace
