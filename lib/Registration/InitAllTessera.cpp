@@ -4,6 +4,7 @@
 
 #include "tessera/Dialect/Tag/TagDialect.h"
 #include "tessera/Dialect/Tile/TileDialect.h"
+#include "tessera/Transforms/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -46,6 +47,7 @@ void tessera::registerAllDialects(mlir::DialectRegistry &registry) {
 void tessera::registerAllPasses() {
   static bool registered = [] {
     mlir::registerAllPasses();
+    registerTesseraPasses();
     return true;
   }();
   (void)registered;

@@ -64,6 +64,13 @@ tile.kernel @moe_gate_up_swiglu(%X: !tile.view<?x?xbf16>,
   %blk_e = tile.load %expert_ids[%blk] : !tile.view<?xi32> -> tensor<1xi32>
   %e_i32 = tensor.extract %blk_e[%c0] : tensor<1xi32>
   %e = arith.index_cast %e_i32 : i32 to index
+  %routed = tile.gather %topk_ids[%c0] rows(%ids)
+      : !tile.view<?xi32>, tensor<64xi32> -> tensor<64xi32>
+  %routed2 = tile.broadcast %routed dims [1]
+      : tensor<64xi32> -> tensor<64x64xi32>
+  %end = tile.splat %num_slots_i32 : i32 -> tensor<64xi32>
+  %pad = arith.cmpi sge, %ids, %end : tensor<64xi32>
+  %pad2 = tile.broadcast %pad dims [1] : tensor<64xi1> -> tensor<64x64xi1>
 
   %sG = tile.alloc_shared : !tile.shared<64x64xbf16>
   %sU = tile.alloc_shared : !tile.shared<64x64xbf16>
@@ -80,11 +87,13 @@ tile.kernel @moe_gate_up_swiglu(%X: !tile.view<?x?xbf16>,
     tile.barrier
     %wg = tile.load %sG : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
     %wu = tile.load %sU : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
-    // Routing: the weights belong to the expert every row was routed to.
+    // Routing: every real row meets the weights of the expert it was
+    // routed to (the weight tile carries its expert as component e).
     %w_e = tag.coord %wg("e") : tensor<64x64xbf16> -> tensor<64x64xi32>
-    %e_t = tile.splat %e_i32 : i32 -> tensor<64x64xi32>
-    %w_is_e = arith.cmpi eq, %w_e, %e_t : tensor<64x64xi32>
-    tag.assert %w_is_e, "the gate weights are the block's expert's" : tensor<64x64xi1>
+    %same_e = arith.cmpi eq, %w_e, %routed2 : tensor<64x64xi32>
+    %routed_ok = arith.ori %pad2, %same_e : tensor<64x64xi1>
+    tag.assert %routed_ok, "rows meet the gate weights of their own expert"
+        : tensor<64x64xi1>
     tag.assert_contract %x, %wg over "d" transpose_b
         : tensor<64x64xbf16>, tensor<64x64xbf16>
     tag.assert_contract %x, %wu over "d" transpose_b
@@ -102,7 +111,7 @@ tile.kernel @moe_gate_up_swiglu(%X: !tile.view<?x?xbf16>,
                 %acc_u[(d0, d1) -> (d0, d1)](t, n)
       : tensor<64x64xf32>, tensor<64x64xf32>
   tag.assert_eq %acc_g[(d0, d1)[s0] -> (d0, d1)](n),
-                %H[(d0, d1)[s0] -> (d0 + s0, d1)](n) captures(%n0)
+                %H[(d0, d1)[s0] -> (d0, d1 + s0)](n) captures(%n0)
       : tensor<64x64xf32>, !tile.view<?x?xbf16>
   // SwiGLU: silu(g) * u = g * sigmoid(g) * u.
   %one = arith.constant dense<1.000000e+00> : tensor<64x64xf32>
@@ -159,6 +168,13 @@ tile.kernel @moe_down_combine(%H: !tile.view<?x?xbf16>,
   %blk_e = tile.load %expert_ids[%blk] : !tile.view<?xi32> -> tensor<1xi32>
   %e_i32 = tensor.extract %blk_e[%c0] : tensor<1xi32>
   %e = arith.index_cast %e_i32 : i32 to index
+  %routed = tile.gather %topk_ids[%c0] rows(%ids)
+      : !tile.view<?xi32>, tensor<64xi32> -> tensor<64xi32>
+  %routed2 = tile.broadcast %routed dims [1]
+      : tensor<64xi32> -> tensor<64x64xi32>
+  %end = tile.splat %num_slots_i32 : i32 -> tensor<64xi32>
+  %pad = arith.cmpi sge, %ids, %end : tensor<64xi32>
+  %pad2 = tile.broadcast %pad dims [1] : tensor<64xi1> -> tensor<64x64xi1>
 
   %sW = tile.alloc_shared : !tile.shared<64x64xbf16>
   %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
@@ -170,9 +186,10 @@ tile.kernel @moe_down_combine(%H: !tile.view<?x?xbf16>,
     tile.barrier
     %w = tile.load %sW : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
     %w_e = tag.coord %w("e") : tensor<64x64xbf16> -> tensor<64x64xi32>
-    %e_t = tile.splat %e_i32 : i32 -> tensor<64x64xi32>
-    %w_is_e = arith.cmpi eq, %w_e, %e_t : tensor<64x64xi32>
-    tag.assert %w_is_e, "the down weights are the block's expert's" : tensor<64x64xi1>
+    %same_e = arith.cmpi eq, %w_e, %routed2 : tensor<64x64xi32>
+    %routed_ok = arith.ori %pad2, %same_e : tensor<64x64xi1>
+    tag.assert %routed_ok, "rows meet the down weights of their own expert"
+        : tensor<64x64xi1>
     tag.assert_contract %h, %w over "i" transpose_b
         : tensor<64x64xbf16>, tensor<64x64xbf16>
     %y_next = tile.mma %h, %w, %y_i transpose_b

@@ -1,0 +1,69 @@
+//===- SMTQuery.h - Verification conditions as smt IR, solved by Z3 -*- C++
+//-*-===//
+//
+// A query is "facts imply goal". It is built as upstream `smt` dialect IR
+// (one smt.solver region: declarations, the facts and the negated goal as
+// assertions, a check), which --tag-emit-smt exports as SMT-LIB 2, and the
+// same IR is solved in process with Z3's C++ API under a deterministic
+// resource limit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_ANALYSIS_SMTQUERY_H
+#define TESSERA_ANALYSIS_SMTQUERY_H
+
+#include "tessera/Analysis/Term.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+
+namespace tessera::analysis {
+
+/// A fact that holds for every value of `bound` (empty: a plain fact).
+struct Fact {
+  const Term *condition;
+  llvm::SmallVector<const Term *, 2> bound;
+};
+
+struct Query {
+  llvm::SmallVector<Fact> facts;
+  const Term *goal = nullptr;
+  /// Terms whose values a counterexample shows (e.g. tag components).
+  llvm::SmallVector<const Term *> shown;
+};
+
+enum class Verdict { Proved, Refuted, Unknown };
+
+struct Outcome {
+  Verdict verdict = Verdict::Unknown;
+  /// Values of the free symbols and shown terms in the counterexample.
+  llvm::DenseMap<const Term *, int64_t> values;
+  /// Why Z3 gave up, for Verdict::Unknown.
+  std::string reason;
+};
+
+class SMTBackend {
+public:
+  /// One backend (one Z3 context) per compilation. `rlimit` bounds Z3's
+  /// work per query deterministically.
+  SMTBackend(mlir::MLIRContext *context, TermContext &terms, unsigned rlimit);
+  ~SMTBackend();
+
+  /// The query as a module holding one smt.solver.
+  mlir::OwningOpRef<mlir::ModuleOp> build(const Query &query);
+  /// Decides the query: Proved when the facts imply the goal.
+  Outcome solve(const Query &query);
+  /// Writes the query as SMT-LIB 2 text.
+  mlir::LogicalResult emitSMTLIB(const Query &query, llvm::raw_ostream &os);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace tessera::analysis
+
+#endif // TESSERA_ANALYSIS_SMTQUERY_H

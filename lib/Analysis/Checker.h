@@ -1,0 +1,119 @@
+//===- Checker.h - The tag checker's walk over one kernel ------*- C++ -*-===//
+//
+// Private to lib/Analysis. TagTransfer.cpp holds the transfer functions and
+// the walk; TagObligations.cpp turns assertions into queries and failures
+// into diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_LIB_ANALYSIS_CHECKER_H
+#define TESSERA_LIB_ANALYSIS_CHECKER_H
+
+#include "TagState.h"
+
+#include "tessera/Analysis/SMTQuery.h"
+#include "tessera/Analysis/SourceNames.h"
+#include "tessera/Analysis/TagChecker.h"
+#include "tessera/Dialect/Tag/TagDialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace tessera::analysis {
+
+class Checker {
+public:
+  Checker(tile::KernelOp kernel, const TagCheckOptions &options,
+          TagCheckStats &stats);
+  mlir::LogicalResult run();
+
+private:
+  // --- Terms of values (TagTransfer.cpp) ---------------------------------
+  const Term *elem(unsigned index);
+  /// The term of an index/integer/i1 value (element-wise for tensors).
+  const Term *valueTerm(mlir::Value value);
+  const Term *boolTerm(mlir::Value value);
+  const Term *dimTerm(mlir::Value view, unsigned dim);
+  const Term *affineTerm(mlir::AffineExpr expr,
+                         llvm::ArrayRef<const Term *> dims,
+                         llvm::ArrayRef<const Term *> symbols);
+  /// Renames element variables e0.. to `indices`.
+  const Term *atIndices(const Term *term, llvm::ArrayRef<const Term *> indices);
+  TagFn atIndices(const TagFn &fn, llvm::ArrayRef<const Term *> indices);
+
+  // --- Tags of values ----------------------------------------------------
+  TagFn tagOf(mlir::Value value);
+  TagFn join(const TagFn &lhs, const TagFn &rhs, mlir::Operation *at);
+  /// Indices into a view for a tile of the given rank at `offsets`,
+  /// element variables starting at `firstElem`; and the in-bounds term.
+  llvm::SmallVector<const Term *>
+  viewIndices(mlir::Value view, mlir::ValueRange offsets, unsigned tileRank,
+              unsigned firstElem, const Term *&inBounds);
+
+  // --- The walk ----------------------------------------------------------
+  mlir::LogicalResult processBlock(mlir::Block &block);
+  mlir::LogicalResult processOp(mlir::Operation *op);
+  mlir::LogicalResult processFor(mlir::scf::ForOp loop);
+  mlir::LogicalResult processIf(mlir::scf::IfOp branch);
+  void processValues(mlir::Operation *op);
+  void processElementwise(mlir::Operation *op);
+  void processMma(tile::MmaOp op);
+  void writeBuffer(mlir::Value buffer, mlir::Value slot, TagFn data,
+                   mlir::Operation *writer, bool async);
+  TagFn readBuffer(mlir::Value buffer, mlir::Value slot,
+                   mlir::Operation *reader);
+  void barrier();
+
+  // --- Obligations (TagObligations.cpp) ----------------------------------
+  void addAssumption(tag::AssumeOp op);
+  void checkContract(tag::AssertContractOp op);
+  void checkEquality(tag::AssertEqOp op);
+  void checkCondition(tag::AssertOp op);
+  void checkSharedCapacity();
+  /// Proves `goal` under the facts in scope; on failure reports at `op`.
+  bool
+  prove(mlir::Operation *op, llvm::StringRef message, const Term *goal,
+        llvm::ArrayRef<const Term *> shown,
+        llvm::function_ref<void(mlir::InFlightDiagnostic &, const Outcome &)>
+            explain);
+  void hazard(mlir::Operation *op, llvm::StringRef message,
+              mlir::Operation *other, llvm::StringRef otherNote,
+              bool secondIteration);
+  std::string describe(const TagFn &fn, llvm::ArrayRef<const Term *> indices,
+                       const Outcome &outcome);
+  std::string valueText(const Term *term, const Outcome &outcome);
+  bool tupleOrReport(mlir::Operation *op, mlir::Value value, const TagFn &fn);
+  /// Terms whose values tell, in a counterexample, which ring write an
+  /// element came from; and that writer.
+  void addOriginTerms(const TagFn &fn,
+                      llvm::SmallVectorImpl<const Term *> &shown);
+  mlir::Operation *originOf(const TagFn &fn, const Outcome &outcome);
+
+  tile::KernelOp kernel;
+  const TagCheckOptions &options;
+  TagCheckStats &stats;
+  TermContext terms;
+  SMTBackend backend;
+  SourceNames sourceNames;
+
+  llvm::DenseMap<mlir::Value, const Term *> values;
+  llvm::DenseMap<mlir::Value, TagFn> tags;
+  llvm::DenseMap<mlir::Value, BufferState> buffers;
+  llvm::DenseMap<std::pair<mlir::Value, unsigned>, const Term *> dims;
+  llvm::SmallVector<const Term *> elems;
+  /// Facts of the whole kernel (sizes, program ids) and of the scopes
+  /// being walked (loop bounds, assumptions).
+  llvm::SmallVector<Fact> kernelFacts, facts;
+  llvm::DenseMap<int, const Term *> programIds;
+  /// Loops being walked, innermost last: induction variable and bounds.
+  struct LoopScope {
+    const Term *iv, *lowerBound, *step;
+  };
+  llvm::SmallVector<LoopScope> loops;
+  /// Diagnostics are only emitted on the final walk over a loop body.
+  bool reporting = true;
+  bool anyFailure = false;
+};
+
+} // namespace tessera::analysis
+
+#endif // TESSERA_LIB_ANALYSIS_CHECKER_H

@@ -1,0 +1,420 @@
+//===- SMTQuery.cpp - Verification conditions as smt IR, solved by Z3 -----===//
+
+#include "tessera/Analysis/SMTQuery.h"
+
+#include "mlir/Dialect/SMT/IR/SMTOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Target/SMTLIB/ExportSMTLIB.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <z3++.h>
+
+using namespace mlir;
+using namespace tessera::analysis;
+
+namespace {
+/// SMT-LIB symbols: letters, digits and '_', not starting with a digit.
+std::string smtName(llvm::StringRef name) {
+  std::string out;
+  for (char c : name)
+    out += (llvm::isAlnum(c) || c == '_') ? c : '_';
+  while (!out.empty() && out.front() == '_')
+    out.erase(out.begin());
+  if (out.empty() || llvm::isDigit(out.front()))
+    out = "v" + out;
+  return out;
+}
+
+/// Translates terms into smt ops inside the solver region.
+class TermToSMT {
+public:
+  /// Functions are declared once, at the start of `solverBlock`, and shared
+  /// with the translators of quantifier bodies.
+  TermToSMT(OpBuilder &builder, TermContext &terms, Block *solverBlock,
+            llvm::StringMap<Value> &functions)
+      : builder(builder), terms(terms), loc(builder.getUnknownLoc()),
+        solverBlock(solverBlock), functions(functions) {}
+
+  Value translate(const Term *term) {
+    if (auto it = cache.find(term); it != cache.end())
+      return it->second;
+    Value value = translateUncached(term);
+    cache[term] = value;
+    return value;
+  }
+
+  void declare(const Term *sym) {
+    if (cache.count(sym))
+      return;
+    auto decl = smt::DeclareFunOp::create(
+        builder, loc, smt::IntType::get(builder.getContext()),
+        builder.getStringAttr(smtName(sym->getName())));
+    cache[sym] = decl;
+  }
+
+  llvm::DenseMap<const Term *, Value> cache;
+
+private:
+  Value intConst(int64_t value) {
+    return smt::IntConstantOp::create(
+        builder, loc,
+        builder.getIntegerAttr(builder.getIntegerType(64), value));
+  }
+
+  Value function(llvm::StringRef name, unsigned arity) {
+    std::string key = name.str() + "/" + std::to_string(arity);
+    if (auto it = functions.find(key); it != functions.end())
+      return it->second;
+    MLIRContext *ctx = builder.getContext();
+    SmallVector<Type> domain(arity, smt::IntType::get(ctx));
+    auto type = smt::SMTFuncType::get(ctx, domain, smt::IntType::get(ctx));
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(solverBlock);
+    Value decl = smt::DeclareFunOp::create(
+        builder, loc, type, builder.getStringAttr(smtName(name)));
+    functions[key] = decl;
+    return decl;
+  }
+
+  Value translateUncached(const Term *term) {
+    SmallVector<Value> ops;
+    for (const Term *op : term->getOperands())
+      ops.push_back(translate(op));
+    switch (term->getKind()) {
+    case TermKind::Const:
+      return intConst(term->getValue());
+    case TermKind::Sym:
+      declare(term);
+      return cache[term];
+    case TermKind::Add: {
+      SmallVector<Value> summands;
+      for (auto [op, coeff] : llvm::zip_equal(ops, term->getCoeffs()))
+        summands.push_back(
+            coeff == 1 ? op
+                       : smt::IntMulOp::create(builder, loc,
+                                               ValueRange{intConst(coeff), op})
+                             .getResult());
+      if (term->getValue() != 0)
+        summands.push_back(intConst(term->getValue()));
+      if (summands.size() == 1)
+        return summands.front();
+      return smt::IntAddOp::create(builder, loc, summands);
+    }
+    case TermKind::Mul:
+      return smt::IntMulOp::create(builder, loc, ops);
+    case TermKind::Div:
+      return smt::IntDivOp::create(builder, loc, ops[0], ops[1]);
+    case TermKind::Mod:
+      return smt::IntModOp::create(builder, loc, ops[0], ops[1]);
+    case TermKind::Min:
+    case TermKind::Max: {
+      Value le = smt::IntCmpOp::create(builder, loc, smt::IntPredicate::le,
+                                       ops[0], ops[1]);
+      bool isMin = term->getKind() == TermKind::Min;
+      return smt::IteOp::create(builder, loc, le, isMin ? ops[0] : ops[1],
+                                isMin ? ops[1] : ops[0]);
+    }
+    case TermKind::Ite:
+      return smt::IteOp::create(builder, loc, ops[0], ops[1], ops[2]);
+    case TermKind::Apply:
+      return smt::ApplyFuncOp::create(
+          builder, loc, function(term->getName(), ops.size()), ops);
+    case TermKind::BoolConst:
+      return smt::BoolConstantOp::create(builder, loc, term->getValue() != 0);
+    case TermKind::Eq:
+      return smt::EqOp::create(builder, loc, ops[0], ops[1]);
+    case TermKind::Le:
+      return smt::IntCmpOp::create(builder, loc, smt::IntPredicate::le, ops[0],
+                                   ops[1]);
+    case TermKind::Lt:
+      return smt::IntCmpOp::create(builder, loc, smt::IntPredicate::lt, ops[0],
+                                   ops[1]);
+    case TermKind::And:
+      return smt::AndOp::create(builder, loc, ops);
+    case TermKind::Or:
+      return smt::OrOp::create(builder, loc, ops);
+    case TermKind::Not:
+      return smt::NotOp::create(builder, loc, ops[0]);
+    }
+    llvm_unreachable("unknown term kind");
+  }
+
+  OpBuilder &builder;
+  TermContext &terms;
+  Location loc;
+  Block *solverBlock;
+  llvm::StringMap<Value> &functions;
+};
+
+/// Interprets smt ops with Z3's C++ API.
+class SMTToZ3 {
+public:
+  explicit SMTToZ3(z3::context &ctx) : ctx(ctx) {}
+
+  z3::expr get(Value value) { return values.at(value); }
+
+  /// Translates the ops of `block`; returns the yielded value, if any.
+  std::optional<z3::expr> run(Block &block, z3::solver &solver,
+                              z3::check_result &result) {
+    for (Operation &op : block) {
+      if (auto yield = dyn_cast<smt::YieldOp>(op))
+        return yield.getValues().empty()
+                   ? std::nullopt
+                   : std::optional<z3::expr>(get(yield.getValues()[0]));
+      if (auto assertOp = dyn_cast<smt::AssertOp>(op)) {
+        solver.add(get(assertOp.getInput()));
+        continue;
+      }
+      if (isa<smt::CheckOp>(op)) {
+        result = solver.check();
+        continue;
+      }
+      if (auto forall = dyn_cast<smt::ForallOp>(op)) {
+        z3::expr_vector bound(ctx);
+        for (BlockArgument arg : forall.getBody().getArguments()) {
+          z3::expr var =
+              ctx.int_const(("q" + std::to_string(nextFresh++)).c_str());
+          values.try_emplace(arg, var);
+          bound.push_back(var);
+        }
+        std::optional<z3::expr> body =
+            run(forall.getBody().front(), solver, result);
+        values.try_emplace(forall.getResult(), z3::forall(bound, *body));
+        continue;
+      }
+      values.try_emplace(op.getResult(0), translate(op));
+    }
+    return std::nullopt;
+  }
+
+  llvm::DenseMap<Value, z3::expr> values;
+
+private:
+  z3::expr translate(Operation &op) {
+    auto operands = [&]() {
+      z3::expr_vector vec(ctx);
+      for (Value v : op.getOperands())
+        vec.push_back(get(v));
+      return vec;
+    };
+    return llvm::TypeSwitch<Operation *, z3::expr>(&op)
+        .Case([&](smt::DeclareFunOp decl) -> z3::expr {
+          std::string name = decl.getNamePrefix().value_or("f").str() + "!" +
+                             std::to_string(nextFresh++);
+          if (auto fn = dyn_cast<smt::SMTFuncType>(decl.getType())) {
+            z3::sort_vector domain(ctx);
+            for (size_t i = 0; i < fn.getDomainTypes().size(); ++i)
+              domain.push_back(ctx.int_sort());
+            functions.try_emplace(
+                decl.getResult(),
+                z3::function(name.c_str(), domain, ctx.int_sort()));
+            return ctx.bool_val(true); // placeholder, never read as a value
+          }
+          return ctx.int_const(name.c_str());
+        })
+        .Case([&](smt::IntConstantOp c) {
+          return ctx.int_val(c.getValue().getSExtValue());
+        })
+        .Case([&](smt::BoolConstantOp c) { return ctx.bool_val(c.getValue()); })
+        .Case([&](smt::IntAddOp) { return z3::sum(operands()); })
+        .Case([&](smt::IntMulOp) {
+          z3::expr_vector ops = operands();
+          z3::expr product = ops[0];
+          for (unsigned i = 1; i < ops.size(); ++i)
+            product = product * ops[i];
+          return product;
+        })
+        .Case(
+            [&](smt::IntSubOp o) { return get(o.getLhs()) - get(o.getRhs()); })
+        .Case(
+            [&](smt::IntDivOp o) { return get(o.getLhs()) / get(o.getRhs()); })
+        .Case([&](smt::IntModOp o) {
+          return z3::mod(get(o.getLhs()), get(o.getRhs()));
+        })
+        .Case([&](smt::IntCmpOp o) {
+          z3::expr lhs = get(o.getLhs()), rhs = get(o.getRhs());
+          switch (o.getPred()) {
+          case smt::IntPredicate::lt:
+            return lhs < rhs;
+          case smt::IntPredicate::le:
+            return lhs <= rhs;
+          case smt::IntPredicate::gt:
+            return lhs > rhs;
+          case smt::IntPredicate::ge:
+            return lhs >= rhs;
+          }
+          llvm_unreachable("unknown predicate");
+        })
+        .Case([&](smt::EqOp) {
+          z3::expr_vector ops = operands();
+          return ops[0] == ops[1];
+        })
+        .Case([&](smt::IteOp o) {
+          return z3::ite(get(o.getCond()), get(o.getThenValue()),
+                         get(o.getElseValue()));
+        })
+        .Case([&](smt::NotOp o) { return !get(o.getInput()); })
+        .Case([&](smt::AndOp) { return z3::mk_and(operands()); })
+        .Case([&](smt::OrOp) { return z3::mk_or(operands()); })
+        .Case([&](smt::ApplyFuncOp o) {
+          z3::expr_vector args(ctx);
+          for (Value v : o.getArgs())
+            args.push_back(get(v));
+          return functions.at(o.getFunc())(args);
+        })
+        .Default([&](Operation *) -> z3::expr {
+          llvm_unreachable("smt op outside the subset Tessera emits");
+        });
+  }
+
+  z3::context &ctx;
+  llvm::DenseMap<Value, z3::func_decl> functions;
+  unsigned nextFresh = 0;
+};
+} // namespace
+
+struct SMTBackend::Impl {
+  MLIRContext *context;
+  TermContext &terms;
+  unsigned rlimit;
+  z3::context z3;
+  /// Term -> smt value of the last build, for reading the model.
+  llvm::DenseMap<const Term *, Value> lastValues;
+
+  Impl(MLIRContext *context, TermContext &terms, unsigned rlimit)
+      : context(context), terms(terms), rlimit(rlimit) {}
+};
+
+SMTBackend::SMTBackend(MLIRContext *context, TermContext &terms,
+                       unsigned rlimit)
+    : impl(std::make_unique<Impl>(context, terms, rlimit)) {
+  context->getOrLoadDialect<smt::SMTDialect>();
+}
+
+SMTBackend::~SMTBackend() = default;
+
+OwningOpRef<ModuleOp> SMTBackend::build(const Query &query) {
+  MLIRContext *ctx = impl->context;
+  OpBuilder builder(ctx);
+  Location loc = builder.getUnknownLoc();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  builder.setInsertionPointToEnd(module->getBody());
+  auto solver = smt::SolverOp::create(builder, loc, TypeRange{}, ValueRange{});
+  Block *body = builder.createBlock(&solver.getBodyRegion());
+  builder.setInsertionPointToEnd(body);
+
+  llvm::StringMap<Value> functions;
+  TermToSMT translator(builder, impl->terms, body, functions);
+  // Declare the free symbols first, in creation order, for stable output.
+  SmallVector<const Term *> symbols;
+  for (const Fact &fact : query.facts) {
+    SmallVector<const Term *> factSymbols;
+    impl->terms.collectSymbols(fact.condition, factSymbols);
+    for (const Term *sym : factSymbols)
+      if (!llvm::is_contained(fact.bound, sym))
+        symbols.push_back(sym);
+  }
+  impl->terms.collectSymbols(query.goal, symbols);
+  for (const Term *shown : query.shown)
+    impl->terms.collectSymbols(shown, symbols);
+  llvm::sort(symbols, [](const Term *a, const Term *b) {
+    return a->getId() < b->getId();
+  });
+  symbols.erase(std::unique(symbols.begin(), symbols.end()), symbols.end());
+  for (const Term *sym : symbols)
+    translator.declare(sym);
+
+  for (const Fact &fact : query.facts) {
+    Value condition;
+    if (fact.bound.empty()) {
+      condition = translator.translate(fact.condition);
+    } else {
+      SmallVector<Type> types(fact.bound.size(), smt::IntType::get(ctx));
+      SmallVector<std::string> names;
+      for (const Term *sym : fact.bound)
+        names.push_back(smtName(sym->getName()));
+      SmallVector<StringRef> nameRefs(names.begin(), names.end());
+      auto forall = smt::ForallOp::create(
+          builder, loc, types,
+          [&](OpBuilder &inner, Location, ValueRange args) -> Value {
+            // Bound symbols become the quantifier's variables; nothing under
+            // the quantifier may be shared with the outside cache.
+            TermToSMT scoped(inner, impl->terms, body, functions);
+            scoped.cache = translator.cache;
+            for (auto [sym, arg] : llvm::zip_equal(fact.bound, args))
+              scoped.cache[sym] = arg;
+            for (auto it = scoped.cache.begin(); it != scoped.cache.end();) {
+              auto current = it++;
+              if (current->first->getKind() != TermKind::Sym &&
+                  llvm::any_of(fact.bound, [&](const Term *sym) {
+                    return impl->terms.mentions(current->first, sym);
+                  }))
+                scoped.cache.erase(current);
+            }
+            return scoped.translate(fact.condition);
+          },
+          ArrayRef<StringRef>(nameRefs));
+      condition = forall.getResult();
+    }
+    smt::AssertOp::create(builder, loc, condition);
+  }
+  Value goal = translator.translate(query.goal);
+  smt::AssertOp::create(builder, loc, smt::NotOp::create(builder, loc, goal));
+  for (const Term *shown : query.shown)
+    translator.translate(shown);
+
+  auto check = smt::CheckOp::create(builder, loc, TypeRange{});
+  for (Region *region : {&check.getSatRegion(), &check.getUnknownRegion(),
+                         &check.getUnsatRegion()}) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.createBlock(region);
+    smt::YieldOp::create(builder, loc, ValueRange{});
+  }
+  smt::YieldOp::create(builder, loc, ValueRange{});
+  impl->lastValues = translator.cache;
+  return module;
+}
+
+Outcome SMTBackend::solve(const Query &query) {
+  OwningOpRef<ModuleOp> module = build(query);
+  auto solverOp = cast<smt::SolverOp>(module->getBody()->front());
+
+  z3::solver solver(impl->z3);
+  z3::params params(impl->z3);
+  params.set("rlimit", impl->rlimit);
+  solver.set(params);
+  SMTToZ3 interpreter(impl->z3);
+  z3::check_result result = z3::unknown;
+  interpreter.run(solverOp.getBodyRegion().front(), solver, result);
+
+  Outcome outcome;
+  if (result == z3::unsat) {
+    outcome.verdict = Verdict::Proved;
+    return outcome;
+  }
+  if (result == z3::unknown) {
+    outcome.verdict = Verdict::Unknown;
+    outcome.reason = solver.reason_unknown();
+    return outcome;
+  }
+  outcome.verdict = Verdict::Refuted;
+  z3::model model = solver.get_model();
+  for (auto &[term, value] : impl->lastValues) {
+    if (term->isBool() || !interpreter.values.count(value))
+      continue;
+    z3::expr evaluated = model.eval(interpreter.get(value), true);
+    int64_t number = 0;
+    if (evaluated.is_numeral_i64(number))
+      outcome.values[term] = number;
+  }
+  return outcome;
+}
+
+LogicalResult SMTBackend::emitSMTLIB(const Query &query,
+                                     llvm::raw_ostream &os) {
+  OwningOpRef<ModuleOp> module = build(query);
+  smt::SMTEmissionOptions emission;
+  emission.inlineSingleUseValues = true;
+  return smt::exportSMTLIB(module.get(), os, emission);
+}

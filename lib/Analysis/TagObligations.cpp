@@ -1,0 +1,461 @@
+//===- TagObligations.cpp - Assertions, queries and diagnostics -*- C++ -*-===//
+//
+// Each assertion becomes one query (TAGS.md §4): decided structurally when
+// its goal simplifies to true, otherwise by Z3. A failure is an error at the
+// assertion with notes: the counterexample, the tags the failing elements
+// carry, and the ops that wrote those elements (TAGS.md §5).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Checker.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::analysis;
+
+std::string Checker::valueText(const Term *term, const Outcome &outcome) {
+  if (term->isConst())
+    return std::to_string(term->getValue());
+  if (auto it = outcome.values.find(term); it != outcome.values.end())
+    return std::to_string(it->second);
+  return terms.str(term);
+}
+
+std::string Checker::describe(const TagFn &fn, ArrayRef<const Term *> indices,
+                              const Outcome &outcome) {
+  (void)indices;
+  std::string text = fn.name + "(";
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(fn.comps, os, [&](const Term *comp) {
+    os << (comp ? valueText(comp, outcome) : "⊤");
+  });
+  os << ')';
+  return text;
+}
+
+/// `%a[0, 3]` with the counterexample's values of the element indices.
+static std::string elementText(const std::string &name,
+                               ArrayRef<std::string> indices) {
+  return name + "[" + llvm::join(indices, ", ") + "]";
+}
+
+/// Points at the op the element's tag comes from: where it was written, or
+/// for data read straight from a view, where the view's tag was bound.
+static void noteOrigin(InFlightDiagnostic &diag, Operation *origin,
+                       const std::string &element) {
+  if (!origin)
+    return;
+  if (isa<tag::BindOp>(origin))
+    diag.attachNote(origin->getLoc()) << element << "'s tag is bound here";
+  else
+    diag.attachNote(origin->getLoc()) << element << " was written here";
+}
+
+void Checker::addOriginTerms(const TagFn &fn,
+                             SmallVectorImpl<const Term *> &shown) {
+  for (auto [condition, writer] : fn.writers)
+    shown.push_back(terms.ite(condition, terms.cst(1), terms.cst(0)));
+}
+
+Operation *Checker::originOf(const TagFn &fn, const Outcome &outcome) {
+  for (auto [condition, writer] : fn.writers) {
+    const Term *flag = terms.ite(condition, terms.cst(1), terms.cst(0));
+    if (flag->isConst() ? flag->getValue() == 1
+                        : outcome.values.lookup(flag) == 1)
+      return writer;
+  }
+  return fn.origin;
+}
+
+bool Checker::tupleOrReport(Operation *op, Value value, const TagFn &fn) {
+  if (fn.kind == TagFn::Tuple)
+    return true;
+  if (!reporting)
+    return false;
+  anyFailure = true;
+  ++stats.failed;
+  if (fn.kind == TagFn::Bottom) {
+    op->emitError() << "tag assertion failed: " << sourceNames.get(value)
+                    << " carries no tag; bind its source with tag.bind, and "
+                       "make sure its data is written and visible here";
+    return false;
+  }
+  InFlightDiagnostic diag =
+      op->emitError() << "tag assertion failed: " << sourceNames.get(value)
+                      << " has conflicting provenance (⊤)";
+  if (fn.origin)
+    diag.attachNote(fn.origin->getLoc())
+        << "tags of different origin meet here";
+  return false;
+}
+
+bool Checker::prove(
+    Operation *op, StringRef message, const Term *goal,
+    ArrayRef<const Term *> shown,
+    function_ref<void(InFlightDiagnostic &, const Outcome &)> explain) {
+  if (!reporting)
+    return true;
+  Query query;
+  query.facts.append(kernelFacts.begin(), kernelFacts.end());
+  query.facts.append(facts.begin(), facts.end());
+  query.goal = goal;
+  query.shown.assign(shown.begin(), shown.end());
+  if (options.smtOutput) {
+    std::string where;
+    llvm::raw_string_ostream loc(where);
+    op->getLoc().print(loc);
+    *options.smtOutput << "; " << where << ": " << message;
+    if (goal->isTrue())
+      *options.smtOutput << ": proved structurally\n";
+    else if (*options.smtOutput << "\n",
+             failed(backend.emitSMTLIB(query, *options.smtOutput)))
+      op->emitWarning("could not export this query as SMT-LIB");
+  }
+  if (goal->isTrue()) {
+    ++stats.provedStructurally;
+    return true;
+  }
+  Outcome outcome = backend.solve(query);
+  if (outcome.verdict == Verdict::Proved) {
+    ++stats.provedBySolver;
+    return true;
+  }
+  anyFailure = true;
+  ++stats.failed;
+  if (outcome.verdict == Verdict::Unknown) {
+    op->emitError() << "tag assertion undecided: Z3 gave up (" << outcome.reason
+                    << ") within rlimit=" << options.rlimit
+                    << "; raise the tag-check option 'rlimit' or simplify "
+                       "the assertion";
+    return false;
+  }
+  InFlightDiagnostic diag = op->emitError()
+                            << "tag assertion failed: " << message;
+  SmallVector<const Term *> symbols;
+  terms.collectSymbols(goal, symbols);
+  SmallVector<std::string> assignments;
+  for (const Term *sym : symbols)
+    if (auto it = outcome.values.find(sym); it != outcome.values.end())
+      assignments.push_back(sym->getName().str() + " = " +
+                            std::to_string(it->second));
+  diag.attachNote(op->getLoc())
+      << "counterexample: " << llvm::join(assignments, ", ");
+  explain(diag, outcome);
+  return false;
+}
+
+void Checker::hazard(Operation *op, StringRef message, Operation *other,
+                     StringRef otherNote, bool secondIteration) {
+  if (!reporting)
+    return;
+  anyFailure = true;
+  ++stats.failed;
+  InFlightDiagnostic diag = op->emitError() << message;
+  SmallVector<std::string> assignments;
+  for (auto [index, scope] : llvm::enumerate(loops)) {
+    const Term *value = scope.lowerBound;
+    if (secondIteration && index + 1 == loops.size())
+      value = terms.add(value, scope.step);
+    assignments.push_back(scope.iv->getName().str() + " = " + terms.str(value));
+  }
+  diag.attachNote(op->getLoc())
+      << "counterexample: "
+      << (assignments.empty() ? std::string("any program instance")
+                              : llvm::join(assignments, ", "));
+  diag.attachNote(other->getLoc()) << otherNote;
+}
+
+void Checker::addAssumption(tag::AssumeOp op) {
+  if (reporting)
+    ++stats.assumptions;
+  const Term *condition = boolTerm(op.getCondition());
+  auto tensor = dyn_cast<RankedTensorType>(op.getCondition().getType());
+  if (!tensor) {
+    facts.push_back({condition, {}});
+    return;
+  }
+  // An assumption about a tile holds for each of its elements.
+  Fact fact;
+  SmallVector<const Term *> bound;
+  const Term *range = terms.boolean(true);
+  for (int64_t d = 0; d < tensor.getRank(); ++d) {
+    bound.push_back(terms.freshSym("a" + std::to_string(d)));
+    range = terms.land(range, terms.inRange(bound.back(), terms.cst(0),
+                                            terms.cst(tensor.getDimSize(d))));
+  }
+  fact.condition = terms.implies(range, atIndices(condition, bound));
+  fact.bound.assign(bound.begin(), bound.end());
+  facts.push_back(fact);
+}
+
+void Checker::checkContract(tag::AssertContractOp op) {
+  TagFn a = tagOf(op.getA()), b = tagOf(op.getB());
+  if (!tupleOrReport(op, op.getA(), a) || !tupleOrReport(op, op.getB(), b))
+    return;
+  StringRef over = op.getContractionComponent();
+  std::optional<unsigned> ia = a.find(over), ib = b.find(over);
+  if (!ia || !ib) {
+    if (reporting) {
+      anyFailure = true;
+      ++stats.failed;
+      op->emitError() << "tag assertion failed: "
+                      << sourceNames.get(!ia ? op.getA() : op.getB())
+                      << "'s tag " << (!ia ? a.name : b.name)
+                      << " has no component '" << over
+                      << "'; name it in tag.bind or pick another with `over`";
+    }
+    return;
+  }
+  if (!a.comps[*ia] || !b.comps[*ib]) {
+    if (reporting) {
+      anyFailure = true;
+      ++stats.failed;
+      op->emitError() << "tag assertion failed: component '" << over << "' of "
+                      << sourceNames.get(!a.comps[*ia] ? op.getA() : op.getB())
+                      << " has conflicting provenance (⊤)";
+    }
+    return;
+  }
+  RankedTensorType ta = op.getA().getType(), tb = op.getB().getType();
+  int64_t m = ta.getDimSize(op.getTransposeA() ? 1 : 0);
+  int64_t k = ta.getDimSize(op.getTransposeA() ? 0 : 1);
+  int64_t n = tb.getDimSize(op.getTransposeB() ? 0 : 1);
+  const Term *i = terms.freshSym("i"), *j = terms.freshSym("j"),
+             *kk = terms.freshSym("kk");
+  SmallVector<const Term *> aIdx = op.getTransposeA()
+                                       ? SmallVector<const Term *>{kk, i}
+                                       : SmallVector<const Term *>{i, kk};
+  SmallVector<const Term *> bIdx = op.getTransposeB()
+                                       ? SmallVector<const Term *>{j, kk}
+                                       : SmallVector<const Term *>{kk, j};
+  TagFn at = atIndices(a, aIdx), bt = atIndices(b, bIdx);
+  size_t before = facts.size();
+  facts.push_back({terms.inRange(i, terms.cst(0), terms.cst(m)), {}});
+  facts.push_back({terms.inRange(j, terms.cst(0), terms.cst(n)), {}});
+  facts.push_back({terms.inRange(kk, terms.cst(0), terms.cst(k)), {}});
+  const Term *yes = terms.boolean(true);
+  const Term *known =
+      terms.land(at.known ? at.known : yes, bt.known ? bt.known : yes);
+  const Term *valid =
+      terms.land(at.valid ? at.valid : yes, bt.valid ? bt.valid : yes);
+  const Term *goal = terms.land(
+      known, terms.implies(valid, terms.eq(at.comps[*ia], bt.comps[*ib])));
+  SmallVector<const Term *> shown;
+  for (const Term *comp : llvm::concat<const Term *const>(at.comps, bt.comps))
+    if (comp)
+      shown.push_back(comp);
+  shown.append({i, j, kk});
+  addOriginTerms(at, shown);
+  addOriginTerms(bt, shown);
+  prove(op, "contraction indices differ", goal, shown,
+        [&](InFlightDiagnostic &diag, const Outcome &outcome) {
+          auto idx = [&](ArrayRef<const Term *> ts) {
+            SmallVector<std::string> out;
+            for (const Term *t : ts)
+              out.push_back(valueText(t, outcome));
+            return out;
+          };
+          std::string aElem =
+              elementText(sourceNames.get(op.getA()), idx(aIdx));
+          std::string bElem =
+              elementText(sourceNames.get(op.getB()), idx(bIdx));
+          diag.attachNote(op.getLoc())
+              << aElem << " carries " << describe(at, aIdx, outcome) << "; "
+              << bElem << " carries " << describe(bt, bIdx, outcome);
+          Operation *aOrigin = originOf(at, outcome);
+          Operation *bOrigin = originOf(bt, outcome);
+          noteOrigin(diag, aOrigin, aElem);
+          if (bOrigin != aOrigin)
+            noteOrigin(diag, bOrigin, bElem);
+        });
+  facts.resize(before);
+}
+
+/// The extent of element index `position` of a tagged value.
+static const Term *extentOf(Checker &, TermContext &terms, Type type,
+                            unsigned position,
+                            function_ref<const Term *(unsigned)> viewDim) {
+  if (isa<tile::ViewType>(type))
+    return viewDim(position);
+  if (auto shared = dyn_cast<tile::SharedType>(type)) {
+    if (shared.isRing()) {
+      if (position == 0)
+        return terms.cst(shared.getStages());
+      --position;
+    }
+    return terms.cst(shared.getShape()[position]);
+  }
+  return terms.cst(cast<RankedTensorType>(type).getDimSize(position));
+}
+
+void Checker::checkEquality(tag::AssertEqOp op) {
+  TagFn lhs = tagOf(op.getLhs()), rhs = tagOf(op.getRhs());
+  if (!tupleOrReport(op, op.getLhs(), lhs) ||
+      !tupleOrReport(op, op.getRhs(), rhs))
+    return;
+  unsigned numDims = op.getLhsMap().getNumDims();
+  SmallVector<const Term *> space, captures;
+  for (unsigned d = 0; d < numDims; ++d)
+    space.push_back(terms.freshSym("d" + std::to_string(d)));
+  for (Value capture : op.getCaptures())
+    captures.push_back(valueTerm(capture));
+
+  size_t before = facts.size();
+  const Term *yes = terms.boolean(true);
+  const Term *premise = yes, *known = yes;
+  // Element indices of each side, their bounds, and the compared terms.
+  auto side = [&](Value value, AffineMap map, ArrayAttr components,
+                  const TagFn &fn, SmallVectorImpl<const Term *> &indices,
+                  SmallVectorImpl<const Term *> &compared) -> bool {
+    for (auto [pos, expr] : llvm::enumerate(map.getResults())) {
+      const Term *index = affineTerm(expr, space, captures);
+      const Term *extent =
+          extentOf(*this, terms, value.getType(), pos,
+                   [&](unsigned d) { return dimTerm(value, d); });
+      indices.push_back(index);
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        facts.push_back({terms.inRange(index, terms.cst(0), extent), {}});
+      else
+        premise =
+            terms.land(premise, terms.inRange(index, terms.cst(0), extent));
+    }
+    TagFn at = atIndices(fn, indices);
+    premise = terms.land(premise, at.valid ? at.valid : yes);
+    known = terms.land(known, at.known ? at.known : yes);
+    auto conflicting = [&](StringRef name) {
+      if (reporting) {
+        anyFailure = true;
+        ++stats.failed;
+        op->emitError() << "tag assertion failed: component '" << name
+                        << "' of " << sourceNames.get(value)
+                        << " has conflicting provenance (⊤)";
+      }
+      return false;
+    };
+    if (components.empty()) {
+      for (auto [name, comp] : llvm::zip_equal(fn.names, at.comps))
+        if (!comp)
+          return conflicting(name);
+      compared.assign(at.comps.begin(), at.comps.end());
+      return true;
+    }
+    for (StringRef name : components.getAsValueRange<StringAttr>()) {
+      std::optional<unsigned> index = fn.find(name);
+      if (!index) {
+        if (reporting) {
+          anyFailure = true;
+          ++stats.failed;
+          op->emitError() << "tag assertion failed: " << sourceNames.get(value)
+                          << "'s tag " << fn.name << " has no component '"
+                          << name << "'";
+        }
+        return false;
+      }
+      if (!at.comps[*index])
+        return conflicting(name);
+      compared.push_back(at.comps[*index]);
+    }
+    return true;
+  };
+  SmallVector<const Term *> lhsIdx, rhsIdx, lhsComps, rhsComps;
+  if (!side(op.getLhs(), op.getLhsMap(), op.getLhsComponents(), lhs, lhsIdx,
+            lhsComps) ||
+      !side(op.getRhs(), op.getRhsMap(), op.getRhsComponents(), rhs, rhsIdx,
+            rhsComps)) {
+    facts.resize(before);
+    return;
+  }
+  const Term *equal =
+      terms.boolean(lhsComps.size() == rhsComps.size() &&
+                    (!op.getLhsComponents().empty() || lhs.name == rhs.name));
+  for (auto [l, r] : llvm::zip(lhsComps, rhsComps))
+    equal = terms.land(equal, terms.eq(l, r));
+  const Term *goal = terms.land(known, terms.implies(premise, equal));
+
+  TagFn lhsAt = atIndices(lhs, lhsIdx), rhsAt = atIndices(rhs, rhsIdx);
+  SmallVector<const Term *> shown(space.begin(), space.end());
+  shown.append(lhsIdx.begin(), lhsIdx.end());
+  shown.append(rhsIdx.begin(), rhsIdx.end());
+  for (const Term *comp :
+       llvm::concat<const Term *const>(lhsAt.comps, rhsAt.comps))
+    if (comp)
+      shown.push_back(comp);
+  addOriginTerms(lhsAt, shown);
+  addOriginTerms(rhsAt, shown);
+  std::string message =
+      op.getMessage() ? op.getMessage()->str() : "tags differ";
+  prove(op, message, goal, shown,
+        [&](InFlightDiagnostic &diag, const Outcome &outcome) {
+          auto idx = [&](ArrayRef<const Term *> ts) {
+            SmallVector<std::string> out;
+            for (const Term *t : ts)
+              out.push_back(valueText(t, outcome));
+            return out;
+          };
+          std::string l =
+              elementText(sourceNames.get(op.getLhs()), idx(lhsIdx));
+          std::string r =
+              elementText(sourceNames.get(op.getRhs()), idx(rhsIdx));
+          diag.attachNote(op.getLoc())
+              << l << " carries " << describe(lhsAt, lhsIdx, outcome) << "; "
+              << r << " carries " << describe(rhsAt, rhsIdx, outcome);
+          Operation *lOrigin = originOf(lhsAt, outcome);
+          Operation *rOrigin = originOf(rhsAt, outcome);
+          noteOrigin(diag, lOrigin, l);
+          if (rOrigin != lOrigin)
+            noteOrigin(diag, rOrigin, r);
+        });
+  facts.resize(before);
+}
+
+void Checker::checkCondition(tag::AssertOp op) {
+  const Term *condition = boolTerm(op.getCondition());
+  size_t before = facts.size();
+  SmallVector<const Term *> indices;
+  if (auto tensor = dyn_cast<RankedTensorType>(op.getCondition().getType())) {
+    for (int64_t d = 0; d < tensor.getRank(); ++d) {
+      indices.push_back(terms.freshSym("i" + std::to_string(d)));
+      facts.push_back({terms.inRange(indices.back(), terms.cst(0),
+                                     terms.cst(tensor.getDimSize(d))),
+                       {}});
+    }
+    condition = atIndices(condition, indices);
+  }
+  std::string message =
+      op.getMessage() ? op.getMessage()->str() : "condition may be false";
+  prove(op, message, condition, indices,
+        [&](InFlightDiagnostic &diag, const Outcome &outcome) {
+          if (indices.empty())
+            return;
+          SmallVector<std::string> at;
+          for (const Term *t : indices)
+            at.push_back(valueText(t, outcome));
+          diag.attachNote(op.getLoc())
+              << "it is false at element "
+              << elementText(sourceNames.get(op.getCondition()), at);
+        });
+  facts.resize(before);
+}
+
+void Checker::checkSharedCapacity() {
+  int64_t total = 0;
+  SmallVector<tile::AllocSharedOp> allocs;
+  kernel.walk([&](tile::AllocSharedOp alloc) {
+    total += alloc.getType().getSizeInBytes();
+    allocs.push_back(alloc);
+  });
+  if (total <= options.maxSharedBytes)
+    return;
+  anyFailure = true;
+  ++stats.failed;
+  InFlightDiagnostic diag = kernel.emitError()
+                            << "uses " << total
+                            << " bytes of shared memory but the target has "
+                            << options.maxSharedBytes
+                            << "; use smaller tiles or fewer stages";
+  for (tile::AllocSharedOp alloc : allocs)
+    diag.attachNote(alloc.getLoc())
+        << alloc.getType().getSizeInBytes() << " bytes allocated here";
+}

@@ -1,0 +1,99 @@
+//===- TagState.h - Abstract state of the tag checker ----------*- C++ -*-===//
+//
+// Private to lib/Analysis: the per-element tag of a value (TAGS.md §1) and
+// the hazard state of a shared buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_LIB_ANALYSIS_TAGSTATE_H
+#define TESSERA_LIB_ANALYSIS_TAGSTATE_H
+
+#include "tessera/Analysis/Term.h"
+
+#include "mlir/IR/Operation.h"
+
+#include <optional>
+#include <string>
+
+namespace tessera::analysis {
+
+/// The tag of every element of a value, as terms over the element index
+/// variables e0, e1, ... (a ring's slot is e0).
+struct TagFn {
+  enum Kind { Bottom, Top, Tuple } kind = Bottom;
+  std::string name;
+  llvm::SmallVector<std::string, 4> names;
+  llvm::SmallVector<const Term *, 4> comps;
+  /// Where false, the element is padding (read out of bounds), not data.
+  const Term *valid = nullptr;
+  /// Where false, nothing is known about the element (⊥), e.g. ring slots
+  /// not written yet. Null means true.
+  const Term *known = nullptr;
+  /// The op that wrote the data, or where conflicting tags met.
+  mlir::Operation *origin = nullptr;
+  /// For data from ring slots: the writers, each with the condition on the
+  /// element indices under which it wrote the element (first match wins).
+  llvm::SmallVector<std::pair<const Term *, mlir::Operation *>, 2> writers;
+
+  static TagFn top(mlir::Operation *origin) {
+    TagFn fn;
+    fn.kind = Top;
+    fn.origin = origin;
+    return fn;
+  }
+  std::optional<unsigned> find(llvm::StringRef component) const {
+    for (unsigned i = 0; i < names.size(); ++i)
+      if (names[i] == component)
+        return i;
+    return std::nullopt;
+  }
+  bool sameAs(const TagFn &other) const {
+    return kind == other.kind && name == other.name && names == other.names &&
+           comps == other.comps && valid == other.valid && known == other.known;
+  }
+};
+
+/// Who may still touch a shared buffer (TAGS.md §1): a set of possibilities,
+/// so that joins at loop heads and branches are unions.
+struct Hazard {
+  /// A synchronous write not yet made visible by a barrier.
+  mlir::Operation *unsyncedWrite = nullptr;
+  /// An asynchronous copy not yet retired by tile.async_wait; `groupsAfter`
+  /// counts the commits since its own (-1: its group is still open).
+  mlir::Operation *pendingCopy = nullptr;
+  int groupsAfter = -1;
+  /// A read not yet followed by a barrier.
+  mlir::Operation *unsyncedRead = nullptr;
+  /// The state came around a loop's back edge (the race needs a second
+  /// iteration).
+  bool fromBackEdge = false;
+
+  bool operator==(const Hazard &other) const {
+    return unsyncedWrite == other.unsyncedWrite &&
+           pendingCopy == other.pendingCopy &&
+           groupsAfter == other.groupsAfter &&
+           unsyncedRead == other.unsyncedRead;
+  }
+  void join(const Hazard &other) {
+    if (!unsyncedWrite)
+      unsyncedWrite = other.unsyncedWrite;
+    if (!pendingCopy ||
+        (other.pendingCopy && other.groupsAfter < groupsAfter)) {
+      if (other.pendingCopy) {
+        pendingCopy = other.pendingCopy;
+        groupsAfter = other.groupsAfter;
+      }
+    }
+    if (!unsyncedRead)
+      unsyncedRead = other.unsyncedRead;
+  }
+};
+
+struct BufferState {
+  TagFn tag;
+  Hazard hazard;
+};
+
+} // namespace tessera::analysis
+
+#endif // TESSERA_LIB_ANALYSIS_TAGSTATE_H

@@ -1,0 +1,638 @@
+//===- TagTransfer.cpp - Tag propagation through tile kernels ---*- C++ -*-===//
+//
+// The transfer functions of TAGS.md §2-3: how tags and the values of index
+// arithmetic flow through tile ops, shared buffers and loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Checker.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::analysis;
+
+Checker::Checker(tile::KernelOp kernel, const TagCheckOptions &options,
+                 TagCheckStats &stats)
+    : kernel(kernel), options(options), stats(stats),
+      backend(kernel->getContext(), terms, options.rlimit) {}
+
+//===----------------------------------------------------------------------===//
+// Terms of values
+//===----------------------------------------------------------------------===//
+
+const Term *Checker::elem(unsigned index) {
+  while (elems.size() <= index)
+    elems.push_back(terms.freshSym("e" + std::to_string(elems.size())));
+  return elems[index];
+}
+
+const Term *Checker::dimTerm(Value view, unsigned dim) {
+  auto type = cast<tile::ViewType>(view.getType());
+  if (!ShapedType::isDynamic(type.getShape()[dim]))
+    return terms.cst(type.getShape()[dim]);
+  const Term *&term = dims[{view, dim}];
+  if (!term) {
+    term = terms.freshSym(sourceNames.get(view) + ".dim" + std::to_string(dim));
+    kernelFacts.push_back({terms.le(terms.cst(0), term), {}});
+  }
+  return term;
+}
+
+/// A value the checker cannot interpret is an unknown symbol, named after
+/// the value; a boolean one is `symbol == 1`.
+const Term *Checker::valueTerm(Value value) {
+  if (auto it = values.find(value); it != values.end())
+    return it->second;
+  const Term *term = terms.freshSym(sourceNames.get(value));
+  if (getElementTypeOrSelf(value.getType()).isInteger(1))
+    term = terms.eq(term, terms.cst(1));
+  values[value] = term;
+  return term;
+}
+
+const Term *Checker::boolTerm(Value value) { return valueTerm(value); }
+
+const Term *Checker::affineTerm(AffineExpr expr,
+                                ArrayRef<const Term *> dimTerms,
+                                ArrayRef<const Term *> symbolTerms) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return dimTerms[dim.getPosition()];
+  if (auto sym = dyn_cast<AffineSymbolExpr>(expr))
+    return symbolTerms[sym.getPosition()];
+  if (auto cst = dyn_cast<AffineConstantExpr>(expr))
+    return terms.cst(cst.getValue());
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  const Term *lhs = affineTerm(bin.getLHS(), dimTerms, symbolTerms);
+  const Term *rhs = affineTerm(bin.getRHS(), dimTerms, symbolTerms);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return terms.add(lhs, rhs);
+  case AffineExprKind::Mul:
+    return terms.mul(lhs, rhs);
+  case AffineExprKind::FloorDiv:
+    return terms.div(lhs, rhs);
+  case AffineExprKind::CeilDiv:
+    return terms.div(terms.add(lhs, terms.sub(rhs, terms.cst(1))), rhs);
+  case AffineExprKind::Mod:
+    return terms.mod(lhs, rhs);
+  default:
+    llvm_unreachable("not a binary affine expression");
+  }
+}
+
+const Term *Checker::atIndices(const Term *term,
+                               ArrayRef<const Term *> indices) {
+  llvm::DenseMap<const Term *, const Term *> map;
+  for (auto [i, index] : llvm::enumerate(indices))
+    map[elem(i)] = index;
+  return terms.substitute(term, map);
+}
+
+TagFn Checker::atIndices(const TagFn &fn, ArrayRef<const Term *> indices) {
+  TagFn result = fn;
+  for (const Term *&comp : result.comps)
+    if (comp)
+      comp = atIndices(comp, indices);
+  if (result.valid)
+    result.valid = atIndices(result.valid, indices);
+  if (result.known)
+    result.known = atIndices(result.known, indices);
+  for (auto &writer : result.writers)
+    writer.first = atIndices(writer.first, indices);
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Tags of values
+//===----------------------------------------------------------------------===//
+
+TagFn Checker::tagOf(Value value) {
+  if (isa<tile::SharedType>(value.getType()))
+    return buffers[value].tag;
+  auto it = tags.find(value);
+  return it == tags.end() ? TagFn() : it->second;
+}
+
+/// ⊥ is the identity. Two tuples join component by component: a component
+/// both carry stays if the two agree and becomes ⊤ (null) if not; one that
+/// only one side carries is kept, since the other side's data does not vary
+/// along it (e.g. `s - rowmax(s)` keeps the key index of `s`).
+TagFn Checker::join(const TagFn &lhs, const TagFn &rhs, Operation *at) {
+  if (lhs.kind == TagFn::Bottom)
+    return rhs;
+  if (rhs.kind == TagFn::Bottom || lhs.sameAs(rhs))
+    return lhs;
+  if (lhs.kind == TagFn::Top)
+    return lhs;
+  if (rhs.kind == TagFn::Top)
+    return rhs;
+  TagFn result;
+  result.kind = TagFn::Tuple;
+  // The joined name lists the sources once each, so joins are idempotent.
+  SmallVector<StringRef> parts;
+  StringRef(lhs.name).split(parts, '|');
+  StringRef(rhs.name).split(parts, '|');
+  llvm::sort(parts);
+  parts.erase(std::unique(parts.begin(), parts.end()), parts.end());
+  result.name = llvm::join(parts, "|");
+  result.origin = at;
+  for (auto [name, comp] : llvm::zip_equal(lhs.names, lhs.comps)) {
+    std::optional<unsigned> other = rhs.find(name);
+    result.names.push_back(name);
+    result.comps.push_back(!other || rhs.comps[*other] == comp ? comp
+                                                               : nullptr);
+  }
+  for (auto [name, comp] : llvm::zip_equal(rhs.names, rhs.comps))
+    if (!lhs.find(name)) {
+      result.names.push_back(name);
+      result.comps.push_back(comp);
+    }
+  auto both = [&](const Term *a, const Term *b) -> const Term * {
+    if (!a || !b)
+      return a ? a : b;
+    return terms.land(a, b);
+  };
+  result.valid = both(lhs.valid, rhs.valid);
+  result.known = both(lhs.known, rhs.known);
+  return result;
+}
+
+SmallVector<const Term *> Checker::viewIndices(Value view, ValueRange offsets,
+                                               unsigned tileRank,
+                                               unsigned firstElem,
+                                               const Term *&inBounds) {
+  unsigned rank = offsets.size();
+  SmallVector<const Term *> indices;
+  inBounds = terms.boolean(true);
+  for (unsigned d = 0; d < rank; ++d) {
+    const Term *index = valueTerm(offsets[d]);
+    if (d + tileRank >= rank)
+      index = terms.add(index, elem(firstElem + d + tileRank - rank));
+    indices.push_back(index);
+    inBounds = terms.land(inBounds,
+                          terms.inRange(index, terms.cst(0), dimTerm(view, d)));
+  }
+  return indices;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared buffers
+//===----------------------------------------------------------------------===//
+
+void Checker::writeBuffer(Value buffer, Value slot, TagFn data,
+                          Operation *writer, bool async) {
+  BufferState &state = buffers[buffer];
+  if (state.hazard.unsyncedRead)
+    hazard(writer,
+           "write-after-read race: " + sourceNames.get(buffer) +
+               " is overwritten while other threads may still read it",
+           state.hazard.unsyncedRead, "the earlier read, with no barrier since",
+           state.hazard.fromBackEdge);
+  data.origin = writer;
+  if (!slot) {
+    state.tag = data;
+  } else {
+    // A ring: only slot `slot` changes; e0 is the slot of every element.
+    const Term *isSlot = terms.eq(elem(0), valueTerm(slot));
+    const Term *yes = terms.boolean(true);
+    auto orTrue = [&](const Term *t) { return t ? t : yes; };
+    TagFn old = state.tag;
+    data.writers = {{isSlot, writer}};
+    if (old.kind == TagFn::Bottom) {
+      data.known = terms.land(isSlot, orTrue(data.known));
+      state.tag = data;
+    } else if (old.kind == TagFn::Tuple && old.name == data.name &&
+               old.names == data.names) {
+      for (auto [comp, oldComp] : llvm::zip_equal(data.comps, old.comps))
+        comp = comp && oldComp ? terms.ite(isSlot, comp, oldComp) : nullptr;
+      data.valid = terms.ite(isSlot, orTrue(data.valid), orTrue(old.valid));
+      data.known = terms.ite(isSlot, orTrue(data.known), orTrue(old.known));
+      data.writers.append(old.writers.begin(), old.writers.end());
+      state.tag = data;
+    } else {
+      state.tag = TagFn::top(writer);
+    }
+  }
+  if (async) {
+    state.hazard.pendingCopy = writer;
+    state.hazard.groupsAfter = -1;
+  } else {
+    state.hazard.unsyncedWrite = writer;
+  }
+}
+
+TagFn Checker::readBuffer(Value buffer, Value slot, Operation *reader) {
+  BufferState &state = buffers[buffer];
+  if (state.hazard.pendingCopy)
+    hazard(reader,
+           "read of " + sourceNames.get(buffer) +
+               " before its asynchronous copy is complete",
+           state.hazard.pendingCopy,
+           "the copy, not yet retired by tile.async_wait and a barrier",
+           state.hazard.fromBackEdge);
+  else if (state.hazard.unsyncedWrite)
+    hazard(reader,
+           "read-after-write race: " + sourceNames.get(buffer) +
+               " is read before a barrier makes the write visible",
+           state.hazard.unsyncedWrite, "the write, with no barrier since",
+           state.hazard.fromBackEdge);
+  state.hazard.unsyncedRead = reader;
+  TagFn fn = state.tag;
+  if (!slot)
+    return fn;
+  // Element (r, c) of the loaded tile is element (slot, r, c) of the ring.
+  auto type = cast<tile::SharedType>(buffer.getType());
+  SmallVector<const Term *> indices = {valueTerm(slot)};
+  for (unsigned i = 0; i < type.getRank(); ++i)
+    indices.push_back(elem(i));
+  // Substitution is simultaneous, so e0 -> slot, e1 -> e0, ... is safe.
+  return atIndices(fn, indices);
+}
+
+void Checker::barrier() {
+  for (auto &[buffer, state] : buffers) {
+    state.hazard.unsyncedWrite = nullptr;
+    state.hazard.unsyncedRead = nullptr;
+    state.hazard.fromBackEdge = false;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The walk
+//===----------------------------------------------------------------------===//
+
+LogicalResult Checker::processBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(processOp(&op)))
+      return failure();
+  return success();
+}
+
+/// Index arithmetic, comparisons and integer tiles: their values as terms.
+void Checker::processValues(Operation *op) {
+  auto operand = [&](unsigned i) { return valueTerm(op->getOperand(i)); };
+  auto set = [&](const Term *term) { values[op->getResult(0)] = term; };
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](arith::ConstantOp c) {
+        Attribute value = c.getValue();
+        if (auto splat = dyn_cast<SplatElementsAttr>(value))
+          value = splat.getSplatValue<Attribute>();
+        if (auto integer = dyn_cast<IntegerAttr>(value))
+          set(integer.getType().isInteger(1)
+                  ? terms.boolean(integer.getValue().getBoolValue())
+                  : terms.cst(integer.getValue().getSExtValue()));
+      })
+      .Case<arith::AddIOp>(
+          [&](auto) { set(terms.add(operand(0), operand(1))); })
+      .Case<arith::SubIOp>(
+          [&](auto) { set(terms.sub(operand(0), operand(1))); })
+      .Case<arith::MulIOp>(
+          [&](auto) { set(terms.mul(operand(0), operand(1))); })
+      .Case<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(
+          [&](auto) { set(terms.div(operand(0), operand(1))); })
+      .Case<arith::CeilDivUIOp, arith::CeilDivSIOp>([&](auto) {
+        set(terms.div(
+            terms.add(operand(0), terms.sub(operand(1), terms.cst(1))),
+            operand(1)));
+      })
+      .Case<arith::RemUIOp, arith::RemSIOp>(
+          [&](auto) { set(terms.mod(operand(0), operand(1))); })
+      .Case<arith::MinUIOp, arith::MinSIOp>(
+          [&](auto) { set(terms.min(operand(0), operand(1))); })
+      .Case<arith::MaxUIOp, arith::MaxSIOp>(
+          [&](auto) { set(terms.max(operand(0), operand(1))); })
+      .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+            arith::ExtUIOp, arith::TruncIOp>([&](auto) { set(operand(0)); })
+      .Case([&](arith::CmpIOp cmp) {
+        const Term *a = operand(0), *b = operand(1);
+        using P = arith::CmpIPredicate;
+        switch (cmp.getPredicate()) {
+        case P::eq:
+          return set(terms.eq(a, b));
+        case P::ne:
+          return set(terms.lnot(terms.eq(a, b)));
+        case P::slt:
+        case P::ult:
+          return set(terms.lt(a, b));
+        case P::sle:
+        case P::ule:
+          return set(terms.le(a, b));
+        case P::sgt:
+        case P::ugt:
+          return set(terms.lt(b, a));
+        case P::sge:
+        case P::uge:
+          return set(terms.le(b, a));
+        }
+      })
+      .Case([&](arith::SelectOp select) {
+        set(terms.ite(operand(0), operand(1), operand(2)));
+      })
+      .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>([&](auto) {
+        if (!getElementTypeOrSelf(op->getResult(0).getType()).isInteger(1))
+          return;
+        const Term *a = operand(0), *b = operand(1);
+        if (isa<arith::AndIOp>(op))
+          set(terms.land(a, b));
+        else if (isa<arith::OrIOp>(op))
+          set(terms.lor(a, b));
+        else
+          set(terms.lnot(terms.eq(a, b)));
+      })
+      .Case([&](tile::SplatOp splat) { set(operand(0)); })
+      .Case([&](tile::IotaOp) { set(elem(0)); })
+      .Case([&](tile::ProgramIdOp pid) {
+        const Term *&id = programIds[static_cast<int>(pid.getDim())];
+        if (!id) {
+          std::string dim = tile::stringifyDim(pid.getDim()).str();
+          id = terms.freshSym("program_id." + dim);
+          const Term *count = terms.freshSym("num_programs." + dim);
+          kernelFacts.push_back({terms.inRange(id, terms.cst(0), count), {}});
+        }
+        set(id);
+      })
+      .Case([&](tile::DimOp dim) {
+        set(dimTerm(dim.getView(), dim.getDimensionAttr().getInt()));
+      })
+      .Case([&](tensor::ExtractOp extract) {
+        SmallVector<const Term *> indices;
+        for (Value index : extract.getIndices())
+          indices.push_back(valueTerm(index));
+        set(atIndices(operand(0), indices));
+      })
+      .Case([&](tag::CoordOp coord) {
+        TagFn fn = tagOf(coord.getValue());
+        if (fn.kind != TagFn::Tuple)
+          return;
+        if (std::optional<unsigned> index = fn.find(coord.getComponent()))
+          if (fn.comps[*index])
+            set(fn.comps[*index]);
+      });
+}
+
+/// Element-wise ops on register tiles keep the tag (unary) or join the
+/// operands' tags; untagged constants and splats are ⊥, the join's identity.
+void Checker::processElementwise(Operation *op) {
+  if (op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType()))
+    return;
+  TagFn result;
+  for (Value operand : op->getOperands())
+    if (operand.getType() == op->getResult(0).getType() ||
+        (isa<RankedTensorType>(operand.getType()) &&
+         cast<RankedTensorType>(operand.getType()).getShape() ==
+             cast<RankedTensorType>(op->getResult(0).getType()).getShape() &&
+         !getElementTypeOrSelf(operand.getType()).isInteger(1)))
+      result = join(result, tagOf(operand), op);
+  tags[op->getResult(0)] = result;
+}
+
+/// Element (i, j) of `a · b + acc` carries the components of a's row i and
+/// b's column j that do not depend on the contraction index, joined with
+/// the accumulator's tag.
+void Checker::processMma(tile::MmaOp op) {
+  TagFn a = tagOf(op.getA()), b = tagOf(op.getB());
+  TagFn product;
+  if (a.kind == TagFn::Top || b.kind == TagFn::Top) {
+    product = TagFn::top(op);
+  } else if (a.kind == TagFn::Tuple && b.kind == TagFn::Tuple) {
+    const Term *i = elem(0), *j = elem(1);
+    const Term *kk = terms.freshSym("kk");
+    SmallVector<const Term *> aIndex = op.getTransposeA()
+                                           ? SmallVector<const Term *>{kk, i}
+                                           : SmallVector<const Term *>{i, kk};
+    SmallVector<const Term *> bIndex = op.getTransposeB()
+                                           ? SmallVector<const Term *>{j, kk}
+                                           : SmallVector<const Term *>{kk, j};
+    TagFn rows = atIndices(a, aIndex), cols = atIndices(b, bIndex);
+    product.kind = TagFn::Tuple;
+    product.name = a.name + "*" + b.name;
+    product.origin = op;
+    for (auto *part : {&rows, &cols})
+      for (auto [name, comp] : llvm::zip_equal(part->names, part->comps))
+        if ((!comp || !terms.mentions(comp, kk)) && !product.find(name)) {
+          product.names.push_back(name);
+          product.comps.push_back(comp);
+        }
+  }
+  tags[op.getResult()] = join(product, tagOf(op.getAcc()), op);
+}
+
+LogicalResult Checker::processOp(Operation *op) {
+  processValues(op);
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](tag::BindOp bind) {
+        SmallVector<const Term *> dimTerms, symTerms;
+        for (unsigned i = 0; i < bind.getMap().getNumDims(); ++i)
+          dimTerms.push_back(elem(i));
+        for (Value capture : bind.getCaptures())
+          symTerms.push_back(valueTerm(capture));
+        TagFn fn;
+        fn.kind = TagFn::Tuple;
+        fn.name = bind.getName().str();
+        fn.origin = bind;
+        for (auto [name, expr] :
+             llvm::zip_equal(bind.getComponents().getAsValueRange<StringAttr>(),
+                             bind.getMap().getResults())) {
+          fn.names.push_back(name.str());
+          fn.comps.push_back(affineTerm(expr, dimTerms, symTerms));
+        }
+        if (isa<tile::SharedType>(bind.getValue().getType()))
+          buffers[bind.getValue()].tag = fn;
+        else
+          tags[bind.getValue()] = fn;
+        return success();
+      })
+      .Case([&](tile::CopyOp copy) {
+        auto dest = copy.getDest().getType();
+        unsigned first = dest.isRing() ? 1 : 0;
+        const Term *inBounds;
+        SmallVector<const Term *> indices =
+            viewIndices(copy.getSource(), copy.getOffsets(), dest.getRank(),
+                        first, inBounds);
+        TagFn data = atIndices(tagOf(copy.getSource()), indices);
+        data.valid = data.valid ? terms.land(data.valid, inBounds) : inBounds;
+        writeBuffer(copy.getDest(), copy.getSlot(), data, copy,
+                    copy.getAsync());
+        return success();
+      })
+      .Case([&](tile::LoadOp load) {
+        Value source = load.getSource();
+        if (isa<tile::SharedType>(source.getType())) {
+          Value slot =
+              load.getIndices().empty() ? Value() : load.getIndices()[0];
+          tags[load.getResult()] = readBuffer(source, slot, load);
+          return success();
+        }
+        const Term *inBounds;
+        SmallVector<const Term *> indices =
+            viewIndices(source, load.getIndices(),
+                        load.getResult().getType().getRank(), 0, inBounds);
+        TagFn data = atIndices(tagOf(source), indices);
+        data.valid = data.valid ? terms.land(data.valid, inBounds) : inBounds;
+        data.origin = load;
+        tags[load.getResult()] = data;
+        // Integer data read from memory is an unknown function of its
+        // position (TAGS.md §1); out of bounds it reads as the padding.
+        if (getElementTypeOrSelf(load.getResult().getType())
+                .isSignlessInteger()) {
+          const Term *read =
+              terms.apply(sourceNames.get(source).substr(1), indices);
+          values[load.getResult()] = terms.ite(inBounds, read, terms.cst(0));
+        }
+        return success();
+      })
+      .Case([&](tile::GatherOp gather) {
+        Value source = gather.getSource();
+        unsigned rank = gather.getOffsets().size();
+        unsigned tileRank = gather.getResult().getType().getRank();
+        const Term *inBounds;
+        SmallVector<const Term *> indices =
+            viewIndices(source, gather.getOffsets(), tileRank, 0, inBounds);
+        // The row dimension reads offset + rows[e0] instead of offset + e0.
+        unsigned rowDim = rank - tileRank;
+        indices[rowDim] = terms.add(valueTerm(gather.getOffsets()[rowDim]),
+                                    valueTerm(gather.getRows()));
+        inBounds = terms.boolean(true);
+        for (unsigned d = 0; d < rank; ++d)
+          inBounds =
+              terms.land(inBounds, terms.inRange(indices[d], terms.cst(0),
+                                                 dimTerm(source, d)));
+        TagFn data = atIndices(tagOf(source), indices);
+        data.valid = data.valid ? terms.land(data.valid, inBounds) : inBounds;
+        data.origin = gather;
+        tags[gather.getResult()] = data;
+        if (getElementTypeOrSelf(gather.getResult().getType())
+                .isSignlessInteger()) {
+          const Term *read =
+              terms.apply(sourceNames.get(source).substr(1), indices);
+          values[gather.getResult()] = terms.ite(inBounds, read, terms.cst(0));
+        }
+        return success();
+      })
+      .Case([&](tile::StoreOp store) {
+        if (isa<tile::SharedType>(store.getDest().getType())) {
+          Value slot =
+              store.getIndices().empty() ? Value() : store.getIndices()[0];
+          writeBuffer(store.getDest(), slot, tagOf(store.getValue()), store,
+                      /*async=*/false);
+        }
+        return success();
+      })
+      .Case([&](tile::MmaOp mma) {
+        processMma(mma);
+        return success();
+      })
+      .Case([&](tile::BroadcastOp broadcast) {
+        // Input dimension d is the d-th result dimension not in `dims`.
+        SmallVector<const Term *> indices;
+        for (int64_t d = 0; d < broadcast.getType().getRank(); ++d)
+          if (!llvm::is_contained(broadcast.getDims(), d))
+            indices.push_back(elem(d));
+        tags[broadcast.getResult()] =
+            atIndices(tagOf(broadcast.getInput()), indices);
+        if (auto it = values.find(broadcast.getInput()); it != values.end())
+          values[broadcast.getResult()] = atIndices(it->second, indices);
+        return success();
+      })
+      .Case([&](tile::ReduceOp reduce) {
+        // The reduced elements agree on the components that do not depend
+        // on the reduced index; the others are dropped.
+        int64_t dim = reduce.getDimAttr().getInt();
+        TagFn input = tagOf(reduce.getInput());
+        const Term *reduced = terms.freshSym("r");
+        SmallVector<const Term *> indices;
+        for (int64_t d = 0, e = 0; d < reduce.getInput().getType().getRank();
+             ++d)
+          indices.push_back(d == dim ? reduced : elem(e++));
+        TagFn fn = atIndices(input, indices);
+        if (fn.kind == TagFn::Tuple) {
+          TagFn kept = fn;
+          kept.names.clear();
+          kept.comps.clear();
+          for (auto [name, comp] : llvm::zip_equal(fn.names, fn.comps))
+            if (!comp || !terms.mentions(comp, reduced)) {
+              kept.names.push_back(name);
+              kept.comps.push_back(comp);
+            }
+          kept.valid = nullptr;
+          kept.known = nullptr;
+          kept.origin = reduce;
+          fn = kept;
+        }
+        tags[reduce.getResult()] = fn;
+        return success();
+      })
+      .Case([&](tile::SelectOp select) {
+        tags[select.getResult()] = join(tagOf(select.getTrueValue()),
+                                        tagOf(select.getFalseValue()), select);
+        if (values.count(select.getTrueValue()) ||
+            values.count(select.getFalseValue()))
+          values[select.getResult()] = terms.ite(
+              boolTerm(select.getCondition()), valueTerm(select.getTrueValue()),
+              valueTerm(select.getFalseValue()));
+        return success();
+      })
+      .Case([&](tile::DequantOp dequant) {
+        tags[dequant.getResult()] = tagOf(dequant.getCodes());
+        return success();
+      })
+      .Case([&](tile::QuantOp quant) {
+        tags[quant.getCodes()] = tagOf(quant.getInput());
+        return success();
+      })
+      .Case([&](tile::BarrierOp) {
+        barrier();
+        return success();
+      })
+      .Case([&](tile::AsyncCommitOp) {
+        for (auto &[buffer, state] : buffers)
+          if (state.hazard.pendingCopy)
+            ++state.hazard.groupsAfter;
+        return success();
+      })
+      .Case([&](tile::AsyncWaitOp wait) {
+        int64_t pending = wait.getPendingAttr().getInt();
+        for (auto &[buffer, state] : buffers)
+          if (state.hazard.pendingCopy && state.hazard.groupsAfter >= pending) {
+            state.hazard.unsyncedWrite = state.hazard.pendingCopy;
+            state.hazard.pendingCopy = nullptr;
+          }
+        return success();
+      })
+      .Case([&](tag::ResetOp reset) {
+        buffers[reset.getBuffer()] = BufferState();
+        return success();
+      })
+      .Case([&](tag::AssumeOp assume) {
+        addAssumption(assume);
+        return success();
+      })
+      .Case([&](tag::AssertContractOp assertOp) {
+        checkContract(assertOp);
+        return success();
+      })
+      .Case([&](tag::AssertEqOp assertOp) {
+        checkEquality(assertOp);
+        return success();
+      })
+      .Case([&](tag::AssertOp assertOp) {
+        checkCondition(assertOp);
+        return success();
+      })
+      .Case([&](scf::ForOp loop) { return processFor(loop); })
+      .Case([&](scf::IfOp branch) { return processIf(branch); })
+      .Default([&](Operation *other) {
+        if (other->getDialect() &&
+                isa<arith::ArithDialect>(other->getDialect()) ||
+            other->getName().getDialectNamespace() == "math")
+          processElementwise(other);
+        return success();
+      });
+}

@@ -1,0 +1,500 @@
+//===- Term.cpp - Symbolic integer terms for the tag checker ----*- C++ -*-===//
+
+#include "tessera/Analysis/Term.h"
+
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+
+using namespace tessera::analysis;
+
+static int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+static int64_t euclidMod(int64_t a, int64_t b) {
+  int64_t r = a % b;
+  return r < 0 ? r + (b < 0 ? -b : b) : r;
+}
+
+size_t TermContext::Hash::operator()(const Term *term) const {
+  llvm::hash_code code = llvm::hash_combine(static_cast<int>(term->getKind()),
+                                            term->getValue(), term->getName());
+  for (const Term *op : term->getOperands())
+    code = llvm::hash_combine(code, op->getId());
+  for (int64_t coeff : term->getCoeffs())
+    code = llvm::hash_combine(code, coeff);
+  return code;
+}
+
+bool TermContext::Equal::operator()(const Term *lhs, const Term *rhs) const {
+  // Symbols are distinct objects even when their names agree.
+  if (lhs->getKind() == TermKind::Sym || rhs->getKind() == TermKind::Sym)
+    return lhs == rhs;
+  return lhs->getKind() == rhs->getKind() &&
+         lhs->getValue() == rhs->getValue() &&
+         lhs->getName() == rhs->getName() &&
+         lhs->getOperands() == rhs->getOperands() &&
+         lhs->getCoeffs() == rhs->getCoeffs();
+}
+
+TermContext::TermContext() = default;
+TermContext::~TermContext() = default;
+
+const Term *TermContext::unique(Term &&proto) {
+  auto it = terms.find(&proto);
+  if (it != terms.end() && proto.kind != TermKind::Sym)
+    return *it;
+  Term *term = new (allocator.Allocate()) Term(std::move(proto));
+  term->id = nextId++;
+  terms.insert(term);
+  return term;
+}
+
+const Term *TermContext::cst(int64_t value) {
+  Term proto;
+  proto.kind = TermKind::Const;
+  proto.value = value;
+  return unique(std::move(proto));
+}
+
+const Term *TermContext::freshSym(llvm::StringRef name) {
+  Term proto;
+  proto.kind = TermKind::Sym;
+  proto.name = name.str();
+  return unique(std::move(proto));
+}
+
+void TermContext::linearize(
+    const Term *term, int64_t scale, int64_t &constant,
+    std::vector<std::pair<const Term *, int64_t>> &atoms) {
+  if (term->getKind() == TermKind::Const) {
+    constant += scale * term->getValue();
+    return;
+  }
+  if (term->getKind() == TermKind::Add) {
+    constant += scale * term->getValue();
+    for (auto [op, coeff] :
+         llvm::zip_equal(term->getOperands(), term->getCoeffs()))
+      atoms.emplace_back(op, scale * coeff);
+    return;
+  }
+  atoms.emplace_back(term, scale);
+}
+
+const Term *
+TermContext::buildSum(int64_t constant,
+                      std::vector<std::pair<const Term *, int64_t>> atoms) {
+  llvm::sort(atoms, [](const auto &lhs, const auto &rhs) {
+    return lhs.first->getId() < rhs.first->getId();
+  });
+  Term proto;
+  proto.kind = TermKind::Add;
+  proto.value = constant;
+  for (auto &[atom, coeff] : atoms) {
+    if (!proto.operands.empty() && proto.operands.back() == atom) {
+      proto.coeffs.back() += coeff;
+      continue;
+    }
+    proto.operands.push_back(atom);
+    proto.coeffs.push_back(coeff);
+  }
+  // Drop cancelled atoms.
+  for (size_t i = proto.operands.size(); i-- > 0;) {
+    if (proto.coeffs[i] != 0)
+      continue;
+    proto.operands.erase(proto.operands.begin() + i);
+    proto.coeffs.erase(proto.coeffs.begin() + i);
+  }
+  if (proto.operands.empty())
+    return cst(constant);
+  if (constant == 0 && proto.operands.size() == 1 && proto.coeffs[0] == 1)
+    return proto.operands[0];
+  return unique(std::move(proto));
+}
+
+const Term *TermContext::add(const Term *lhs, const Term *rhs) {
+  int64_t constant = 0;
+  std::vector<std::pair<const Term *, int64_t>> atoms;
+  linearize(lhs, 1, constant, atoms);
+  linearize(rhs, 1, constant, atoms);
+  return buildSum(constant, std::move(atoms));
+}
+
+const Term *TermContext::neg(const Term *term) {
+  int64_t constant = 0;
+  std::vector<std::pair<const Term *, int64_t>> atoms;
+  linearize(term, -1, constant, atoms);
+  return buildSum(constant, std::move(atoms));
+}
+
+const Term *TermContext::sub(const Term *lhs, const Term *rhs) {
+  return add(lhs, neg(rhs));
+}
+
+const Term *TermContext::mul(const Term *lhs, const Term *rhs) {
+  if (rhs->isConst())
+    std::swap(lhs, rhs);
+  if (lhs->isConst()) {
+    int64_t constant = 0;
+    std::vector<std::pair<const Term *, int64_t>> atoms;
+    linearize(rhs, lhs->getValue(), constant, atoms);
+    return buildSum(constant, std::move(atoms));
+  }
+  if (rhs->getId() < lhs->getId())
+    std::swap(lhs, rhs);
+  Term proto;
+  proto.kind = TermKind::Mul;
+  proto.operands = {lhs, rhs};
+  return unique(std::move(proto));
+}
+
+const Term *TermContext::div(const Term *lhs, const Term *rhs) {
+  if (rhs->isConst() && rhs->getValue() > 0) {
+    int64_t divisor = rhs->getValue();
+    if (divisor == 1)
+      return lhs;
+    int64_t constant = 0;
+    std::vector<std::pair<const Term *, int64_t>> atoms;
+    linearize(lhs, 1, constant, atoms);
+    // floor((sum c_i x_i + k) / d) = sum (c_i / d) x_i + floor(k / d) when
+    // every c_i is a multiple of d.
+    if (llvm::all_of(atoms,
+                     [&](auto &atom) { return atom.second % divisor == 0; })) {
+      for (auto &atom : atoms)
+        atom.second /= divisor;
+      return buildSum(floorDiv(constant, divisor), std::move(atoms));
+    }
+  }
+  Term proto;
+  proto.kind = TermKind::Div;
+  proto.operands = {lhs, rhs};
+  return unique(std::move(proto));
+}
+
+const Term *TermContext::mod(const Term *lhs, const Term *rhs) {
+  if (rhs->isConst() && rhs->getValue() > 0) {
+    int64_t divisor = rhs->getValue();
+    int64_t constant = 0;
+    std::vector<std::pair<const Term *, int64_t>> atoms;
+    linearize(lhs, 1, constant, atoms);
+    // Multiples of the divisor do not change the remainder.
+    std::vector<std::pair<const Term *, int64_t>> kept;
+    for (auto &atom : atoms)
+      if (euclidMod(atom.second, divisor) != 0)
+        kept.emplace_back(atom.first, euclidMod(atom.second, divisor));
+    if (kept.empty())
+      return cst(euclidMod(constant, divisor));
+    lhs = buildSum(euclidMod(constant, divisor), std::move(kept));
+  }
+  Term proto;
+  proto.kind = TermKind::Mod;
+  proto.operands = {lhs, rhs};
+  return unique(std::move(proto));
+}
+
+const Term *TermContext::min(const Term *lhs, const Term *rhs) {
+  if (lhs == rhs)
+    return lhs;
+  if (lhs->isConst() && rhs->isConst())
+    return cst(std::min(lhs->getValue(), rhs->getValue()));
+  if (rhs->getId() < lhs->getId())
+    std::swap(lhs, rhs);
+  Term proto;
+  proto.kind = TermKind::Min;
+  proto.operands = {lhs, rhs};
+  return unique(std::move(proto));
+}
+
+const Term *TermContext::max(const Term *lhs, const Term *rhs) {
+  if (lhs == rhs)
+    return lhs;
+  if (lhs->isConst() && rhs->isConst())
+    return cst(std::max(lhs->getValue(), rhs->getValue()));
+  if (rhs->getId() < lhs->getId())
+    std::swap(lhs, rhs);
+  Term proto;
+  proto.kind = TermKind::Max;
+  proto.operands = {lhs, rhs};
+  return unique(std::move(proto));
+}
+
+const Term *TermContext::ite(const Term *cond, const Term *thenTerm,
+                             const Term *elseTerm) {
+  if (cond->isTrue() || thenTerm == elseTerm)
+    return thenTerm;
+  if (cond->isFalse())
+    return elseTerm;
+  Term proto;
+  proto.kind = TermKind::Ite;
+  proto.operands = {cond, thenTerm, elseTerm};
+  return unique(std::move(proto));
+}
+
+const Term *TermContext::apply(llvm::StringRef function,
+                               llvm::ArrayRef<const Term *> args) {
+  Term proto;
+  proto.kind = TermKind::Apply;
+  proto.name = function.str();
+  proto.operands.assign(args.begin(), args.end());
+  return unique(std::move(proto));
+}
+
+const Term *TermContext::boolean(bool value) {
+  Term proto;
+  proto.kind = TermKind::BoolConst;
+  proto.value = value;
+  return unique(std::move(proto));
+}
+
+/// Comparisons are kept as `0 <kind> difference`, the difference with a
+/// positive leading coefficient for equalities, so that a difference that
+/// folds to a constant decides the comparison structurally.
+const Term *TermContext::compare(TermKind kind, const Term *lhs,
+                                 const Term *rhs) {
+  const Term *difference = sub(rhs, lhs);
+  if (difference->isConst()) {
+    int64_t value = difference->getValue();
+    return boolean(kind == TermKind::Eq   ? value == 0
+                   : kind == TermKind::Le ? value >= 0
+                                          : value > 0);
+  }
+  if (kind == TermKind::Eq && difference->getKind() == TermKind::Add &&
+      difference->getCoeffs().front() < 0)
+    difference = neg(difference);
+  Term proto;
+  proto.kind = kind;
+  proto.operands = {cst(0), difference};
+  return unique(std::move(proto));
+}
+
+const Term *TermContext::eq(const Term *lhs, const Term *rhs) {
+  if (lhs->isBool() || rhs->isBool()) {
+    if (lhs == rhs)
+      return boolean(true);
+    return lor(land(lhs, rhs), land(lnot(lhs), lnot(rhs)));
+  }
+  return compare(TermKind::Eq, lhs, rhs);
+}
+const Term *TermContext::le(const Term *lhs, const Term *rhs) {
+  return compare(TermKind::Le, lhs, rhs);
+}
+const Term *TermContext::lt(const Term *lhs, const Term *rhs) {
+  return compare(TermKind::Lt, lhs, rhs);
+}
+
+const Term *TermContext::land(const Term *lhs, const Term *rhs) {
+  if (lhs->isFalse() || rhs->isTrue() || lhs == rhs)
+    return lhs;
+  if (rhs->isFalse() || lhs->isTrue())
+    return rhs;
+  if (rhs->getId() < lhs->getId())
+    std::swap(lhs, rhs);
+  Term proto;
+  proto.kind = TermKind::And;
+  proto.operands = {lhs, rhs};
+  return unique(std::move(proto));
+}
+
+const Term *TermContext::lor(const Term *lhs, const Term *rhs) {
+  if (lhs->isTrue() || rhs->isFalse() || lhs == rhs)
+    return lhs;
+  if (rhs->isTrue() || lhs->isFalse())
+    return rhs;
+  if (rhs->getId() < lhs->getId())
+    std::swap(lhs, rhs);
+  Term proto;
+  proto.kind = TermKind::Or;
+  proto.operands = {lhs, rhs};
+  return unique(std::move(proto));
+}
+
+const Term *TermContext::lnot(const Term *term) {
+  if (term->getKind() == TermKind::BoolConst)
+    return boolean(!term->getValue());
+  if (term->getKind() == TermKind::Not)
+    return term->getOperands()[0];
+  Term proto;
+  proto.kind = TermKind::Not;
+  proto.operands = {term};
+  return unique(std::move(proto));
+}
+
+const Term *
+TermContext::substitute(const Term *term,
+                        const llvm::DenseMap<const Term *, const Term *> &map) {
+  if (auto it = map.find(term); it != map.end())
+    return it->second;
+  if (term->getOperands().empty())
+    return term;
+  llvm::SmallVector<const Term *, 3> ops;
+  bool changed = false;
+  for (const Term *op : term->getOperands()) {
+    ops.push_back(substitute(op, map));
+    changed |= ops.back() != op;
+  }
+  if (!changed)
+    return term;
+  switch (term->getKind()) {
+  case TermKind::Add: {
+    const Term *sum = cst(term->getValue());
+    for (auto [op, coeff] : llvm::zip_equal(ops, term->getCoeffs()))
+      sum = add(sum, mul(cst(coeff), op));
+    return sum;
+  }
+  case TermKind::Mul:
+    return mul(ops[0], ops[1]);
+  case TermKind::Div:
+    return div(ops[0], ops[1]);
+  case TermKind::Mod:
+    return mod(ops[0], ops[1]);
+  case TermKind::Min:
+    return min(ops[0], ops[1]);
+  case TermKind::Max:
+    return max(ops[0], ops[1]);
+  case TermKind::Ite:
+    return ite(ops[0], ops[1], ops[2]);
+  case TermKind::Apply:
+    return apply(term->getName(), ops);
+  case TermKind::Eq:
+    return eq(ops[0], ops[1]);
+  case TermKind::Le:
+    return le(ops[0], ops[1]);
+  case TermKind::Lt:
+    return lt(ops[0], ops[1]);
+  case TermKind::And:
+    return land(ops[0], ops[1]);
+  case TermKind::Or:
+    return lor(ops[0], ops[1]);
+  case TermKind::Not:
+    return lnot(ops[0]);
+  default:
+    return term;
+  }
+}
+
+bool TermContext::mentions(const Term *term, const Term *sym) {
+  if (term == sym)
+    return true;
+  return llvm::any_of(term->getOperands(),
+                      [&](const Term *op) { return mentions(op, sym); });
+}
+
+void TermContext::collectSymbols(const Term *term,
+                                 llvm::SmallVectorImpl<const Term *> &symbols) {
+  if (term->getKind() == TermKind::Sym) {
+    auto pos =
+        llvm::lower_bound(symbols, term, [](const Term *a, const Term *b) {
+          return a->getId() < b->getId();
+        });
+    if (pos == symbols.end() || *pos != term)
+      symbols.insert(pos, term);
+    return;
+  }
+  for (const Term *op : term->getOperands())
+    collectSymbols(op, symbols);
+}
+
+void TermContext::collectFunctions(
+    const Term *term,
+    llvm::SmallVectorImpl<std::pair<std::string, unsigned>> &functions) {
+  if (term->getKind() == TermKind::Apply) {
+    std::pair<std::string, unsigned> entry(term->getName().str(),
+                                           term->getOperands().size());
+    if (!llvm::is_contained(functions, entry))
+      functions.push_back(entry);
+  }
+  for (const Term *op : term->getOperands())
+    collectFunctions(op, functions);
+}
+
+void TermContext::print(const Term *term, llvm::raw_ostream &os) const {
+  auto binary = [&](llvm::StringRef op) {
+    os << '(';
+    print(term->getOperands()[0], os);
+    os << ' ' << op << ' ';
+    print(term->getOperands()[1], os);
+    os << ')';
+  };
+  switch (term->getKind()) {
+  case TermKind::Const:
+    os << term->getValue();
+    return;
+  case TermKind::Sym:
+    os << term->getName();
+    return;
+  case TermKind::Add: {
+    bool first = true;
+    for (auto [op, coeff] :
+         llvm::zip_equal(term->getOperands(), term->getCoeffs())) {
+      if (!first)
+        os << (coeff < 0 ? " - " : " + ");
+      else if (coeff < 0)
+        os << '-';
+      int64_t magnitude = coeff < 0 ? -coeff : coeff;
+      if (magnitude != 1)
+        os << magnitude << '*';
+      print(op, os);
+      first = false;
+    }
+    if (term->getValue() > 0)
+      os << " + " << term->getValue();
+    else if (term->getValue() < 0)
+      os << " - " << -term->getValue();
+    return;
+  }
+  case TermKind::Mul:
+    return binary("*");
+  case TermKind::Div:
+    return binary("floordiv");
+  case TermKind::Mod:
+    return binary("mod");
+  case TermKind::Min:
+  case TermKind::Max:
+  case TermKind::Apply: {
+    os << (term->getKind() == TermKind::Min   ? llvm::StringRef("min")
+           : term->getKind() == TermKind::Max ? llvm::StringRef("max")
+                                              : term->getName())
+       << '(';
+    llvm::interleaveComma(term->getOperands(), os,
+                          [&](const Term *op) { print(op, os); });
+    os << ')';
+    return;
+  }
+  case TermKind::Ite:
+    os << '(';
+    print(term->getOperands()[0], os);
+    os << " ? ";
+    print(term->getOperands()[1], os);
+    os << " : ";
+    print(term->getOperands()[2], os);
+    os << ')';
+    return;
+  case TermKind::BoolConst:
+    os << (term->getValue() ? "true" : "false");
+    return;
+  case TermKind::Eq:
+    return binary("==");
+  case TermKind::Le:
+    return binary("<=");
+  case TermKind::Lt:
+    return binary("<");
+  case TermKind::And:
+    return binary("&&");
+  case TermKind::Or:
+    return binary("||");
+  case TermKind::Not:
+    os << '!';
+    print(term->getOperands()[0], os);
+    return;
+  }
+}
+
+std::string TermContext::str(const Term *term) const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  print(term, os);
+  return text;
+}

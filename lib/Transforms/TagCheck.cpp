@@ -1,0 +1,61 @@
+//===- TagCheck.cpp - The tag-check pass ------------------------*- C++ -*-===//
+
+#include "tessera/Analysis/TagChecker.h"
+#include "tessera/Dialect/Tile/TileDialect.h"
+#include "tessera/Transforms/Passes.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace tessera {
+#define GEN_PASS_DEF_TAGCHECK
+#include "tessera/Transforms/Passes.h.inc"
+} // namespace tessera
+
+using namespace mlir;
+using namespace tessera;
+
+namespace {
+struct TagCheckPass : tessera::impl::TagCheckBase<TagCheckPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    analysis::TagCheckOptions options;
+    options.rlimit = rlimit;
+    options.smtOutput = emitSmt ? &llvm::outs() : nullptr;
+    options.maxSharedBytes = maxSharedBytes;
+    if (maxSharedBytes < 0) {
+      getOperation().emitError()
+          << "tag-check: max-shared-bytes must be positive, got "
+          << maxSharedBytes;
+      return signalPassFailure();
+    }
+    if (maxSharedBytes == 0) {
+      options.maxSharedBytes = analysis::getMaxSharedBytes(chip);
+      if (options.maxSharedBytes < 0) {
+        getOperation().emitError()
+            << "tag-check: unknown chip '" << chip
+            << "'; use sm_90a, sm_80, gfx942, gfx90a or host";
+        return signalPassFailure();
+      }
+    }
+    if (rlimit == 0) {
+      getOperation().emitError("tag-check: rlimit must be positive");
+      return signalPassFailure();
+    }
+
+    bool anyFailed = false;
+    getOperation().walk([&](tile::KernelOp kernel) {
+      analysis::TagCheckStats stats;
+      anyFailed |= failed(analysis::checkKernel(kernel, options, stats));
+      if (printStats)
+        emitRemark(kernel.getLoc())
+            << "tag-check: @" << kernel.getSymName() << ": "
+            << stats.provedStructurally << " proved structurally, "
+            << stats.provedBySolver << " by Z3, " << stats.failed << " failed; "
+            << stats.assumptions << " assumptions trusted";
+    });
+    if (anyFailed)
+      signalPassFailure();
+  }
+};
+} // namespace
