@@ -26,7 +26,7 @@ struct TagCheckPass : tessera::impl::TagCheckBase<TagCheckPass> {
     if (maxSharedBytes < 0) {
       getOperation().emitError()
           << "tag-check: max-shared-bytes must be positive, got "
-          << maxSharedBytes;
+          << static_cast<int64_t>(maxSharedBytes);
       return signalPassFailure();
     }
     if (maxSharedBytes == 0) {

@@ -1,0 +1,87 @@
+//===- TermTest.cpp - The checker's term simplifier -------------*- C++ -*-===//
+
+#include "tessera/Analysis/Term.h"
+
+#include "gtest/gtest.h"
+
+using namespace tessera::analysis;
+
+namespace {
+class TermTest : public ::testing::Test {
+protected:
+  TermContext t;
+  const Term *k = t.freshSym("k");
+  const Term *i = t.freshSym("i");
+};
+
+TEST_F(TermTest, LinearFormsAreCanonical) {
+  // (k + 64) + i and i + (64 + k) are the same object.
+  const Term *a = t.add(t.add(k, t.cst(64)), i);
+  const Term *b = t.add(i, t.add(t.cst(64), k));
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(t.sub(a, a), t.cst(0));
+  EXPECT_EQ(t.mul(t.cst(2), t.add(k, k)), t.mul(k, t.cst(4)));
+  EXPECT_EQ(t.str(t.sub(t.add(k, t.cst(3)), t.mul(t.cst(2), i))),
+            "k - 2*i + 3");
+}
+
+TEST_F(TermTest, ComparisonsFoldWhenTheDifferenceIsConstant) {
+  const Term *base = t.add(k, i);
+  EXPECT_TRUE(t.eq(t.add(base, t.cst(1)), t.add(t.cst(1), base))->isTrue());
+  EXPECT_TRUE(t.eq(t.add(base, t.cst(1)), base)->isFalse());
+  EXPECT_TRUE(t.lt(base, t.add(base, t.cst(1)))->isTrue());
+  EXPECT_TRUE(t.le(t.add(base, t.cst(2)), base)->isFalse());
+  // x == y and y == x are one term.
+  EXPECT_EQ(t.eq(k, i), t.eq(i, k));
+  EXPECT_FALSE(t.eq(k, i)->isTrue());
+}
+
+TEST_F(TermTest, DivisionAndRemainderByConstants) {
+  EXPECT_EQ(t.div(t.cst(-7), t.cst(2)), t.cst(-4)); // floor, not truncation
+  EXPECT_EQ(t.mod(t.cst(-7), t.cst(2)), t.cst(1));  // non-negative
+  // (128 k + 64) floordiv 64 = 2 k + 1; (64 k + 3) mod 64 = 3.
+  EXPECT_EQ(t.div(t.add(t.mul(t.cst(128), k), t.cst(64)), t.cst(64)),
+            t.add(t.mul(t.cst(2), k), t.cst(1)));
+  EXPECT_EQ(t.mod(t.add(t.mul(t.cst(64), k), t.cst(3)), t.cst(64)), t.cst(3));
+  // Multiples of the divisor drop out of a remainder that stays symbolic.
+  EXPECT_EQ(t.mod(t.add(t.mul(t.cst(64), k), i), t.cst(64)),
+            t.mod(i, t.cst(64)));
+  // A quotient that is not exact stays a term.
+  EXPECT_EQ(t.div(t.add(k, i), t.cst(2))->getKind(), TermKind::Div);
+}
+
+TEST_F(TermTest, SubstitutionIsSimultaneousAndResimplifies) {
+  const Term *e0 = t.freshSym("e0"), *e1 = t.freshSym("e1");
+  const Term *swap = t.sub(e0, e1);
+  llvm::DenseMap<const Term *, const Term *> map = {{e0, e1}, {e1, e0}};
+  EXPECT_EQ(t.substitute(swap, map), t.sub(e1, e0));
+  llvm::DenseMap<const Term *, const Term *> same = {{e0, k}, {e1, k}};
+  EXPECT_EQ(t.substitute(swap, same), t.cst(0));
+}
+
+TEST_F(TermTest, BooleansAndSelection) {
+  const Term *c = t.lt(k, i);
+  EXPECT_EQ(t.land(c, t.boolean(true)), c);
+  EXPECT_TRUE(t.land(c, t.boolean(false))->isFalse());
+  EXPECT_EQ(t.lnot(t.lnot(c)), c);
+  EXPECT_EQ(t.ite(t.boolean(true), k, i), k);
+  EXPECT_EQ(t.ite(c, k, k), k);
+  EXPECT_TRUE(t.mentions(t.ite(c, t.cst(1), t.cst(0)), i));
+}
+
+TEST_F(TermTest, UninterpretedFunctionsAreUniqued) {
+  const Term *a = t.apply("ids", {t.add(k, t.cst(1))});
+  const Term *b = t.apply("ids", {t.add(t.cst(1), k)});
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, t.apply("ids", {k}));
+  llvm::SmallVector<std::pair<std::string, unsigned>> functions;
+  t.collectFunctions(t.add(a, t.apply("experts", {k, i})), functions);
+  ASSERT_EQ(functions.size(), 2u);
+}
+
+TEST_F(TermTest, SymbolsWithTheSameNameAreDistinct) {
+  const Term *other = t.freshSym("k");
+  EXPECT_NE(other, k);
+  EXPECT_FALSE(t.eq(other, k)->isTrue());
+}
+} // namespace
