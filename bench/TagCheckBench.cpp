@@ -58,12 +58,13 @@ int main(int argc, char **argv) {
         continue;
       module->walk([&](tessera::tile::KernelOp kernel) {
         tessera::analysis::TagCheckOptions options;
+        tessera::analysis::TagCheckSession session(&context, options);
         tessera::analysis::TagCheckStats stats;
         std::vector<double> times;
         for (unsigned i = 0; i < runs; ++i) {
           stats = {};
           auto start = std::chrono::steady_clock::now();
-          (void)tessera::analysis::checkKernel(kernel, options, stats);
+          (void)session.checkKernel(kernel, stats);
           times.push_back(std::chrono::duration<double, std::milli>(
                               std::chrono::steady_clock::now() - start)
                               .count());

@@ -23,7 +23,7 @@ namespace tessera::analysis {
 class Checker {
 public:
   Checker(tile::KernelOp kernel, const TagCheckOptions &options,
-          TagCheckStats &stats);
+          TagCheckStats &stats, TermContext &terms, SMTBackend &backend);
   mlir::LogicalResult run();
 
 private:
@@ -69,6 +69,10 @@ private:
   void checkEquality(tag::AssertEqOp op);
   void checkCondition(tag::AssertOp op);
   void checkSharedCapacity();
+  /// Records whether every element offset of a view access fits in 32 bits.
+  void checkOffsets(mlir::Operation *op, mlir::Value view,
+                    llvm::ArrayRef<const Term *> indices, const Term *inBounds,
+                    llvm::ArrayRef<int64_t> tileShape, unsigned firstElem);
   /// Proves `goal` under the facts in scope; on failure reports at `op`.
   bool
   prove(mlir::Operation *op, llvm::StringRef message, const Term *goal,
@@ -91,8 +95,8 @@ private:
   tile::KernelOp kernel;
   const TagCheckOptions &options;
   TagCheckStats &stats;
-  TermContext terms;
-  SMTBackend backend;
+  TermContext &terms;
+  SMTBackend &backend;
   SourceNames sourceNames;
 
   llvm::DenseMap<mlir::Value, const Term *> values;

@@ -170,19 +170,6 @@ public:
         result = solver.check();
         continue;
       }
-      if (auto forall = dyn_cast<smt::ForallOp>(op)) {
-        z3::expr_vector bound(ctx);
-        for (BlockArgument arg : forall.getBody().getArguments()) {
-          z3::expr var =
-              ctx.int_const(("q" + std::to_string(nextFresh++)).c_str());
-          values.try_emplace(arg, var);
-          bound.push_back(var);
-        }
-        std::optional<z3::expr> body =
-            run(forall.getBody().front(), solver, result);
-        values.try_emplace(forall.getResult(), z3::forall(bound, *body));
-        continue;
-      }
       values.try_emplace(op.getResult(0), translate(op));
     }
     return std::nullopt;
@@ -306,59 +293,42 @@ OwningOpRef<ModuleOp> SMTBackend::build(const Query &query) {
 
   llvm::StringMap<Value> functions;
   TermToSMT translator(builder, impl->terms, body, functions);
+  TermContext &terms = impl->terms;
+  // Facts quantified over tile elements are instantiated at the goal's
+  // symbols: a weaker but sound set of ground facts. Z3's quantifier engine
+  // would find proofs in more cases but not the same model on every run.
+  SmallVector<const Term *> goalSymbols, ground;
+  terms.collectSymbols(query.goal, goalSymbols);
+  for (const Fact &fact : query.facts) {
+    if (fact.bound.empty()) {
+      ground.push_back(fact.condition);
+      continue;
+    }
+    SmallVector<size_t> choice(fact.bound.size(), 0);
+    for (unsigned count = 0; !goalSymbols.empty() && count < 256; ++count) {
+      llvm::DenseMap<const Term *, const Term *> map;
+      for (auto [sym, index] : llvm::zip_equal(fact.bound, choice))
+        map[sym] = goalSymbols[index];
+      ground.push_back(terms.substitute(fact.condition, map));
+      size_t digit = 0;
+      while (digit < choice.size() && ++choice[digit] == goalSymbols.size())
+        choice[digit++] = 0;
+      if (digit == choice.size())
+        break;
+    }
+  }
   // Declare the free symbols first, in creation order, for stable output.
   SmallVector<const Term *> symbols;
-  for (const Fact &fact : query.facts) {
-    SmallVector<const Term *> factSymbols;
-    impl->terms.collectSymbols(fact.condition, factSymbols);
-    for (const Term *sym : factSymbols)
-      if (!llvm::is_contained(fact.bound, sym))
-        symbols.push_back(sym);
-  }
-  impl->terms.collectSymbols(query.goal, symbols);
+  for (const Term *fact : ground)
+    terms.collectSymbols(fact, symbols);
+  terms.collectSymbols(query.goal, symbols);
   for (const Term *shown : query.shown)
-    impl->terms.collectSymbols(shown, symbols);
-  llvm::sort(symbols, [](const Term *a, const Term *b) {
-    return a->getId() < b->getId();
-  });
-  symbols.erase(std::unique(symbols.begin(), symbols.end()), symbols.end());
+    terms.collectSymbols(shown, symbols);
   for (const Term *sym : symbols)
     translator.declare(sym);
-
-  for (const Fact &fact : query.facts) {
-    Value condition;
-    if (fact.bound.empty()) {
-      condition = translator.translate(fact.condition);
-    } else {
-      SmallVector<Type> types(fact.bound.size(), smt::IntType::get(ctx));
-      SmallVector<std::string> names;
-      for (const Term *sym : fact.bound)
-        names.push_back(smtName(sym->getName()));
-      SmallVector<StringRef> nameRefs(names.begin(), names.end());
-      auto forall = smt::ForallOp::create(
-          builder, loc, types,
-          [&](OpBuilder &inner, Location, ValueRange args) -> Value {
-            // Bound symbols become the quantifier's variables; nothing under
-            // the quantifier may be shared with the outside cache.
-            TermToSMT scoped(inner, impl->terms, body, functions);
-            scoped.cache = translator.cache;
-            for (auto [sym, arg] : llvm::zip_equal(fact.bound, args))
-              scoped.cache[sym] = arg;
-            for (auto it = scoped.cache.begin(); it != scoped.cache.end();) {
-              auto current = it++;
-              if (current->first->getKind() != TermKind::Sym &&
-                  llvm::any_of(fact.bound, [&](const Term *sym) {
-                    return impl->terms.mentions(current->first, sym);
-                  }))
-                scoped.cache.erase(current);
-            }
-            return scoped.translate(fact.condition);
-          },
-          ArrayRef<StringRef>(nameRefs));
-      condition = forall.getResult();
-    }
-    smt::AssertOp::create(builder, loc, condition);
-  }
+  for (const Term *fact : ground)
+    if (!fact->isTrue())
+      smt::AssertOp::create(builder, loc, translator.translate(fact));
   Value goal = translator.translate(query.goal);
   smt::AssertOp::create(builder, loc, smt::NotOp::create(builder, loc, goal));
   for (const Term *shown : query.shown)
@@ -376,13 +346,13 @@ OwningOpRef<ModuleOp> SMTBackend::build(const Query &query) {
   return module;
 }
 
-Outcome SMTBackend::solve(const Query &query) {
+Outcome SMTBackend::solve(const Query &query, unsigned rlimit) {
   OwningOpRef<ModuleOp> module = build(query);
   auto solverOp = cast<smt::SolverOp>(module->getBody()->front());
 
   z3::solver solver(impl->z3);
   z3::params params(impl->z3);
-  params.set("rlimit", impl->rlimit);
+  params.set("rlimit", rlimit ? rlimit : impl->rlimit);
   solver.set(params);
   SMTToZ3 interpreter(impl->z3);
   z3::check_result result = z3::unknown;
@@ -400,7 +370,14 @@ Outcome SMTBackend::solve(const Query &query) {
   }
   outcome.verdict = Verdict::Refuted;
   z3::model model = solver.get_model();
-  for (auto &[term, value] : impl->lastValues) {
+  // Evaluating creates Z3 terms in the shared context: do it in a fixed
+  // order, or later queries (and their models) would depend on addresses.
+  SmallVector<std::pair<const Term *, Value>> entries(impl->lastValues.begin(),
+                                                      impl->lastValues.end());
+  llvm::sort(entries, [](const auto &a, const auto &b) {
+    return a.first->getId() < b.first->getId();
+  });
+  for (auto &[term, value] : entries) {
     if (term->isBool() || !interpreter.values.count(value))
       continue;
     z3::expr evaluated = model.eval(interpreter.get(value), true);

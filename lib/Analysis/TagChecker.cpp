@@ -23,10 +23,23 @@ int64_t tessera::analysis::getMaxSharedBytes(StringRef chip) {
       .Default(-1);
 }
 
-LogicalResult tessera::analysis::checkKernel(tile::KernelOp kernel,
-                                             const TagCheckOptions &options,
-                                             TagCheckStats &stats) {
-  Checker checker(kernel, options, stats);
+struct TagCheckSession::Impl {
+  TagCheckOptions options;
+  TermContext terms;
+  SMTBackend backend;
+  Impl(MLIRContext *context, const TagCheckOptions &options)
+      : options(options), backend(context, terms, options.rlimit) {}
+};
+
+TagCheckSession::TagCheckSession(MLIRContext *context,
+                                 const TagCheckOptions &options)
+    : impl(std::make_unique<Impl>(context, options)) {}
+
+TagCheckSession::~TagCheckSession() = default;
+
+LogicalResult TagCheckSession::checkKernel(tile::KernelOp kernel,
+                                           TagCheckStats &stats) {
+  Checker checker(kernel, impl->options, stats, impl->terms, impl->backend);
   return checker.run();
 }
 

@@ -459,3 +459,38 @@ void Checker::checkSharedCapacity() {
     diag.attachNote(alloc.getLoc())
         << alloc.getType().getSizeInBytes() << " bytes allocated here";
 }
+
+/// Views are dense and row-major at run time (the runtime passes contiguous
+/// tensors), so element (i0, ..., in) sits at sum_j i_j * prod_{l>j} dim_l.
+/// The access needs 64-bit offsets unless every in-bounds element of the
+/// tile is proved to sit below 2^31 under the facts in scope.
+void Checker::checkOffsets(Operation *op, Value view,
+                           ArrayRef<const Term *> indices, const Term *inBounds,
+                           ArrayRef<int64_t> tileShape, unsigned firstElem) {
+  if (!reporting)
+    return;
+  const Term *offset = terms.cst(0), *stride = terms.cst(1);
+  for (unsigned j = indices.size(); j-- > 0;) {
+    offset = terms.add(offset, terms.mul(indices[j], stride));
+    stride = terms.mul(stride, dimTerm(view, j));
+  }
+  const Term *goal =
+      terms.implies(inBounds, terms.lt(offset, terms.cst(int64_t(1) << 31)));
+  unsigned bits = 32;
+  if (!goal->isTrue()) {
+    Query query;
+    query.facts.append(kernelFacts.begin(), kernelFacts.end());
+    query.facts.append(facts.begin(), facts.end());
+    for (auto [d, size] : llvm::enumerate(tileShape))
+      query.facts.push_back(
+          {terms.inRange(elem(firstElem + d), terms.cst(0), terms.cst(size)),
+           {}});
+    query.goal = goal;
+    // Offsets without bounded sizes are usually nonlinear and unbounded;
+    // a small budget keeps those cheap, and undecided means 64 bits.
+    if (backend.solve(query, std::max(options.rlimit / 4, 1u)).verdict !=
+        Verdict::Proved)
+      bits = 64;
+  }
+  stats.offsetBits.push_back({op, bits});
+}

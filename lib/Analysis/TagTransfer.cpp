@@ -18,9 +18,9 @@ using namespace tessera;
 using namespace tessera::analysis;
 
 Checker::Checker(tile::KernelOp kernel, const TagCheckOptions &options,
-                 TagCheckStats &stats)
-    : kernel(kernel), options(options), stats(stats),
-      backend(kernel->getContext(), terms, options.rlimit) {}
+                 TagCheckStats &stats, TermContext &terms, SMTBackend &backend)
+    : kernel(kernel), options(options), stats(stats), terms(terms),
+      backend(backend) {}
 
 //===----------------------------------------------------------------------===//
 // Terms of values
@@ -456,6 +456,8 @@ LogicalResult Checker::processOp(Operation *op) {
         SmallVector<const Term *> indices =
             viewIndices(copy.getSource(), copy.getOffsets(), dest.getRank(),
                         first, inBounds);
+        checkOffsets(copy, copy.getSource(), indices, inBounds, dest.getShape(),
+                     first);
         TagFn data = atIndices(tagOf(copy.getSource()), indices);
         data.valid = data.valid ? terms.land(data.valid, inBounds) : inBounds;
         writeBuffer(copy.getDest(), copy.getSlot(), data, copy,
@@ -474,6 +476,8 @@ LogicalResult Checker::processOp(Operation *op) {
         SmallVector<const Term *> indices =
             viewIndices(source, load.getIndices(),
                         load.getResult().getType().getRank(), 0, inBounds);
+        checkOffsets(load, source, indices, inBounds,
+                     load.getResult().getType().getShape(), 0);
         TagFn data = atIndices(tagOf(source), indices);
         data.valid = data.valid ? terms.land(data.valid, inBounds) : inBounds;
         data.origin = load;
@@ -504,6 +508,8 @@ LogicalResult Checker::processOp(Operation *op) {
           inBounds =
               terms.land(inBounds, terms.inRange(indices[d], terms.cst(0),
                                                  dimTerm(source, d)));
+        checkOffsets(gather, source, indices, inBounds,
+                     gather.getResult().getType().getShape(), 0);
         TagFn data = atIndices(tagOf(source), indices);
         data.valid = data.valid ? terms.land(data.valid, inBounds) : inBounds;
         data.origin = gather;
@@ -522,7 +528,34 @@ LogicalResult Checker::processOp(Operation *op) {
               store.getIndices().empty() ? Value() : store.getIndices()[0];
           writeBuffer(store.getDest(), slot, tagOf(store.getValue()), store,
                       /*async=*/false);
+          return success();
         }
+        RankedTensorType value = store.getValue().getType();
+        const Term *inBounds;
+        SmallVector<const Term *> indices = viewIndices(
+            store.getDest(), store.getIndices(), value.getRank(), 0, inBounds);
+        checkOffsets(store, store.getDest(), indices, inBounds,
+                     value.getShape(), 0);
+        return success();
+      })
+      .Case([&](tile::AtomicAddOp add) {
+        RankedTensorType value = add.getValue().getType();
+        const Term *inBounds;
+        SmallVector<const Term *> indices = viewIndices(
+            add.getDest(), add.getOffsets(), value.getRank(), 0, inBounds);
+        if (add.getRows()) {
+          // Row r goes to row offset + rows[r] of the view.
+          unsigned rowDim = indices.size() - value.getRank();
+          indices[rowDim] = terms.add(valueTerm(add.getOffsets()[rowDim]),
+                                      valueTerm(add.getRows()));
+          inBounds = terms.boolean(true);
+          for (unsigned d = 0; d < indices.size(); ++d)
+            inBounds =
+                terms.land(inBounds, terms.inRange(indices[d], terms.cst(0),
+                                                   dimTerm(add.getDest(), d)));
+        }
+        checkOffsets(add, add.getDest(), indices, inBounds, value.getShape(),
+                     0);
         return success();
       })
       .Case([&](tile::MmaOp mma) {

@@ -4,6 +4,7 @@
 #include "tessera/Dialect/Tile/TileDialect.h"
 #include "tessera/Transforms/Passes.h"
 
+#include "mlir/IR/Builders.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace tessera {
@@ -44,15 +45,24 @@ struct TagCheckPass : tessera::impl::TagCheckBase<TagCheckPass> {
     }
 
     bool anyFailed = false;
+    analysis::TagCheckSession session(&getContext(), options);
     getOperation().walk([&](tile::KernelOp kernel) {
       analysis::TagCheckStats stats;
-      anyFailed |= failed(analysis::checkKernel(kernel, options, stats));
+      anyFailed |= failed(session.checkKernel(kernel, stats));
+      // Hand the offset widths to the lowerings.
+      Builder builder(&getContext());
+      unsigned narrow = 0;
+      for (auto [op, bits] : stats.offsetBits) {
+        op->setAttr("tile.index_bits", builder.getI64IntegerAttr(bits));
+        narrow += bits == 32;
+      }
       if (printStats)
         emitRemark(kernel.getLoc())
             << "tag-check: @" << kernel.getSymName() << ": "
             << stats.provedStructurally << " proved structurally, "
             << stats.provedBySolver << " by Z3, " << stats.failed << " failed; "
-            << stats.assumptions << " assumptions trusted";
+            << stats.assumptions << " assumptions trusted; " << narrow << " of "
+            << stats.offsetBits.size() << " view accesses fit 32-bit offsets";
     });
     if (anyFailed)
       signalPassFailure();

@@ -23,6 +23,7 @@
 namespace tessera::analysis {
 
 /// A fact that holds for every value of `bound` (empty: a plain fact).
+/// Quantified facts reach the solver instantiated at the goal's symbols.
 struct Fact {
   const Term *condition;
   llvm::SmallVector<const Term *, 2> bound;
@@ -54,8 +55,9 @@ public:
 
   /// The query as a module holding one smt.solver.
   mlir::OwningOpRef<mlir::ModuleOp> build(const Query &query);
-  /// Decides the query: Proved when the facts imply the goal.
-  Outcome solve(const Query &query);
+  /// Decides the query: Proved when the facts imply the goal. `rlimit`
+  /// overrides the backend's limit when non-zero.
+  Outcome solve(const Query &query, unsigned rlimit = 0);
   /// Writes the query as SMT-LIB 2 text.
   mlir::LogicalResult emitSMTLIB(const Query &query, llvm::raw_ostream &os);
 

@@ -13,7 +13,10 @@
 
 #include "tessera/Dialect/Tile/TileDialect.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <memory>
 
 #include <cstdint>
 
@@ -33,13 +36,25 @@ struct TagCheckStats {
   unsigned provedBySolver = 0;
   unsigned failed = 0;
   unsigned assumptions = 0;
+  /// For each access to a view: the offset width its lowering needs, 32 when
+  /// every element offset is proved to be below 2^31, else 64.
+  llvm::SmallVector<std::pair<mlir::Operation *, unsigned>> offsetBits;
 };
 
-/// Checks one kernel; diagnostics go to the context's handler. Fails when
-/// an assertion, a hazard rule or a resource limit is violated.
-mlir::LogicalResult checkKernel(tile::KernelOp kernel,
-                                const TagCheckOptions &options,
-                                TagCheckStats &stats);
+/// One per compilation: the terms and the Z3 context that all kernels share.
+class TagCheckSession {
+public:
+  TagCheckSession(mlir::MLIRContext *context, const TagCheckOptions &options);
+  ~TagCheckSession();
+
+  /// Checks one kernel; diagnostics go to the context's handler. Fails when
+  /// an assertion, a hazard rule or a resource limit is violated.
+  mlir::LogicalResult checkKernel(tile::KernelOp kernel, TagCheckStats &stats);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
 
 /// The shared-memory capacity of a target chip, or -1 if unknown.
 int64_t getMaxSharedBytes(llvm::StringRef chip);

@@ -53,6 +53,19 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << op->getName() << "'";
     return success();
   }
+  // `tile.index_bits`: the offset width tag-check proved sufficient for a
+  // view access, read by the lowerings.
+  if (attr.getName() == "tile.index_bits") {
+    auto bits = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!bits || (bits.getInt() != 32 && bits.getInt() != 64))
+      return op->emitError()
+             << "'tile.index_bits' must be 32 or 64, got " << attr.getValue();
+    if (!isa<CopyOp, LoadOp, StoreOp, GatherOp, AtomicAddOp>(op))
+      return op->emitError() << "'tile.index_bits' applies to view accesses, "
+                                "not to '"
+                             << op->getName() << "'";
+    return success();
+  }
   return op->emitError() << "unknown tile dialect attribute '"
                          << attr.getName().getValue() << "'";
 }

@@ -654,3 +654,19 @@ tile.kernel @k() threads(32) {
   %q, %s = tile.quant %x group [1, 16] : tensor<16x16xf32> -> tensor<16x8xi8>, tensor<16x1xf32>
   tile.return
 }
+
+// -----
+
+tile.kernel @k(%A: !tile.view<?xf32>, %i: index) threads(32) {
+  // expected-error @below {{'tile.index_bits' must be 32 or 64, got 16 : i64}}
+  %t = tile.load %A[%i] {tile.index_bits = 16} : !tile.view<?xf32> -> tensor<4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(32) {
+  // expected-error @below {{'tile.index_bits' applies to view accesses, not to 'tile.barrier'}}
+  tile.barrier {tile.index_bits = 32}
+  tile.return
+}
