@@ -2,6 +2,7 @@
 
 #include "tessera/InitAllTessera.h"
 
+#include "tessera/Conversion/Passes.h"
 #include "tessera/Dialect/Tag/TagDialect.h"
 #include "tessera/Dialect/Tile/TileDialect.h"
 #include "tessera/Transforms/Passes.h"
@@ -48,6 +49,7 @@ void tessera::registerAllPasses() {
   static bool registered = [] {
     mlir::registerAllPasses();
     registerTesseraPasses();
+    registerTesseraConversionPasses();
     return true;
   }();
   (void)registered;

@@ -1,18 +1,15 @@
 //===- Runtime.cpp - Devices and status reporting ---------------*- C++ -*-===//
 
-#include "tessera/runtime/tessera_runtime.h"
+#include "Internal.h"
 
+#include <algorithm>
 #include <cstring>
 #include <dlfcn.h>
 #include <string>
+#include <thread>
 
 namespace {
 thread_local std::string lastError;
-
-tessera_status fail(tessera_status status, std::string message) {
-  lastError = std::move(message);
-  return status;
-}
 
 /// The driver library each GPU device kind is reached through.
 const char *driverLibrary(tessera_device_kind kind) {
@@ -20,10 +17,13 @@ const char *driverLibrary(tessera_device_kind kind) {
 }
 } // namespace
 
-struct tessera_device {
-  tessera_device_kind kind;
-  void *driver = nullptr;
-};
+tessera_status tessera::runtime::fail(tessera_status status,
+                                      std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+using tessera::runtime::fail;
 
 extern "C" {
 
@@ -37,6 +37,12 @@ const char *tesseraStatusName(tessera_status status) {
     return "no driver";
   case TESSERA_ERROR_NO_DEVICE:
     return "no device";
+  case TESSERA_ERROR_INVALID_BUNDLE:
+    return "invalid bundle";
+  case TESSERA_ERROR_NOT_FOUND:
+    return "not found";
+  case TESSERA_ERROR_UNSUPPORTED:
+    return "unsupported";
   }
   return "unknown status";
 }
@@ -75,8 +81,25 @@ tessera_status tesseraDeviceOpen(tessera_device_kind kind,
   } else if (kind != TESSERA_DEVICE_HOST) {
     return fail(TESSERA_ERROR_INVALID_ARGUMENT, "unknown device kind");
   }
-  *device = new tessera_device{kind, driver};
+  *device = new tessera_device{
+      kind, driver,
+      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))};
   return TESSERA_SUCCESS;
+}
+
+tessera_status tesseraHostSetThreads(tessera_device *device, int threads) {
+  if (!device || device->kind != TESSERA_DEVICE_HOST)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "not a host device");
+  if (threads < 1)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "a host device needs at least one thread, got " +
+                    std::to_string(threads));
+  device->threads = threads;
+  return TESSERA_SUCCESS;
+}
+
+int tesseraHostGetThreads(const tessera_device *device) {
+  return device ? device->threads : 0;
 }
 
 tessera_device_kind tesseraDeviceKind(const tessera_device *device) {

@@ -8,6 +8,9 @@
 #ifndef TESSERA_RUNTIME_TESSERA_RUNTIME_H
 #define TESSERA_RUNTIME_TESSERA_RUNTIME_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -19,6 +22,12 @@ typedef enum tessera_status {
   TESSERA_ERROR_NO_DRIVER = 2,
   /* The driver loaded but reports no usable device. */
   TESSERA_ERROR_NO_DEVICE = 3,
+  /* A bundle is malformed or has no image for the device. */
+  TESSERA_ERROR_INVALID_BUNDLE = 4,
+  /* The named kernel is not in the module. */
+  TESSERA_ERROR_NOT_FOUND = 5,
+  /* The device cannot do this (yet). */
+  TESSERA_ERROR_UNSUPPORTED = 6,
 } tessera_status;
 
 typedef enum tessera_device_kind {
@@ -45,6 +54,62 @@ tessera_status tesseraDeviceOpen(tessera_device_kind kind,
                                  tessera_device **device);
 tessera_device_kind tesseraDeviceKind(const tessera_device *device);
 void tesseraDeviceClose(tessera_device *device);
+
+/* Worker threads of a host device (default: all cores). */
+tessera_status tesseraHostSetThreads(tessera_device *device, int threads);
+int tesseraHostGetThreads(const tessera_device *device);
+
+/*===-------------------------------------------------------------------===*
+ * Modules and launches
+ *===-------------------------------------------------------------------===*/
+
+#define TESSERA_MAX_RANK 4
+
+/* A view of memory passed to a kernel: `rank` sizes and strides, counted in
+ * elements, the innermost stride 1. For int4 views, sizes count codes
+ * (two per byte, low nibble first) and the outer strides count bytes. */
+typedef struct tessera_view {
+  void *data;
+  int64_t rank;
+  int64_t sizes[TESSERA_MAX_RANK];
+  int64_t strides[TESSERA_MAX_RANK];
+} tessera_view;
+
+typedef struct tessera_grid {
+  int64_t x, y, z;
+} tessera_grid;
+
+/* What a bundle says about one kernel. `args[i]` is "view:<element>:<rank>"
+ * or "scalar:<type>" (MLIR type syntax: bf16, f32, i32, index, ...). */
+typedef struct tessera_kernel_info {
+  const char *name;
+  int64_t threads;
+  int64_t shared_bytes;
+  size_t num_args;
+  const char *const *args;
+} tessera_kernel_info;
+
+typedef struct tessera_module tessera_module;
+
+/* Loads the device's image from a bundle (tessera-compile's output). */
+tessera_status tesseraModuleLoad(tessera_device *device, const void *bundle,
+                                 size_t size, tessera_module **module);
+tessera_status tesseraModuleLoadFile(tessera_device *device, const char *path,
+                                     tessera_module **module);
+void tesseraModuleUnload(tessera_module *module);
+
+size_t tesseraModuleKernelCount(const tessera_module *module);
+tessera_status tesseraModuleKernel(const tessera_module *module, size_t index,
+                                   tessera_kernel_info *info);
+tessera_status tesseraModuleFindKernel(const tessera_module *module,
+                                       const char *name,
+                                       tessera_kernel_info *info);
+
+/* Runs `kernel` over `grid`. args[i] points to a tessera_view for a view
+ * argument and to the value (of the declared type) for a scalar. Returns
+ * when every program instance has finished. */
+tessera_status tesseraLaunch(tessera_module *module, const char *kernel,
+                             tessera_grid grid, void *const *args);
 
 #ifdef __cplusplus
 } /* extern "C" */

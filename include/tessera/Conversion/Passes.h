@@ -1,0 +1,24 @@
+//===- Passes.h - Lowerings of the tile dialect ----------------*- C++ -*-===//
+
+#ifndef TESSERA_CONVERSION_PASSES_H
+#define TESSERA_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace tessera {
+#define GEN_PASS_DECL
+#include "tessera/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tessera/Conversion/Passes.h.inc"
+} // namespace tessera
+
+#endif // TESSERA_CONVERSION_PASSES_H

@@ -1,0 +1,51 @@
+//===- Bundle.h - Multi-target kernel bundles ------------------*- C++ -*-===//
+//
+// A bundle is a sequence of LLVM offload binaries (one per target, 8-byte
+// aligned; `llvm-offload-binary` and `llvm-objdump --offloading` list them),
+// each holding the target's binary and the kernels' metadata as strings:
+//   "triple", "arch" (host, sm_90a, ...), "tessera.kernels".
+// "tessera.kernels" has one line per kernel:
+//   <name> <threads> <shared-bytes> <arg>...
+// with each argument `view:<element>:<rank>` or `scalar:<type>`. The
+// runtime reads bundles with a small reader of its own.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_TARGET_BUNDLE_H
+#define TESSERA_TARGET_BUNDLE_H
+
+#include "tessera/Dialect/Tile/TileDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+struct KernelInfo {
+  std::string name;
+  int64_t threads = 0;
+  int64_t sharedBytes = 0;
+  std::vector<std::string> args;
+};
+
+struct TargetImage {
+  std::string arch;
+  std::string triple;
+  std::string image;
+};
+
+/// The launch metadata of every kernel in `module`.
+std::vector<KernelInfo> collectKernelInfo(mlir::ModuleOp module);
+
+/// The metadata string of `kernels`.
+std::string serializeKernelInfo(const std::vector<KernelInfo> &kernels);
+
+/// The bytes of a bundle holding `images`, each with `kernels`' metadata.
+std::string writeBundle(const std::vector<KernelInfo> &kernels,
+                        const std::vector<TargetImage> &images);
+
+} // namespace tessera
+
+#endif // TESSERA_TARGET_BUNDLE_H

@@ -1,0 +1,309 @@
+//===- HostCompute.cpp - Compute on register tiles on the host --*- C++ -*-===//
+//
+// Element-wise math, reductions and broadcasts become linalg.generic on
+// buffers (lowered to loops that LLVM vectorizes); tile.mma becomes a
+// register-blocked vector kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostLowering.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace tessera;
+
+using utils::IteratorType;
+
+void HostLowering::fill(Value buffer, Value value) {
+  linalg::FillOp::create(builder, loc, ValueRange{value}, ValueRange{buffer});
+}
+
+void HostLowering::copy(Value from, Value to) {
+  linalg::CopyOp::create(builder, loc, from, to);
+}
+
+Value HostLowering::transposed(Value matrix) {
+  auto type = cast<MemRefType>(matrix.getType());
+  Value result = alloc(MemRefType::get({type.getDimSize(1), type.getDimSize(0)},
+                                       type.getElementType()));
+  MLIRContext *ctx = builder.getContext();
+  AffineMap swap = AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0}, ctx);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, ctx);
+  linalg::GenericOp::create(
+      builder, loc, ValueRange{matrix}, ValueRange{result},
+      ArrayRef<AffineMap>{swap, identity},
+      ArrayRef<IteratorType>{IteratorType::parallel, IteratorType::parallel},
+      [](OpBuilder &b, Location l, ValueRange args) {
+        linalg::YieldOp::create(b, l, args[0]);
+      });
+  return result;
+}
+
+/// An op on tiles applied element by element: the same op on scalars inside
+/// a linalg.generic over the result's buffer.
+LogicalResult HostLowering::lowerElementwise(Operation *op) {
+  if (op->getNumResults() != 1)
+    return op->emitOpError("is not supported by convert-tile-to-host");
+  Value result = op->getResult(0);
+  auto type = cast<RankedTensorType>(result.getType());
+  SmallVector<Value> inputs;
+  for (Value operand : op->getOperands()) {
+    auto operandType = dyn_cast<RankedTensorType>(operand.getType());
+    if (!operandType || operandType.getShape() != type.getShape())
+      return op->emitOpError(
+          "is not supported by convert-tile-to-host (expected an element-wise "
+          "op on tiles of one shape)");
+    inputs.push_back(buffer(operand));
+  }
+  Value out = buffer(result);
+  MLIRContext *ctx = builder.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
+  SmallVector<AffineMap> maps(inputs.size() + 1, identity);
+  SmallVector<IteratorType> iterators(type.getRank(), IteratorType::parallel);
+  Type element = type.getElementType();
+  linalg::GenericOp::create(
+      builder, loc, inputs, ValueRange{out}, maps, iterators,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value value;
+        if (isa<tile::IotaOp>(op)) {
+          value = arith::IndexCastOp::create(b, l, element,
+                                             linalg::IndexOp::create(b, l, 0));
+          if (element.isIndex())
+            value = linalg::IndexOp::create(b, l, 0);
+        } else if (isa<tile::SelectOp>(op)) {
+          value = arith::SelectOp::create(b, l, args[0], args[1], args[2]);
+        } else {
+          OperationState state(l, op->getName());
+          state.addOperands(args.drop_back());
+          state.addTypes(element);
+          state.addAttributes(op->getAttrs());
+          value = b.create(state)->getResult(0);
+        }
+        linalg::YieldOp::create(b, l, value);
+      });
+  return success();
+}
+
+static Value toF32(OpBuilder &b, Location loc, Value value) {
+  Type element = getElementTypeOrSelf(value.getType());
+  Type f32 = b.getF32Type();
+  if (auto vector = dyn_cast<VectorType>(value.getType()))
+    f32 = VectorType::get(vector.getShape(), f32);
+  if (element.isF32())
+    return value;
+  if (isa<FloatType>(element))
+    return arith::ExtFOp::create(b, loc, f32, value);
+  return arith::SIToFPOp::create(b, loc, f32, value);
+}
+
+/// C[M, N] += A[M, K] · B[K, N] on buffers. With an f32 accumulator, float
+/// operands and M % 4 == 0, N % 16 == 0, each 4x16 block of C stays in eight
+/// vector<8xf32> registers across the whole K loop: per k, two vector loads
+/// of B, four broadcasts of A, eight FMAs.
+LogicalResult HostLowering::lowerMma(tile::MmaOp op) {
+  Value c;
+  if (op.getAcc().hasOneUse()) {
+    c = buffer(op.getAcc());
+    buffers[op.getResult()] = c;
+  } else {
+    c = buffer(op.getResult());
+    copy(buffer(op.getAcc()), c);
+  }
+  Value a = buffer(op.getA()), b = buffer(op.getB());
+  if (op.getTransposeA())
+    a = transposed(a);
+  if (op.getTransposeB())
+    b = transposed(b);
+  auto aType = cast<MemRefType>(a.getType());
+  auto cType = cast<MemRefType>(c.getType());
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1),
+          k = aType.getDimSize(1);
+  Type accElement = cType.getElementType();
+  bool floatOperands = isa<FloatType>(aType.getElementType());
+
+  if (accElement.isF32() && floatOperands && m % 4 == 0 && n % 16 == 0) {
+    auto vec = VectorType::get({8}, builder.getF32Type());
+    auto bVec =
+        VectorType::get({8}, cast<MemRefType>(b.getType()).getElementType());
+    auto rows = scf::ForOp::create(builder, loc, index(0), index(m), index(4));
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(rows.getBody());
+    Value i = rows.getInductionVar();
+    auto cols = scf::ForOp::create(builder, loc, index(0), index(n), index(16));
+    builder.setInsertionPointToStart(cols.getBody());
+    Value j = cols.getInductionVar();
+    SmallVector<Value> rowIdx, colIdx;
+    for (int r = 0; r < 4; ++r)
+      rowIdx.push_back(arith::AddIOp::create(builder, loc, i, index(r)));
+    for (int cc = 0; cc < 2; ++cc)
+      colIdx.push_back(arith::AddIOp::create(builder, loc, j, index(8 * cc)));
+    SmallVector<Value> acc;
+    for (int r = 0; r < 4; ++r)
+      for (int cc = 0; cc < 2; ++cc)
+        acc.push_back(vector::LoadOp::create(
+            builder, loc, vec, c, ValueRange{rowIdx[r], colIdx[cc]}));
+    auto ks = scf::ForOp::create(
+        builder, loc, index(0), index(k), index(1), acc,
+        [&](OpBuilder &nb, Location l, Value kk, ValueRange iter) {
+          SmallVector<Value> bv;
+          for (int cc = 0; cc < 2; ++cc)
+            bv.push_back(
+                toF32(nb, l,
+                      vector::LoadOp::create(nb, l, bVec, b,
+                                             ValueRange{kk, colIdx[cc]})));
+          SmallVector<Value> next;
+          for (int r = 0; r < 4; ++r) {
+            Value av = toF32(
+                nb, l,
+                memref::LoadOp::create(nb, l, a, ValueRange{rowIdx[r], kk}));
+            Value splat = vector::BroadcastOp::create(nb, l, vec, av);
+            for (int cc = 0; cc < 2; ++cc)
+              next.push_back(vector::FMAOp::create(nb, l, splat, bv[cc],
+                                                   iter[r * 2 + cc]));
+          }
+          scf::YieldOp::create(nb, l, next);
+        });
+    for (int r = 0; r < 4; ++r)
+      for (int cc = 0; cc < 2; ++cc)
+        vector::StoreOp::create(builder, loc, ks.getResult(r * 2 + cc), c,
+                                ValueRange{rowIdx[r], colIdx[cc]});
+    return success();
+  }
+
+  // Any other shape or type: i, k, j loops (j innermost, contiguous).
+  loopNest({index(m), index(k), index(n)}, [&](ValueRange ivs) {
+    Value x =
+        memref::LoadOp::create(builder, loc, a, ValueRange{ivs[0], ivs[1]});
+    Value y =
+        memref::LoadOp::create(builder, loc, b, ValueRange{ivs[1], ivs[2]});
+    Value z =
+        memref::LoadOp::create(builder, loc, c, ValueRange{ivs[0], ivs[2]});
+    Value sum;
+    if (isa<FloatType>(accElement)) {
+      auto ext = [&](Value v) -> Value {
+        return v.getType() == accElement
+                   ? v
+                   : arith::ExtFOp::create(builder, loc, accElement, v)
+                         .getResult();
+      };
+      sum = math::FmaOp::create(builder, loc, ext(x), ext(y), z);
+    } else {
+      Value xe = arith::ExtSIOp::create(builder, loc, accElement, x);
+      Value ye = arith::ExtSIOp::create(builder, loc, accElement, y);
+      sum = arith::AddIOp::create(builder, loc, z,
+                                  arith::MulIOp::create(builder, loc, xe, ye));
+    }
+    memref::StoreOp::create(builder, loc, sum, c, ValueRange{ivs[0], ivs[2]});
+  });
+  return success();
+}
+
+LogicalResult HostLowering::lowerReduce(tile::ReduceOp op) {
+  auto inType = op.getInput().getType();
+  Type element = inType.getElementType();
+  bool isFloat = isa<FloatType>(element);
+  Value out = buffer(op.getResult());
+  tile::ReduceKind kind = op.getKind();
+  TypedAttr identity;
+  if (kind == tile::ReduceKind::sum)
+    identity = builder.getZeroAttr(element);
+  else if (isFloat)
+    identity = builder.getFloatAttr(
+        element, APFloat::getInf(cast<FloatType>(element).getFloatSemantics(),
+                                 /*Negative=*/kind == tile::ReduceKind::max));
+  else
+    identity = builder.getIntegerAttr(
+        element,
+        kind == tile::ReduceKind::max
+            ? APInt::getSignedMinValue(element.getIntOrFloatBitWidth())
+            : APInt::getSignedMaxValue(element.getIntOrFloatBitWidth()));
+  fill(out, arith::ConstantOp::create(builder, loc, identity));
+
+  int64_t dim = op.getDimAttr().getInt(), rank = inType.getRank();
+  MLIRContext *ctx = builder.getContext();
+  SmallVector<AffineExpr> kept;
+  SmallVector<IteratorType> iterators;
+  for (int64_t d = 0; d < rank; ++d) {
+    iterators.push_back(d == dim ? IteratorType::reduction
+                                 : IteratorType::parallel);
+    if (d != dim)
+      kept.push_back(getAffineDimExpr(d, ctx));
+  }
+  AffineMap inMap = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap outMap = AffineMap::get(rank, 0, kept, ctx);
+  linalg::GenericOp::create(
+      builder, loc, ValueRange{buffer(op.getInput())}, ValueRange{out},
+      ArrayRef<AffineMap>{inMap, outMap}, iterators,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value x = args[0], acc = args[1], combined;
+        switch (kind) {
+        case tile::ReduceKind::sum:
+          combined = isFloat ? arith::AddFOp::create(b, l, acc, x).getResult()
+                             : arith::AddIOp::create(b, l, acc, x).getResult();
+          break;
+        case tile::ReduceKind::max:
+          combined = isFloat
+                         ? arith::MaximumFOp::create(b, l, acc, x).getResult()
+                         : arith::MaxSIOp::create(b, l, acc, x).getResult();
+          break;
+        case tile::ReduceKind::min:
+          combined = isFloat
+                         ? arith::MinimumFOp::create(b, l, acc, x).getResult()
+                         : arith::MinSIOp::create(b, l, acc, x).getResult();
+          break;
+        }
+        linalg::YieldOp::create(b, l, combined);
+      });
+  return success();
+}
+
+LogicalResult HostLowering::lowerBroadcast(tile::BroadcastOp op) {
+  int64_t rank = op.getType().getRank();
+  MLIRContext *ctx = builder.getContext();
+  SmallVector<AffineExpr> inputDims;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(op.getDims(), d))
+      inputDims.push_back(getAffineDimExpr(d, ctx));
+  AffineMap inMap = AffineMap::get(rank, 0, inputDims, ctx);
+  AffineMap outMap = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  SmallVector<IteratorType> iterators(rank, IteratorType::parallel);
+  linalg::GenericOp::create(builder, loc, ValueRange{buffer(op.getInput())},
+                            ValueRange{buffer(op.getResult())},
+                            ArrayRef<AffineMap>{inMap, outMap}, iterators,
+                            [](OpBuilder &b, Location l, ValueRange args) {
+                              linalg::YieldOp::create(b, l, args[0]);
+                            });
+  return success();
+}
+
+/// result[e] = (codes[e] - zeros[g]) * scales[g] with g = e floordiv group.
+LogicalResult HostLowering::lowerDequant(tile::DequantOp op) {
+  Value codes = buffer(op.getCodes()), scales = buffer(op.getScales());
+  Value zeros = op.getZeros() ? buffer(op.getZeros()) : Value();
+  Value out = buffer(op.getResult());
+  auto outType = cast<MemRefType>(out.getType());
+  SmallVector<Value> sizes;
+  for (int64_t size : outType.getShape())
+    sizes.push_back(index(size));
+  ArrayRef<int64_t> group = op.getGroup();
+  loopNest(sizes, [&](ValueRange ivs) {
+    SmallVector<Value> g;
+    for (auto [iv, size] : llvm::zip_equal(ivs, group))
+      g.push_back(arith::DivUIOp::create(builder, loc, iv, index(size)));
+    Value code =
+        toF32(builder, loc, memref::LoadOp::create(builder, loc, codes, ivs));
+    if (zeros)
+      code = arith::SubFOp::create(
+          builder, loc, code,
+          toF32(builder, loc, memref::LoadOp::create(builder, loc, zeros, g)));
+    Value scale =
+        toF32(builder, loc, memref::LoadOp::create(builder, loc, scales, g));
+    Value value = arith::MulFOp::create(builder, loc, code, scale);
+    Type element = outType.getElementType();
+    if (!element.isF32())
+      value = arith::TruncFOp::create(builder, loc, element, value);
+    memref::StoreOp::create(builder, loc, value, out, ivs);
+  });
+  return success();
+}

@@ -1,0 +1,89 @@
+//===- HostLowering.h - State of one kernel's host lowering ----*- C++ -*-===//
+//
+// Private to lib/Conversion/TileToHost. TileToHost.cpp builds the entry and
+// walks the kernel; HostMemory.cpp lowers data movement; HostCompute.cpp
+// lowers compute on register tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_LIB_CONVERSION_TILETOHOST_HOSTLOWERING_H
+#define TESSERA_LIB_CONVERSION_TILETOHOST_HOSTLOWERING_H
+
+#include "tessera/Conversion/Passes.h"
+#include "tessera/Dialect/Tile/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace tessera {
+
+class HostLowering {
+public:
+  explicit HostLowering(tile::KernelOp kernel);
+  mlir::LogicalResult run();
+
+private:
+  // --- Structure (TileToHost.cpp) ----------------------------------------
+  mlir::LogicalResult lowerBlock(mlir::Block &block);
+  mlir::LogicalResult lowerOp(mlir::Operation *op);
+  mlir::LogicalResult lowerFor(mlir::scf::ForOp loop);
+  /// The buffer holding register tile `tile`, allocated on first use.
+  mlir::Value buffer(mlir::Value tile);
+  mlir::Value alloc(mlir::MemRefType type);
+  mlir::Value scalar(mlir::Value value) { return mapping.lookup(value); }
+  mlir::Value index(int64_t value);
+  /// Loops over [0, sizes) (innermost last); `body` gets the induction
+  /// variables.
+  void loopNest(mlir::ArrayRef<mlir::Value> upperBounds,
+                llvm::function_ref<void(mlir::ValueRange)> body);
+
+  // --- Data movement (HostMemory.cpp) ------------------------------------
+  /// Copies the tile of `view` at `offsets` into `dest` (padding out of
+  /// bounds with `pad`) or, with `store`, `dest` into the view (masked).
+  void viewTransfer(mlir::Value view, mlir::Type viewElement,
+                    mlir::ValueRange offsets, mlir::Value tileBuffer,
+                    mlir::Attribute pad, bool store);
+  /// Element `indices` of a view; int4 views unpack their nibble.
+  mlir::Value loadViewElement(mlir::Value view, mlir::Type viewElement,
+                              mlir::ValueRange indices);
+  void storeViewElement(mlir::Value view, mlir::Type viewElement,
+                        mlir::ValueRange indices, mlir::Value value);
+  /// The shared buffer `buffer`, or its slot for a ring.
+  mlir::Value sharedTile(mlir::Value buffer, mlir::Value slot);
+  mlir::LogicalResult lowerGather(tile::GatherOp op);
+  mlir::LogicalResult lowerAtomicAdd(tile::AtomicAddOp op);
+
+  // --- Compute (HostCompute.cpp) -----------------------------------------
+  mlir::LogicalResult lowerElementwise(mlir::Operation *op);
+  mlir::LogicalResult lowerMma(tile::MmaOp op);
+  mlir::LogicalResult lowerReduce(tile::ReduceOp op);
+  mlir::LogicalResult lowerBroadcast(tile::BroadcastOp op);
+  mlir::LogicalResult lowerDequant(tile::DequantOp op);
+  void fill(mlir::Value buffer, mlir::Value value);
+  void copy(mlir::Value from, mlir::Value to);
+  /// A copy of `matrix` (2-D) with its dimensions swapped.
+  mlir::Value transposed(mlir::Value matrix);
+
+  tile::KernelOp kernel;
+  mlir::OpBuilder builder;
+  mlir::Location loc;
+  /// Scalars and views of the kernel -> values of the host function.
+  mlir::IRMapping mapping;
+  /// Register tiles and shared buffers -> memrefs.
+  llvm::DenseMap<mlir::Value, mlir::Value> buffers;
+  /// Where buffers are allocated (before the program loop) and freed.
+  mlir::Operation *allocPoint = nullptr, *freePoint = nullptr;
+  llvm::SmallVector<mlir::Value> allocated;
+  /// Types of the views as the kernel declares them (element types of int4
+  /// views differ from their memrefs').
+  llvm::DenseMap<mlir::Value, mlir::Type> viewElements;
+  mlir::Value programIds[3], gridSizes[3];
+};
+
+/// The memref a view argument becomes: dynamic strides, unit innermost
+/// stride; int4 becomes i8 with the innermost size halved (rounded up).
+mlir::MemRefType getHostViewType(tile::ViewType view);
+
+} // namespace tessera
+
+#endif // TESSERA_LIB_CONVERSION_TILETOHOST_HOSTLOWERING_H

@@ -1,0 +1,197 @@
+//===- HostMemory.cpp - Data movement on the host ---------------*- C++ -*-===//
+//
+// Copies between views, shared buffers and register tiles. Views are read
+// with padding and written with masks at their edges; int4 views hold two
+// codes per byte, low nibble first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostLowering.h"
+
+using namespace mlir;
+using namespace tessera;
+
+static Value padValue(OpBuilder &builder, Location loc, Type element,
+                      Attribute pad) {
+  if (auto typed = dyn_cast_if_present<TypedAttr>(pad))
+    return arith::ConstantOp::create(builder, loc, typed);
+  return arith::ConstantOp::create(builder, loc, builder.getZeroAttr(element));
+}
+
+Value HostLowering::loadViewElement(Value view, Type viewElement,
+                                    ValueRange indices) {
+  if (!viewElement.isInteger(4))
+    return memref::LoadOp::create(builder, loc, view, indices);
+  SmallVector<Value> byteIndex(indices);
+  Value last = indices.back();
+  byteIndex.back() = arith::DivUIOp::create(builder, loc, last, index(2));
+  Value byte = memref::LoadOp::create(builder, loc, view, byteIndex);
+  Value odd = arith::RemUIOp::create(builder, loc, last, index(2));
+  Value shift = arith::MulIOp::create(builder, loc, odd, index(4));
+  Value shift8 =
+      arith::IndexCastOp::create(builder, loc, builder.getI8Type(), shift);
+  Value nibble = arith::ShRUIOp::create(builder, loc, byte, shift8);
+  return arith::TruncIOp::create(builder, loc, builder.getIntegerType(4),
+                                 nibble);
+}
+
+void HostLowering::storeViewElement(Value view, Type, ValueRange indices,
+                                    Value value) {
+  memref::StoreOp::create(builder, loc, value, view, indices);
+}
+
+Value HostLowering::sharedTile(Value shared, Value slot) {
+  Value memref = buffers.lookup(shared);
+  if (!slot)
+    return memref;
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0));
+  offsets[0] = scalar(slot);
+  SmallVector<OpFoldResult> sizes, strides(rank, builder.getIndexAttr(1));
+  sizes.push_back(builder.getIndexAttr(1));
+  for (int64_t d = 1; d < rank; ++d)
+    sizes.push_back(builder.getIndexAttr(type.getDimSize(d)));
+  auto resultType = memref::SubViewOp::inferRankReducedResultType(
+      type.getShape().drop_front(), type, offsets, sizes, strides);
+  return memref::SubViewOp::create(builder, loc, cast<MemRefType>(resultType),
+                                   memref, offsets, sizes, strides);
+}
+
+/// The tile covers the innermost view dimensions; leading offsets pick the
+/// outer coordinates. Only the in-bounds part moves: the tile is padded
+/// first on loads, and stores skip what lies outside.
+void HostLowering::viewTransfer(Value view, Type viewElement,
+                                ValueRange offsets, Value tileBuffer,
+                                Attribute pad, bool store) {
+  auto tileType = cast<MemRefType>(tileBuffer.getType());
+  unsigned rank = offsets.size(), tileRank = tileType.getRank();
+  if (!store)
+    fill(tileBuffer, padValue(builder, loc, tileType.getElementType(), pad));
+
+  Value inside = arith::ConstantIntOp::create(builder, loc, 1, 1);
+  SmallVector<Value> extents;
+  for (unsigned j = 0; j < rank; ++j) {
+    Value offset = scalar(offsets[j]);
+    Value dim = memref::DimOp::create(builder, loc, view, j);
+    if (j + tileRank < rank) {
+      Value ok = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                       offset, dim);
+      inside = arith::AndIOp::create(builder, loc, inside, ok);
+      continue;
+    }
+    // extent = clamp(dim - offset, 0, tile size)
+    int64_t size = tileType.getDimSize(j + tileRank - rank);
+    Value remaining = arith::SubIOp::create(builder, loc, dim, offset);
+    Value clamped =
+        arith::MinSIOp::create(builder, loc, remaining, index(size));
+    extents.push_back(arith::MaxSIOp::create(builder, loc, clamped, index(0)));
+  }
+  auto ifOp = scf::IfOp::create(builder, loc, inside, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(ifOp.thenBlock());
+  loopNest(extents, [&](ValueRange ivs) {
+    SmallVector<Value> viewIndex;
+    for (unsigned j = 0; j < rank; ++j) {
+      Value offset = scalar(offsets[j]);
+      viewIndex.push_back(j + tileRank < rank
+                              ? offset
+                              : arith::AddIOp::create(builder, loc, offset,
+                                                      ivs[j + tileRank - rank])
+                                    .getResult());
+    }
+    if (store) {
+      Value value = memref::LoadOp::create(builder, loc, tileBuffer, ivs);
+      storeViewElement(view, viewElement, viewIndex, value);
+    } else {
+      Value value = loadViewElement(view, viewElement, viewIndex);
+      memref::StoreOp::create(builder, loc, value, tileBuffer, ivs);
+    }
+  });
+}
+
+/// Element-wise: each element checks its own bounds (rows come from data).
+LogicalResult HostLowering::lowerGather(tile::GatherOp op) {
+  Value view = scalar(op.getSource());
+  Type viewElement = viewElements.lookup(op.getSource());
+  Value out = buffer(op.getResult());
+  auto outType = cast<MemRefType>(out.getType());
+  fill(out, padValue(builder, loc, outType.getElementType(), op.getPadAttr()));
+  Value rows = buffer(op.getRows());
+  unsigned rank = op.getOffsets().size(), tileRank = outType.getRank();
+  unsigned rowDim = rank - tileRank;
+  SmallVector<Value> sizes;
+  for (int64_t size : outType.getShape())
+    sizes.push_back(index(size));
+  loopNest(sizes, [&](ValueRange ivs) {
+    Value id = memref::LoadOp::create(builder, loc, rows, ivs[0]);
+    Value row =
+        arith::IndexCastOp::create(builder, loc, builder.getIndexType(), id);
+    SmallVector<Value> viewIndex;
+    Value inside = arith::ConstantIntOp::create(builder, loc, 1, 1);
+    for (unsigned j = 0; j < rank; ++j) {
+      Value offset = scalar(op.getOffsets()[j]);
+      Value at = offset;
+      if (j == rowDim)
+        at = arith::AddIOp::create(builder, loc, offset, row);
+      else if (j > rowDim)
+        at = arith::AddIOp::create(builder, loc, offset, ivs[j - rowDim]);
+      Value dim = memref::DimOp::create(builder, loc, view, j);
+      // Negative ids wrap to huge unsigned values: out of bounds.
+      inside = arith::AndIOp::create(
+          builder, loc, inside,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, at,
+                                dim));
+      viewIndex.push_back(at);
+    }
+    auto ifOp = scf::IfOp::create(builder, loc, inside, false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    Value value = loadViewElement(view, viewElement, viewIndex);
+    memref::StoreOp::create(builder, loc, value, out, ivs);
+  });
+  return success();
+}
+
+LogicalResult HostLowering::lowerAtomicAdd(tile::AtomicAddOp op) {
+  Value view = scalar(op.getDest());
+  Value value = buffer(op.getValue());
+  auto valueType = cast<MemRefType>(value.getType());
+  Value rows = op.getRows() ? buffer(op.getRows()) : Value();
+  unsigned rank = op.getOffsets().size(), tileRank = valueType.getRank();
+  unsigned first = rank - tileRank;
+  bool isFloat = isa<FloatType>(valueType.getElementType());
+  SmallVector<Value> sizes;
+  for (int64_t size : valueType.getShape())
+    sizes.push_back(index(size));
+  loopNest(sizes, [&](ValueRange ivs) {
+    SmallVector<Value> viewIndex;
+    Value inside = arith::ConstantIntOp::create(builder, loc, 1, 1);
+    for (unsigned j = 0; j < rank; ++j) {
+      Value at = scalar(op.getOffsets()[j]);
+      if (j >= first) {
+        Value step = ivs[j - first];
+        if (rows && j == first)
+          step = arith::IndexCastOp::create(
+              builder, loc, builder.getIndexType(),
+              memref::LoadOp::create(builder, loc, rows, ivs[0]));
+        at = arith::AddIOp::create(builder, loc, at, step);
+      }
+      Value dim = memref::DimOp::create(builder, loc, view, j);
+      inside = arith::AndIOp::create(
+          builder, loc, inside,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, at,
+                                dim));
+      viewIndex.push_back(at);
+    }
+    auto ifOp = scf::IfOp::create(builder, loc, inside, false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    Value element = memref::LoadOp::create(builder, loc, value, ivs);
+    memref::AtomicRMWOp::create(builder, loc,
+                                isFloat ? arith::AtomicRMWKind::addf
+                                        : arith::AtomicRMWKind::addi,
+                                element, view, viewIndex);
+  });
+  return success();
+}

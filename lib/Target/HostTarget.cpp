@@ -1,0 +1,125 @@
+//===- HostTarget.cpp - Tile kernels to a host shared object ----*- C++ -*-===//
+//
+// Lowers to the LLVM dialect, translates in process, optimizes with LLVM's
+// O3 pipeline for the host CPU, emits an object and links it into a shared
+// object with ld.lld. The output depends only on the input and options.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Target/HostTarget.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace tessera;
+
+LogicalResult tessera::buildHostLoweringPipeline(OpPassManager &pm) {
+  // The textual form keeps this list readable and identical to what a user
+  // can run with tessera-opt.
+  return parsePassPipeline(
+      "convert-tile-to-host,canonicalize,cse,"
+      "convert-linalg-to-loops,lower-affine,arith-expand{include-bf16=true},"
+      "convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,"
+      "finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,"
+      "convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,"
+      "reconcile-unrealized-casts",
+      pm);
+}
+
+namespace {
+/// A temporary file removed when the object dies.
+struct TempFile {
+  llvm::SmallString<128> path;
+  ~TempFile() {
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
+  }
+};
+} // namespace
+
+FailureOr<std::string>
+tessera::compileToHostSharedObject(ModuleOp module,
+                                   const HostCompileOptions &options) {
+  Location loc = module.getLoc();
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  if (failed(buildHostLoweringPipeline(pm)))
+    return emitError(loc) << "cannot build the host lowering pipeline";
+  if (failed(pm.run(module)))
+    return failure();
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  std::string triple = llvm::sys::getProcessTriple();
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
+  if (!target)
+    return emitError(loc) << "no LLVM target for the host: " << error;
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      llvm::Triple(triple), options.cpu, "", targetOptions, llvm::Reloc::PIC_,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return emitError(loc) << "cannot create a target machine for cpu '"
+                          << options.cpu << "'";
+
+  registerBuiltinDialectTranslation(*module.getContext());
+  registerLLVMDialectTranslation(*module.getContext());
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "tessera_kernels");
+  if (!llvmModule)
+    return emitError(loc) << "translation to LLVM IR failed";
+  llvmModule->setTargetTriple(llvm::Triple(triple));
+  llvmModule->setDataLayout(machine->createDataLayout());
+  if (llvm::Error err =
+          makeOptimizingTransformer(3, 0, machine.get())(llvmModule.get()))
+    return emitError(loc) << "LLVM optimization failed: "
+                          << llvm::toString(std::move(err));
+
+  TempFile object, shared;
+  if (llvm::sys::fs::createTemporaryFile("tessera", "o", object.path) ||
+      llvm::sys::fs::createTemporaryFile("tessera", "so", shared.path))
+    return emitError(loc) << "cannot create temporary files";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(object.path, ec);
+    if (ec)
+      return emitError(loc)
+             << "cannot write " << object.path << ": " << ec.message();
+    llvm::legacy::PassManager codegen;
+    if (machine->addPassesToEmitFile(codegen, out, nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return emitError(loc) << "the host target cannot emit objects";
+    codegen.run(*llvmModule);
+  }
+
+  std::string linker = options.linker;
+  if (linker.empty())
+    linker = TESSERA_DEFAULT_LINKER;
+  llvm::SmallVector<llvm::StringRef> argv = {
+      linker, "-shared", "--hash-style=gnu", "-o", shared.path, object.path};
+  std::string message;
+  if (llvm::sys::ExecuteAndWait(linker, argv, std::nullopt, {}, 0, 0,
+                                &message) != 0)
+    return emitError(loc) << "linking the host shared object with '" << linker
+                          << "' failed" << (message.empty() ? "" : ": ")
+                          << message;
+  auto buffer = llvm::MemoryBuffer::getFile(shared.path);
+  if (!buffer)
+    return emitError(loc) << "cannot read the linked shared object";
+  return (*buffer)->getBuffer().str();
+}

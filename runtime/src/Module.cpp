@@ -1,0 +1,215 @@
+//===- Module.cpp - Kernel modules and launches -----------------*- C++ -*-===//
+//
+// A host module is the bundle's shared object, loaded from an anonymous
+// in-memory file (memfd) with dlopen. A launch splits the grid's program
+// instances into chunks that worker threads take in turn.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <dlfcn.h>
+#include <fstream>
+#include <sstream>
+#include <sys/mman.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace tessera::runtime;
+
+namespace {
+using HostEntry = void (*)(void **, int64_t, int64_t, int64_t, int64_t,
+                           int64_t);
+} // namespace
+
+struct tessera_module {
+  tessera_device *device = nullptr;
+  std::string bundle; // owns the bytes the image views point into
+  BundleImage image;
+  void *library = nullptr;
+  std::vector<HostEntry> entries;
+};
+
+static tessera_status loadHostImage(tessera_module *module) {
+  int fd = memfd_create("tessera-kernels", MFD_CLOEXEC);
+  if (fd < 0)
+    return fail(TESSERA_ERROR_UNSUPPORTED,
+                std::string("memfd_create failed: ") + std::strerror(errno));
+  std::string_view image = module->image.image;
+  size_t written = 0;
+  while (written < image.size()) {
+    ssize_t n = write(fd, image.data() + written, image.size() - written);
+    if (n <= 0) {
+      close(fd);
+      return fail(TESSERA_ERROR_UNSUPPORTED, "cannot stage the host image");
+    }
+    written += n;
+  }
+  std::string path = "/proc/self/fd/" + std::to_string(fd);
+  module->library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  close(fd);
+  if (!module->library)
+    return fail(TESSERA_ERROR_INVALID_BUNDLE,
+                std::string("cannot load the host image: ") + dlerror());
+  for (const KernelEntry &kernel : module->image.kernels) {
+    std::string symbol = "tessera_kernel_" + kernel.name;
+    auto entry =
+        reinterpret_cast<HostEntry>(dlsym(module->library, symbol.c_str()));
+    if (!entry)
+      return fail(TESSERA_ERROR_INVALID_BUNDLE,
+                  "the host image lacks " + symbol);
+    module->entries.push_back(entry);
+  }
+  return TESSERA_SUCCESS;
+}
+
+extern "C" {
+
+tessera_status tesseraModuleLoad(tessera_device *device, const void *bundle,
+                                 size_t size, tessera_module **module) {
+  if (!device || !bundle || !module)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
+  *module = nullptr;
+  if (device->kind != TESSERA_DEVICE_HOST)
+    return fail(TESSERA_ERROR_UNSUPPORTED,
+                "loading modules on GPU devices is not implemented yet");
+  auto loaded = std::make_unique<tessera_module>();
+  loaded->device = device;
+  loaded->bundle.assign(static_cast<const char *>(bundle), size);
+  std::vector<BundleImage> images;
+  if (tessera_status status = readBundle(loaded->bundle, images))
+    return status;
+  auto host = std::find_if(images.begin(), images.end(),
+                           [](auto &image) { return image.arch == "host"; });
+  if (host == images.end())
+    return fail(TESSERA_ERROR_INVALID_BUNDLE,
+                "the bundle has no host image; compile with --target=host");
+  loaded->image = std::move(*host);
+  if (tessera_status status = loadHostImage(loaded.get()))
+    return status;
+  *module = loaded.release();
+  return TESSERA_SUCCESS;
+}
+
+tessera_status tesseraModuleLoadFile(tessera_device *device, const char *path,
+                                     tessera_module **module) {
+  if (!path)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null path");
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                std::string("cannot read ") + path);
+  std::ostringstream bytes;
+  bytes << file.rdbuf();
+  std::string data = bytes.str();
+  return tesseraModuleLoad(device, data.data(), data.size(), module);
+}
+
+void tesseraModuleUnload(tessera_module *module) {
+  if (!module)
+    return;
+  if (module->library)
+    dlclose(module->library);
+  delete module;
+}
+
+size_t tesseraModuleKernelCount(const tessera_module *module) {
+  return module ? module->image.kernels.size() : 0;
+}
+
+tessera_status tesseraModuleKernel(const tessera_module *module, size_t index,
+                                   tessera_kernel_info *info) {
+  if (!module || !info || index >= module->image.kernels.size())
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "no kernel at that index");
+  const KernelEntry &kernel = module->image.kernels[index];
+  *info = {kernel.name.c_str(), kernel.threads, kernel.sharedBytes,
+           kernel.args.size(), kernel.argPointers.data()};
+  return TESSERA_SUCCESS;
+}
+
+tessera_status tesseraModuleFindKernel(const tessera_module *module,
+                                       const char *name,
+                                       tessera_kernel_info *info) {
+  if (!module || !name)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
+  for (size_t i = 0; i < module->image.kernels.size(); ++i)
+    if (module->image.kernels[i].name == name)
+      return tesseraModuleKernel(module, i, info);
+  return fail(TESSERA_ERROR_NOT_FOUND,
+              std::string("no kernel named '") + name + "' in the module");
+}
+
+tessera_status tesseraLaunch(tessera_module *module, const char *kernel,
+                             tessera_grid grid, void *const *args) {
+  if (!module || !kernel || (!args && false))
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
+  size_t index = 0;
+  while (index < module->image.kernels.size() &&
+         module->image.kernels[index].name != kernel)
+    ++index;
+  if (index == module->image.kernels.size())
+    return fail(TESSERA_ERROR_NOT_FOUND,
+                std::string("no kernel named '") + kernel + "' in the module");
+  if (grid.x < 1 || grid.y < 1 || grid.z < 1)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "grid sizes must be positive");
+  const KernelEntry &entry = module->image.kernels[index];
+
+  // Memref descriptors: {allocated, aligned, offset, sizes[r], strides[r]}.
+  std::vector<std::vector<int64_t>> descriptors(entry.args.size());
+  std::vector<void *> argv(entry.args.size());
+  for (size_t i = 0; i < entry.args.size(); ++i) {
+    if (!args || !args[i])
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "argument " + std::to_string(i) + " of " + entry.name +
+                      " is null");
+    if (entry.args[i].rfind("view:", 0) != 0) {
+      argv[i] = args[i];
+      continue;
+    }
+    const auto *view = static_cast<const tessera_view *>(args[i]);
+    int64_t rank =
+        std::stoll(entry.args[i].substr(entry.args[i].rfind(':') + 1));
+    if (view->rank != rank)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "argument " + std::to_string(i) + " of " + entry.name +
+                      " must be a view of rank " + std::to_string(rank));
+    std::vector<int64_t> &d = descriptors[i];
+    d.resize(3 + 2 * rank);
+    std::memcpy(&d[0], &view->data, sizeof(void *));
+    std::memcpy(&d[1], &view->data, sizeof(void *));
+    d[2] = 0;
+    for (int64_t r = 0; r < rank; ++r) {
+      d[3 + r] = view->sizes[r];
+      d[3 + rank + r] = view->strides[r];
+    }
+    argv[i] = d.data();
+  }
+
+  HostEntry fn = module->entries[index];
+  int64_t total = grid.x * grid.y * grid.z;
+  int threads = std::max(1, module->device->threads);
+  threads = static_cast<int>(std::min<int64_t>(threads, total));
+  int64_t chunk = std::max<int64_t>(1, total / (int64_t(threads) * 8));
+  std::atomic<int64_t> next{0};
+  auto work = [&] {
+    for (;;) {
+      int64_t begin = next.fetch_add(chunk);
+      if (begin >= total)
+        return;
+      fn(argv.data(), grid.x, grid.y, grid.z, begin,
+         std::min(total, begin + chunk));
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int t = 1; t < threads; ++t)
+    workers.emplace_back(work);
+  work();
+  for (std::thread &worker : workers)
+    worker.join();
+  return TESSERA_SUCCESS;
+}
+
+} // extern "C"

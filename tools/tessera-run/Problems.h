@@ -1,0 +1,85 @@
+//===- Problems.h - Problems tessera-run can check and time ----*- C++ -*-===//
+//
+// Each problem knows its shipped kernel(s): how to make random inputs, how to
+// launch, and how to compute a float64 reference.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_TOOLS_TESSERA_RUN_PROBLEMS_H
+#define TESSERA_TOOLS_TESSERA_RUN_PROBLEMS_H
+
+#include "tessera/runtime/tessera_runtime.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace tessera::run {
+
+/// --name=value flags a problem reads, with defaults.
+class Flags {
+public:
+  explicit Flags(std::map<std::string, std::string> values)
+      : values(std::move(values)) {}
+  int64_t get(const std::string &name, int64_t fallback) const;
+  bool has(const std::string &name) const { return values.count(name); }
+
+private:
+  std::map<std::string, std::string> values;
+};
+
+/// bf16 and f16 storage with round-to-nearest-even conversion.
+uint16_t toBF16(float value);
+float fromBF16(uint16_t bits);
+uint16_t toF16(float value);
+float fromF16(uint16_t bits);
+
+/// A buffer of elements and its view.
+struct Tensor {
+  std::vector<uint8_t> bytes;
+  tessera_view view{};
+  Tensor(std::vector<int64_t> shape, size_t elementBytes);
+  template <typename T> T *as() { return reinterpret_cast<T *>(bytes.data()); }
+  int64_t elements() const;
+};
+
+/// Result of comparing an output with its reference.
+struct Comparison {
+  double maxAbs = 0, relative = 0;
+  bool finite = true;
+};
+Comparison compare(const std::vector<double> &out,
+                   const std::vector<double> &ref);
+
+class Problem {
+public:
+  virtual ~Problem() = default;
+  /// One line describing the shape, e.g. "M=256 N=256 K=256".
+  virtual std::string describe() const = 0;
+  /// Makes random inputs and poisons the outputs.
+  virtual void prepare(std::mt19937 &rng) = 0;
+  virtual tessera_status launch(tessera_module *module) = 0;
+  /// The output as doubles and its float64 reference.
+  virtual void results(std::vector<double> &out, std::vector<double> &ref) = 0;
+  /// The relative error a correct kernel stays under.
+  virtual double tolerance() const = 0;
+  virtual double flops() const = 0;
+};
+
+/// The problem that exercises `kernel`, or null if none does.
+std::unique_ptr<Problem> makeProblem(const std::string &kernel,
+                                     const Flags &flags);
+
+/// All problem makers: kernel name -> maker.
+using Maker = std::function<std::unique_ptr<Problem>(const Flags &)>;
+std::map<std::string, Maker> &problemRegistry();
+
+} // namespace tessera::run
+
+#endif // TESSERA_TOOLS_TESSERA_RUN_PROBLEMS_H

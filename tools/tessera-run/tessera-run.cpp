@@ -1,0 +1,165 @@
+//===- tessera-run.cpp - Run, check and time bundled kernels ----*- C++ -*-===//
+//
+//   tessera-run k.bundle [--check] [--bench] [--kernel=NAME] [--threads=N]
+//               [--seed=S] [--iters=N] [--device=host] [shape flags]
+//
+// Runs a shipped kernel of the bundle on random inputs. --check (the
+// default) poisons the outputs, compares them with a float64 reference and
+// prints the errors and PASS or FAIL (exit code 0 or 1); --bench prints the
+// median time and GFLOP/s.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Problems.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <set>
+
+using namespace tessera::run;
+
+static int usage(const char *message) {
+  std::fprintf(stderr,
+               "tessera-run: %s\n"
+               "usage: tessera-run BUNDLE [--check] [--bench] [--kernel=NAME] "
+               "[--device=host] [--threads=N] [--seed=S] [--iters=N]\n"
+               "  GEMM: --m --n --k; attention: --batch --heads --kv-heads "
+               "--seq-q --seq-kv --causal=0|1;\n"
+               "  MoE: --tokens --experts --topk --hidden --inter\n",
+               message);
+  return 2;
+}
+
+int main(int argc, char **argv) {
+  static const std::set<std::string> shapeFlags = {
+      "m",      "n",      "k",      "batch",   "heads", "kv-heads", "seq-q",
+      "seq-kv", "causal", "tokens", "experts", "topk",  "hidden",   "inter"};
+  std::string bundle, kernel, device = "host";
+  bool check = false, bench = false;
+  int64_t threads = 0, seed = 1, iters = 10;
+  std::map<std::string, std::string> values;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.rfind("--", 0) != 0) {
+      if (!bundle.empty())
+        return usage("more than one bundle given");
+      bundle = arg;
+      continue;
+    }
+    std::string name = arg.substr(2), value;
+    if (size_t eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    }
+    try {
+      if (name == "check")
+        check = true;
+      else if (name == "bench")
+        bench = true;
+      else if (name == "kernel")
+        kernel = value;
+      else if (name == "device")
+        device = value;
+      else if (name == "threads")
+        threads = std::stoll(value);
+      else if (name == "seed")
+        seed = std::stoll(value);
+      else if (name == "iters")
+        iters = std::stoll(value);
+      else if (shapeFlags.count(name)) {
+        if (std::stoll(value) < 0)
+          return usage(("--" + name + " must not be negative").c_str());
+        values[name] = value;
+      } else
+        return usage(("unknown flag --" + name).c_str());
+    } catch (const std::exception &) {
+      return usage(("--" + name + " needs a number").c_str());
+    }
+  }
+  if (bundle.empty())
+    return usage("no bundle given");
+  if (!check && !bench)
+    check = true;
+  if (iters < 1)
+    return usage("--iters must be positive");
+
+  tessera_device_kind kind;
+  tessera_device *dev = nullptr;
+  tessera_module *module = nullptr;
+  auto failWith = [&](const char *what) {
+    std::fprintf(stderr, "tessera-run: %s: %s\n", what, tesseraGetLastError());
+    if (module)
+      tesseraModuleUnload(module);
+    if (dev)
+      tesseraDeviceClose(dev);
+    return 1;
+  };
+  if (tesseraParseDeviceKind(device.c_str(), &kind) ||
+      tesseraDeviceOpen(kind, &dev))
+    return failWith("cannot open the device");
+  if (threads && tesseraHostSetThreads(dev, static_cast<int>(threads)))
+    return failWith("cannot set the thread count");
+  if (tesseraModuleLoadFile(dev, bundle.c_str(), &module))
+    return failWith("cannot load the bundle");
+
+  if (kernel.empty()) {
+    for (size_t i = 0; i < tesseraModuleKernelCount(module); ++i) {
+      tessera_kernel_info info;
+      tesseraModuleKernel(module, i, &info);
+      if (problemRegistry().count(info.name)) {
+        kernel = info.name;
+        break;
+      }
+    }
+    if (kernel.empty())
+      return failWith("no kernel of the bundle is one tessera-run knows");
+  }
+  std::unique_ptr<Problem> problem = makeProblem(kernel, Flags(values));
+  if (!problem) {
+    std::fprintf(stderr, "tessera-run: no reference for kernel '%s'\n",
+                 kernel.c_str());
+    tesseraModuleUnload(module);
+    tesseraDeviceClose(dev);
+    return 1;
+  }
+  std::printf("kernel %s: %s, %d threads\n", kernel.c_str(),
+              problem->describe().c_str(), tesseraHostGetThreads(dev));
+
+  std::mt19937 rng(static_cast<uint32_t>(seed));
+  problem->prepare(rng);
+  int status = 0;
+  if (check) {
+    if (problem->launch(module))
+      return failWith("launch failed");
+    std::vector<double> out, ref;
+    problem->results(out, ref);
+    Comparison cmp = compare(out, ref);
+    bool pass = cmp.finite && cmp.relative <= problem->tolerance();
+    std::printf("max abs error %.3e, relative error %.3e (tolerance %.0e)%s\n",
+                cmp.maxAbs, cmp.relative, problem->tolerance(),
+                cmp.finite ? "" : ", non-finite outputs");
+    std::printf("%s\n", pass ? "PASS" : "FAIL");
+    status = pass ? 0 : 1;
+  }
+  if (bench) {
+    std::vector<double> seconds;
+    if (problem->launch(module)) // warm-up
+      return failWith("launch failed");
+    for (int64_t i = 0; i < iters; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      if (problem->launch(module))
+        return failWith("launch failed");
+      seconds.push_back(std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - start)
+                            .count());
+    }
+    std::sort(seconds.begin(), seconds.end());
+    double median = seconds[seconds.size() / 2];
+    std::printf("median %.3f ms over %lld runs, %.2f GFLOP/s\n", median * 1e3,
+                static_cast<long long>(iters), problem->flops() / median / 1e9);
+  }
+  tesseraModuleUnload(module);
+  tesseraDeviceClose(dev);
+  return status;
+}
