@@ -8,6 +8,7 @@ config.name = "Tessera"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.substitutions.append(("llvm-objdump", os.path.join(config.llvm_tools_dir, "llvm-objdump")))
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tessera_obj_root, "test")
 
@@ -20,7 +21,7 @@ llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tools = ["tessera-opt"]
+tools = ["tessera-opt", "tessera-compile", "tessera-run"]
 if config.tessera_has_fuzzer:
     tools.append("tessera-fuzz")
     config.available_features.add("fuzzer")

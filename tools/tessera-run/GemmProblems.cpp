@@ -78,8 +78,8 @@ public:
     for (int64_t i = 0; i < a.elements(); ++i)
       a.as<uint16_t>()[i] = toBF16(uniform(rng));
     std::uniform_int_distribution<int> bytes(0, 255);
-    for (int64_t i = 0; i < w.elements(); ++i)
-      w.as<uint8_t>()[i] = static_cast<uint8_t>(bytes(rng));
+    for (uint8_t &byte : w.bytes) // two codes per byte
+      byte = static_cast<uint8_t>(bytes(rng));
     for (int64_t i = 0; i < s.elements(); ++i)
       s.as<uint16_t>()[i] = toF16(0.01f + 0.05f * std::fabs(uniform(rng)));
     for (int64_t i = 0; i < c.elements(); ++i)

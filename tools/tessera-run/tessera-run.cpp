@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
       "seq-kv", "causal", "tokens", "experts", "topk",  "hidden",   "inter"};
   std::string bundle, kernel, device = "host";
   bool check = false, bench = false;
-  int64_t threads = 0, seed = 1, iters = 10;
+  int64_t threads = -1, seed = 1, iters = 10;
   std::map<std::string, std::string> values;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -98,7 +98,7 @@ int main(int argc, char **argv) {
   if (tesseraParseDeviceKind(device.c_str(), &kind) ||
       tesseraDeviceOpen(kind, &dev))
     return failWith("cannot open the device");
-  if (threads && tesseraHostSetThreads(dev, static_cast<int>(threads)))
+  if (threads != -1 && tesseraHostSetThreads(dev, static_cast<int>(threads)))
     return failWith("cannot set the thread count");
   if (tesseraModuleLoadFile(dev, bundle.c_str(), &module))
     return failWith("cannot load the bundle");
@@ -123,11 +123,10 @@ int main(int argc, char **argv) {
     tesseraDeviceClose(dev);
     return 1;
   }
-  std::printf("kernel %s: %s, %d threads\n", kernel.c_str(),
-              problem->describe().c_str(), tesseraHostGetThreads(dev));
-
   std::mt19937 rng(static_cast<uint32_t>(seed));
   problem->prepare(rng);
+  std::printf("kernel %s: %s, %d threads\n", kernel.c_str(),
+              problem->describe().c_str(), tesseraHostGetThreads(dev));
   int status = 0;
   if (check) {
     if (problem->launch(module))

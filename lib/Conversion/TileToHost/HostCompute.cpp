@@ -67,10 +67,9 @@ LogicalResult HostLowering::lowerElementwise(Operation *op) {
       [&](OpBuilder &b, Location l, ValueRange args) {
         Value value;
         if (isa<tile::IotaOp>(op)) {
-          value = arith::IndexCastOp::create(b, l, element,
-                                             linalg::IndexOp::create(b, l, 0));
-          if (element.isIndex())
-            value = linalg::IndexOp::create(b, l, 0);
+          value = linalg::IndexOp::create(b, l, 0);
+          if (!element.isIndex())
+            value = arith::IndexCastOp::create(b, l, element, value);
         } else if (isa<tile::SelectOp>(op)) {
           value = arith::SelectOp::create(b, l, args[0], args[1], args[2]);
         } else {
@@ -103,7 +102,7 @@ static Value toF32(OpBuilder &b, Location loc, Value value) {
 /// of B, four broadcasts of A, eight FMAs.
 LogicalResult HostLowering::lowerMma(tile::MmaOp op) {
   Value c;
-  if (op.getAcc().hasOneUse()) {
+  if (canReuse(op.getAcc(), op)) {
     c = buffer(op.getAcc());
     buffers[op.getResult()] = c;
   } else {

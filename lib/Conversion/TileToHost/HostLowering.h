@@ -31,6 +31,10 @@ private:
   mlir::Value buffer(mlir::Value tile);
   mlir::Value alloc(mlir::MemRefType type);
   mlir::Value scalar(mlir::Value value) { return mapping.lookup(value); }
+  /// Whether `user`, the only reader of `tile`, may overwrite its buffer:
+  /// only if `tile` is defined in the same block, so that no later loop
+  /// iteration reads it again.
+  static bool canReuse(mlir::Value tile, mlir::Operation *user);
   mlir::Value index(int64_t value);
   /// Loops over [0, sizes) (innermost last); `body` gets the induction
   /// variables.
@@ -79,6 +83,10 @@ private:
   llvm::DenseMap<mlir::Value, mlir::Type> viewElements;
   mlir::Value programIds[3], gridSizes[3];
 };
+
+/// Register tiles and shared buffers of int4 codes hold one sign-extended
+/// code per i8 on the host; everything else keeps its element type.
+mlir::Type getHostStorageType(mlir::Type element);
 
 /// The memref a view argument becomes: dynamic strides, unit innermost
 /// stride; int4 becomes i8 with the innermost size halved (rounded up).

@@ -11,8 +11,14 @@
 using namespace mlir;
 using namespace tessera;
 
+/// The padding of a buffer with element type `element` (int4 codes are
+/// stored as i8 on the host).
 static Value padValue(OpBuilder &builder, Location loc, Type element,
                       Attribute pad) {
+  if (auto integer = dyn_cast_if_present<IntegerAttr>(pad))
+    return arith::ConstantOp::create(
+        builder, loc,
+        builder.getIntegerAttr(element, integer.getValue().getSExtValue()));
   if (auto typed = dyn_cast_if_present<TypedAttr>(pad))
     return arith::ConstantOp::create(builder, loc, typed);
   return arith::ConstantOp::create(builder, loc, builder.getZeroAttr(element));
@@ -30,9 +36,12 @@ Value HostLowering::loadViewElement(Value view, Type viewElement,
   Value shift = arith::MulIOp::create(builder, loc, odd, index(4));
   Value shift8 =
       arith::IndexCastOp::create(builder, loc, builder.getI8Type(), shift);
-  Value nibble = arith::ShRUIOp::create(builder, loc, byte, shift8);
-  return arith::TruncIOp::create(builder, loc, builder.getIntegerType(4),
-                                 nibble);
+  // Move the nibble to the top of the byte, then shift it down with its
+  // sign: (byte << (4 - shift)) >>s 4.
+  Value four = arith::ConstantIntOp::create(builder, loc, 4, 8);
+  Value up = arith::ShLIOp::create(
+      builder, loc, byte, arith::SubIOp::create(builder, loc, four, shift8));
+  return arith::ShRSIOp::create(builder, loc, up, four);
 }
 
 void HostLowering::storeViewElement(Value view, Type, ValueRange indices,

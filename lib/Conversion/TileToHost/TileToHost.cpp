@@ -28,6 +28,11 @@ std::string tessera::getHostEntryName(StringRef kernelName) {
   return ("tessera_kernel_" + kernelName).str();
 }
 
+Type tessera::getHostStorageType(Type element) {
+  return element.isInteger(4) ? IntegerType::get(element.getContext(), 8)
+                              : element;
+}
+
 MemRefType tessera::getHostViewType(tile::ViewType view) {
   Type element = view.getElementType();
   if (element.isInteger(4))
@@ -64,12 +69,16 @@ Value HostLowering::alloc(MemRefType type) {
   return buffer;
 }
 
+bool HostLowering::canReuse(Value tile, Operation *user) {
+  return tile.hasOneUse() && tile.getParentBlock() == user->getBlock();
+}
+
 Value HostLowering::buffer(Value tile) {
   if (Value known = buffers.lookup(tile))
     return known;
   auto type = cast<RankedTensorType>(tile.getType());
-  Value created =
-      alloc(MemRefType::get(type.getShape(), type.getElementType()));
+  Value created = alloc(MemRefType::get(
+      type.getShape(), getHostStorageType(type.getElementType())));
   buffers[tile] = created;
   return created;
 }
@@ -151,8 +160,13 @@ LogicalResult HostLowering::run() {
       viewElements[arg] = view.getElementType();
       continue;
     }
-    mapping.map(arg,
-                LLVM::LoadOp::create(builder, loc, arg.getType(), pointer));
+    // index scalars are passed as 64-bit integers.
+    Type stored =
+        arg.getType().isIndex() ? builder.getI64Type() : arg.getType();
+    Value value = LLVM::LoadOp::create(builder, loc, stored, pointer);
+    if (arg.getType().isIndex())
+      value = arith::IndexCastOp::create(builder, loc, arg.getType(), value);
+    mapping.map(arg, value);
   }
   for (int d = 0; d < 3; ++d)
     gridSizes[d] = arith::IndexCastOp::create(
@@ -204,7 +218,7 @@ LogicalResult HostLowering::lowerFor(scf::ForOp loop) {
     }
     // The loop-carried tile lives in one buffer; it can be the initial
     // value's when nothing else reads that value.
-    if (init.hasOneUse()) {
+    if (canReuse(init, loop)) {
       buffers[arg] = buffer(init);
     } else {
       buffers[arg] = buffer(arg);
@@ -277,8 +291,8 @@ LogicalResult HostLowering::lowerOp(Operation *op) {
         if (type.isRing())
           shape.push_back(type.getStages());
         llvm::append_range(shape, type.getShape());
-        buffers[allocOp.getResult()] =
-            alloc(MemRefType::get(shape, type.getElementType()));
+        buffers[allocOp.getResult()] = alloc(
+            MemRefType::get(shape, getHostStorageType(type.getElementType())));
         return success();
       })
       .Case([&](tile::CopyOp copyOp) {

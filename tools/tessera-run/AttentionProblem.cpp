@@ -1,0 +1,112 @@
+//===- AttentionProblem.cpp - FlashAttention forward ------------*- C++ -*-===//
+
+#include "Problems.h"
+
+#include <algorithm>
+
+using namespace tessera::run;
+
+namespace {
+/// O = softmax(Q Kᵀ / sqrt(64) [causal]) V per head, GQA by head mapping
+/// (flash_attention_fwd). Q, O: [batch * heads, seq_q, 64]; K, V:
+/// [batch * kv_heads, seq_kv, 64]; all bf16.
+class FlashAttention : public Problem {
+public:
+  explicit FlashAttention(const Flags &flags)
+      : batch(flags.get("batch", 1)), heads(flags.get("heads", 4)),
+        kvHeads(flags.get("kv-heads", 2)), seqQ(flags.get("seq-q", 200)),
+        seqKv(flags.get("seq-kv", 200)), causal(flags.get("causal", 1) != 0),
+        q({batch * heads, seqQ, 64}, 2), k({batch * kvHeads, seqKv, 64}, 2),
+        v({batch * kvHeads, seqKv, 64}, 2), o({batch * heads, seqQ, 64}, 2) {}
+
+  bool valid(std::string &why) const {
+    if (kvHeads < 1 || heads % kvHeads) {
+      why = "--heads must be a multiple of --kv-heads";
+      return false;
+    }
+    return true;
+  }
+  std::string describe() const override {
+    return "batch=" + std::to_string(batch) +
+           " heads=" + std::to_string(heads) +
+           " kv_heads=" + std::to_string(kvHeads) +
+           " seq_q=" + std::to_string(seqQ) +
+           " seq_kv=" + std::to_string(seqKv) + " head_dim=64" +
+           (causal ? " causal" : "");
+  }
+  void prepare(std::mt19937 &rng) override {
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    for (Tensor *t : {&q, &k, &v})
+      for (int64_t i = 0; i < t->elements(); ++i)
+        t->as<uint16_t>()[i] = toBF16(dist(rng));
+    for (int64_t i = 0; i < o.elements(); ++i)
+      o.as<uint16_t>()[i] = 0x7FC0;
+  }
+  tessera_status launch(tessera_module *module) override {
+    float scale = 0.125f; // 1 / sqrt(64)
+    int64_t group = heads / kvHeads;
+    uint8_t isCausal = causal;
+    void *args[] = {&q.view, &k.view, &v.view,  &o.view,
+                    &scale,  &group,  &isCausal};
+    tessera_grid grid{(seqQ + 127) / 128, batch * heads, 1};
+    return tesseraLaunch(module, "flash_attention_fwd", grid, args);
+  }
+  void results(std::vector<double> &out, std::vector<double> &ref) override {
+    out.resize(o.elements());
+    ref.assign(o.elements(), 0.0);
+    for (int64_t i = 0; i < o.elements(); ++i)
+      out[i] = fromBF16(o.as<uint16_t>()[i]);
+    int64_t group = heads / kvHeads;
+    std::vector<double> scores(seqKv);
+    for (int64_t bh = 0; bh < batch * heads; ++bh) {
+      int64_t kvh = bh / group;
+      for (int64_t i = 0; i < seqQ; ++i) {
+        double best = -INFINITY;
+        int64_t end = causal ? std::min(seqKv, i + 1) : seqKv;
+        for (int64_t j = 0; j < end; ++j) {
+          double dot = 0;
+          for (int d = 0; d < 64; ++d)
+            dot +=
+                double(fromBF16(q.as<uint16_t>()[(bh * seqQ + i) * 64 + d])) *
+                fromBF16(k.as<uint16_t>()[(kvh * seqKv + j) * 64 + d]);
+          scores[j] = dot * 0.125;
+          best = std::max(best, scores[j]);
+        }
+        double sum = 0;
+        for (int64_t j = 0; j < end; ++j)
+          sum += scores[j] = std::exp(scores[j] - best);
+        for (int64_t j = 0; j < end; ++j)
+          for (int d = 0; d < 64; ++d)
+            ref[(bh * seqQ + i) * 64 + d] +=
+                scores[j] / sum *
+                fromBF16(v.as<uint16_t>()[(kvh * seqKv + j) * 64 + d]);
+      }
+    }
+  }
+  // P is rounded to bf16 before P·V, as FlashAttention kernels do.
+  double tolerance() const override { return 1e-2; }
+  double flops() const override {
+    double pairs = double(seqQ) * seqKv * (causal ? 0.5 : 1.0);
+    return 4.0 * batch * heads * pairs * 64;
+  }
+
+private:
+  int64_t batch, heads, kvHeads, seqQ, seqKv;
+  bool causal;
+  Tensor q, k, v, o;
+};
+
+const bool registered = [] {
+  problemRegistry()["flash_attention_fwd"] =
+      [](const Flags &f) -> std::unique_ptr<Problem> {
+    auto problem = std::make_unique<FlashAttention>(f);
+    std::string why;
+    if (!problem->valid(why)) {
+      std::fprintf(stderr, "tessera-run: %s\n", why.c_str());
+      return nullptr;
+    }
+    return problem;
+  };
+  return true;
+}();
+} // namespace
