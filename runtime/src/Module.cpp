@@ -30,7 +30,17 @@ struct tessera_module {
   std::string bundle; // owns the bytes the image views point into
   BundleImage image;
   void *library = nullptr;
+  /// The memfd holding the image: kept open while loaded, so that its
+  /// /proc/self/fd path stays unique (dlopen reuses libraries by path).
+  int imageFd = -1;
   std::vector<HostEntry> entries;
+
+  ~tessera_module() {
+    if (library)
+      dlclose(library);
+    if (imageFd >= 0)
+      close(imageFd);
+  }
 };
 
 static tessera_status loadHostImage(tessera_module *module) {
@@ -48,9 +58,9 @@ static tessera_status loadHostImage(tessera_module *module) {
     }
     written += n;
   }
+  module->imageFd = fd;
   std::string path = "/proc/self/fd/" + std::to_string(fd);
   module->library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  close(fd);
   if (!module->library)
     return fail(TESSERA_ERROR_INVALID_BUNDLE,
                 std::string("cannot load the host image: ") + dlerror());
@@ -108,13 +118,7 @@ tessera_status tesseraModuleLoadFile(tessera_device *device, const char *path,
   return tesseraModuleLoad(device, data.data(), data.size(), module);
 }
 
-void tesseraModuleUnload(tessera_module *module) {
-  if (!module)
-    return;
-  if (module->library)
-    dlclose(module->library);
-  delete module;
-}
+void tesseraModuleUnload(tessera_module *module) { delete module; }
 
 size_t tesseraModuleKernelCount(const tessera_module *module) {
   return module ? module->image.kernels.size() : 0;

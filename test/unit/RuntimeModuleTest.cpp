@@ -1,0 +1,160 @@
+//===- RuntimeModuleTest.cpp - Bundles, modules and launches ----*- C++ -*-===//
+//
+// Uses the bundle of a tiny kernel compiled by tessera-compile at build time
+// (TESSERA_TEST_BUNDLE): scale a vector by a scalar.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/runtime/tessera_runtime.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+std::string readBundle() {
+  std::ifstream file(TESSERA_TEST_BUNDLE, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << file.rdbuf();
+  return bytes.str();
+}
+
+class RuntimeModule : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, &device), TESSERA_SUCCESS);
+    bundle = readBundle();
+    ASSERT_FALSE(bundle.empty());
+  }
+  void TearDown() override { tesseraDeviceClose(device); }
+
+  tessera_device *device = nullptr;
+  std::string bundle;
+};
+
+tessera_view vector(float *data, int64_t size) {
+  tessera_view view{};
+  view.data = data;
+  view.rank = 1;
+  view.sizes[0] = size;
+  view.strides[0] = 1;
+  return view;
+}
+
+TEST_F(RuntimeModule, ListsKernelsWithTheirSignatures) {
+  tessera_module *module;
+  ASSERT_EQ(tesseraModuleLoad(device, bundle.data(), bundle.size(), &module),
+            TESSERA_SUCCESS);
+  ASSERT_EQ(tesseraModuleKernelCount(module), 1u);
+  tessera_kernel_info info;
+  ASSERT_EQ(tesseraModuleFindKernel(module, "scale", &info), TESSERA_SUCCESS);
+  EXPECT_STREQ(info.name, "scale");
+  EXPECT_EQ(info.threads, 64);
+  ASSERT_EQ(info.num_args, 3u);
+  EXPECT_STREQ(info.args[0], "view:f32:1");
+  EXPECT_STREQ(info.args[2], "scalar:f32");
+  EXPECT_EQ(tesseraModuleFindKernel(module, "nope", &info),
+            TESSERA_ERROR_NOT_FOUND);
+  tesseraModuleUnload(module);
+}
+
+TEST_F(RuntimeModule, LaunchCoversTheGridOnEveryThreadCount) {
+  tessera_module *module;
+  ASSERT_EQ(tesseraModuleLoad(device, bundle.data(), bundle.size(), &module),
+            TESSERA_SUCCESS);
+  for (int threads : {1, 3, 8}) {
+    ASSERT_EQ(tesseraHostSetThreads(device, threads), TESSERA_SUCCESS);
+    // 1000 elements in blocks of 64: the last block is ragged.
+    std::vector<float> x(1000), y(1000, NAN);
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = static_cast<float>(i) - 300.0f;
+    tessera_view vx = vector(x.data(), 1000), vy = vector(y.data(), 1000);
+    float factor = 2.5f;
+    void *args[] = {&vx, &vy, &factor};
+    ASSERT_EQ(tesseraLaunch(module, "scale", {16, 1, 1}, args), TESSERA_SUCCESS)
+        << tesseraGetLastError();
+    for (size_t i = 0; i < x.size(); ++i)
+      ASSERT_EQ(y[i], 2.5f * x[i]) << "at " << i << " with " << threads;
+  }
+  tesseraModuleUnload(module);
+}
+
+TEST_F(RuntimeModule, TwoModulesOfOneBundleStayApart) {
+  // Both come from in-memory images; each must keep its own library.
+  tessera_module *first, *second;
+  ASSERT_EQ(tesseraModuleLoad(device, bundle.data(), bundle.size(), &first),
+            TESSERA_SUCCESS);
+  ASSERT_EQ(tesseraModuleLoad(device, bundle.data(), bundle.size(), &second),
+            TESSERA_SUCCESS);
+  tesseraModuleUnload(first);
+  std::vector<float> x(64, 1.0f), y(64, 0.0f);
+  tessera_view vx = vector(x.data(), 64), vy = vector(y.data(), 64);
+  float factor = 3.0f;
+  void *args[] = {&vx, &vy, &factor};
+  ASSERT_EQ(tesseraLaunch(second, "scale", {1, 1, 1}, args), TESSERA_SUCCESS);
+  EXPECT_EQ(y[63], 3.0f);
+  tesseraModuleUnload(second);
+}
+
+TEST_F(RuntimeModule, LaunchErrorsAreClear) {
+  tessera_module *module;
+  ASSERT_EQ(tesseraModuleLoad(device, bundle.data(), bundle.size(), &module),
+            TESSERA_SUCCESS);
+  std::vector<float> x(8);
+  tessera_view vx = vector(x.data(), 8);
+  float factor = 1.0f;
+  void *args[] = {&vx, &vx, &factor};
+  EXPECT_EQ(tesseraLaunch(module, "missing", {1, 1, 1}, args),
+            TESSERA_ERROR_NOT_FOUND);
+  EXPECT_EQ(tesseraLaunch(module, "scale", {0, 1, 1}, args),
+            TESSERA_ERROR_INVALID_ARGUMENT);
+  tessera_view matrix = vx;
+  matrix.rank = 2;
+  void *wrongRank[] = {&matrix, &vx, &factor};
+  EXPECT_EQ(tesseraLaunch(module, "scale", {1, 1, 1}, wrongRank),
+            TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tesseraGetLastError()).find("must be a view of rank 1"),
+            std::string::npos);
+  void *missing[] = {&vx, nullptr, &factor};
+  EXPECT_EQ(tesseraLaunch(module, "scale", {1, 1, 1}, missing),
+            TESSERA_ERROR_INVALID_ARGUMENT);
+  tesseraModuleUnload(module);
+}
+
+TEST_F(RuntimeModule, MalformedBundlesAreRejected) {
+  tessera_module *module = nullptr;
+  std::string garbage = "not a bundle at all, just some bytes....";
+  EXPECT_EQ(tesseraModuleLoad(device, garbage.data(), garbage.size(), &module),
+            TESSERA_ERROR_INVALID_BUNDLE);
+  EXPECT_EQ(module, nullptr);
+  // Every truncation of a valid bundle is an error, never a crash.
+  for (size_t size : {size_t(4), size_t(31), size_t(40), bundle.size() / 2,
+                      bundle.size() - 1}) {
+    EXPECT_NE(tesseraModuleLoad(device, bundle.data(), size, &module),
+              TESSERA_SUCCESS)
+        << "size " << size;
+  }
+  // A corrupted image offset points outside the binary.
+  std::string corrupt = bundle;
+  corrupt[32 + 24] = '\x7f';
+  corrupt[32 + 31] = '\x7f';
+  EXPECT_EQ(tesseraModuleLoad(device, corrupt.data(), corrupt.size(), &module),
+            TESSERA_ERROR_INVALID_BUNDLE);
+  EXPECT_EQ(tesseraModuleLoadFile(device, "/nonexistent.bundle", &module),
+            TESSERA_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_F(RuntimeModule, GpuDevicesCannotLoadYet) {
+  tessera_module *module;
+  tessera_device *cuda = nullptr;
+  if (tesseraDeviceOpen(TESSERA_DEVICE_CUDA, &cuda) != TESSERA_SUCCESS)
+    GTEST_SKIP() << "no CUDA driver: " << tesseraGetLastError();
+  EXPECT_EQ(tesseraModuleLoad(cuda, bundle.data(), bundle.size(), &module),
+            TESSERA_ERROR_UNSUPPORTED);
+  tesseraDeviceClose(cuda);
+}
+} // namespace
