@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/TargetParser/Host.h"
@@ -37,6 +38,14 @@ static cl::list<std::string>
             cl::CommaSeparated, cl::OneOrMore);
 static cl::opt<bool> noTagCheck("no-tag-check",
                                 cl::desc("Skip proving the tag invariants"));
+static cl::opt<std::string>
+    emitHeader("emit-header",
+               cl::desc("Also write a C++ header of typed launch functions"),
+               cl::value_desc("file"));
+static cl::opt<std::string>
+    headerNamespace("header-namespace",
+                    cl::desc("Namespace of the generated header"),
+                    cl::init("tessera_kernels"));
 static cl::opt<std::string> hostCpu("host-cpu",
                                     cl::desc("CPU the host code may assume"),
                                     cl::init("x86-64-v3"));
@@ -86,6 +95,17 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
   }
   output->os() << tessera::writeBundle(kernels, images);
   output->keep();
+  if (!emitHeader.empty()) {
+    auto header = openOutputFile(emitHeader, &error);
+    if (!header) {
+      llvm::errs() << "tessera-compile: " << error << "\n";
+      return failure();
+    }
+    header->os() << tessera::writeLaunchHeader(
+        kernels, headerNamespace,
+        llvm::sys::path::filename(inputFile.getValue()));
+    header->keep();
+  }
   return success();
 }
 

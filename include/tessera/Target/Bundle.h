@@ -28,6 +28,8 @@ struct KernelInfo {
   int64_t threads = 0;
   int64_t sharedBytes = 0;
   std::vector<std::string> args;
+  /// The arguments' names in the source (without `%`), for headers.
+  std::vector<std::string> argNames;
 };
 
 struct TargetImage {
@@ -41,6 +43,11 @@ std::vector<KernelInfo> collectKernelInfo(mlir::ModuleOp module);
 
 /// The metadata string of `kernels`.
 std::string serializeKernelInfo(const std::vector<KernelInfo> &kernels);
+
+/// A C++ header with one typed launch function per kernel (namespace
+/// `ns`), over the runtime's C++ wrapper.
+std::string writeLaunchHeader(const std::vector<KernelInfo> &kernels,
+                              llvm::StringRef ns, llvm::StringRef source);
 
 /// The bytes of a bundle holding `images`, each with `kernels`' metadata.
 std::string writeBundle(const std::vector<KernelInfo> &kernels,

@@ -111,6 +111,44 @@ tessera_status tesseraModuleFindKernel(const tessera_module *module,
 tessera_status tesseraLaunch(tessera_module *module, const char *kernel,
                              tessera_grid grid, void *const *args);
 
+/*===-------------------------------------------------------------------===*
+ * Buffers, streams and events
+ *===-------------------------------------------------------------------===*/
+
+/* Device memory. On the host it is ordinary memory, 64-byte aligned. */
+typedef struct tessera_buffer tessera_buffer;
+tessera_status tesseraBufferCreate(tessera_device *device, size_t bytes,
+                                   tessera_buffer **buffer);
+/* The buffer's address as kernels see it (for a tessera_view's data). */
+void *tesseraBufferData(tessera_buffer *buffer);
+size_t tesseraBufferSize(const tessera_buffer *buffer);
+tessera_status tesseraBufferWrite(tessera_buffer *buffer, size_t offset,
+                                  const void *source, size_t bytes);
+tessera_status tesseraBufferRead(const tessera_buffer *buffer, size_t offset,
+                                 void *destination, size_t bytes);
+void tesseraBufferDestroy(tessera_buffer *buffer);
+
+/* An in-order queue of launches. On the host, work runs when it is
+ * enqueued, so a stream is always synchronized. */
+typedef struct tessera_stream tessera_stream;
+tessera_status tesseraStreamCreate(tessera_device *device,
+                                   tessera_stream **stream);
+tessera_status tesseraLaunchOnStream(tessera_module *module, const char *kernel,
+                                     tessera_grid grid, void *const *args,
+                                     tessera_stream *stream);
+tessera_status tesseraStreamSynchronize(tessera_stream *stream);
+void tesseraStreamDestroy(tessera_stream *stream);
+
+/* A point in a stream; two events give the time between them. */
+typedef struct tessera_event tessera_event;
+tessera_status tesseraEventCreate(tessera_device *device,
+                                  tessera_event **event);
+tessera_status tesseraEventRecord(tessera_event *event, tessera_stream *stream);
+tessera_status tesseraEventElapsedMs(const tessera_event *start,
+                                     const tessera_event *end,
+                                     double *milliseconds);
+void tesseraEventDestroy(tessera_event *event);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

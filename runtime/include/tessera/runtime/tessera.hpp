@@ -1,0 +1,101 @@
+//===- tessera.hpp - C++ wrapper of the Tessera runtime ---------*- C++ -*-===//
+//
+// Move-only owners of devices and modules over the C API, and a helper to
+// describe dense row-major views. Calls return tessera_status; error()
+// gives the message of the last failure.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_RUNTIME_TESSERA_HPP
+#define TESSERA_RUNTIME_TESSERA_HPP
+
+#include "tessera/runtime/tessera_runtime.h"
+
+#include <initializer_list>
+#include <string>
+#include <utility>
+
+namespace tessera {
+
+inline std::string error() { return tesseraGetLastError(); }
+
+/// A dense row-major view of `data` with the given sizes.
+inline tessera_view view(void *data, std::initializer_list<int64_t> sizes) {
+  tessera_view v{};
+  v.data = data;
+  v.rank = static_cast<int64_t>(sizes.size());
+  int64_t d = 0;
+  for (int64_t size : sizes)
+    v.sizes[d++] = size;
+  int64_t stride = 1;
+  for (int64_t i = v.rank; i-- > 0;) {
+    v.strides[i] = stride;
+    stride *= v.sizes[i];
+  }
+  return v;
+}
+
+class Device {
+public:
+  Device() = default;
+  explicit Device(tessera_device *device) : device(device) {}
+  Device(Device &&other) noexcept
+      : device(std::exchange(other.device, nullptr)) {}
+  Device &operator=(Device &&other) noexcept {
+    std::swap(device, other.device);
+    return *this;
+  }
+  ~Device() { tesseraDeviceClose(device); }
+
+  /// Opens `kind`; the result is empty (and error() says why) on failure.
+  static Device open(tessera_device_kind kind) {
+    tessera_device *device = nullptr;
+    tesseraDeviceOpen(kind, &device);
+    return Device(device);
+  }
+  explicit operator bool() const { return device; }
+  tessera_device *get() const { return device; }
+
+private:
+  tessera_device *device = nullptr;
+};
+
+class Module {
+public:
+  Module() = default;
+  explicit Module(tessera_module *module) : module(module) {}
+  Module(Module &&other) noexcept
+      : module(std::exchange(other.module, nullptr)) {}
+  Module &operator=(Module &&other) noexcept {
+    std::swap(module, other.module);
+    return *this;
+  }
+  ~Module() { tesseraModuleUnload(module); }
+
+  /// Loads a bundle file; the result is empty on failure.
+  static Module load(const Device &device, const char *path) {
+    tessera_module *module = nullptr;
+    tesseraModuleLoadFile(device.get(), path, &module);
+    return Module(module);
+  }
+  /// Loads a bundle from memory; the result is empty on failure.
+  static Module load(const Device &device, const void *bundle, size_t size) {
+    tessera_module *module = nullptr;
+    tesseraModuleLoad(device.get(), bundle, size, &module);
+    return Module(module);
+  }
+  explicit operator bool() const { return module; }
+  tessera_module *get() const { return module; }
+
+  tessera_status launch(const char *kernel, tessera_grid grid,
+                        void *const *args) {
+    return tesseraLaunch(module, kernel, grid, args);
+  }
+
+private:
+  tessera_module *module = nullptr;
+};
+
+} // namespace tessera
+
+#endif // TESSERA_RUNTIME_TESSERA_HPP
