@@ -82,8 +82,21 @@ private:
   void hazard(mlir::Operation *op, llvm::StringRef message,
               mlir::Operation *other, llvm::StringRef otherNote,
               bool secondIteration);
-  std::string describe(const TagFn &fn, llvm::ArrayRef<const Term *> indices,
-                       const Outcome &outcome);
+  std::string describe(const TagFn &fn, const Outcome &outcome);
+  /// One side of a failed comparison: the value, the element indices the
+  /// query compared, and the tag there.
+  struct TaggedElement {
+    mlir::Value value;
+    llvm::SmallVector<const Term *> indices;
+    TagFn tag;
+  };
+  void addShownTerms(const TaggedElement &element,
+                     llvm::SmallVectorImpl<const Term *> &shown);
+  /// The notes of a failed comparison: what each element carries and the
+  /// ops that wrote them.
+  void explain(mlir::InFlightDiagnostic &diag, mlir::Location loc,
+               const TaggedElement &lhs, const TaggedElement &rhs,
+               const Outcome &outcome);
   std::string valueText(const Term *term, const Outcome &outcome);
   bool tupleOrReport(mlir::Operation *op, mlir::Value value, const TagFn &fn);
   /// Terms whose values tell, in a counterexample, which ring write an

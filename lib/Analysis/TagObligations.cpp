@@ -23,9 +23,7 @@ std::string Checker::valueText(const Term *term, const Outcome &outcome) {
   return terms.str(term);
 }
 
-std::string Checker::describe(const TagFn &fn, ArrayRef<const Term *> indices,
-                              const Outcome &outcome) {
-  (void)indices;
+std::string Checker::describe(const TagFn &fn, const Outcome &outcome) {
   std::string text = fn.name + "(";
   llvm::raw_string_ostream os(text);
   llvm::interleaveComma(fn.comps, os, [&](const Term *comp) {
@@ -67,6 +65,34 @@ Operation *Checker::originOf(const TagFn &fn, const Outcome &outcome) {
       return writer;
   }
   return fn.origin;
+}
+
+void Checker::addShownTerms(const TaggedElement &element,
+                            SmallVectorImpl<const Term *> &shown) {
+  shown.append(element.indices.begin(), element.indices.end());
+  for (const Term *comp : element.tag.comps)
+    if (comp)
+      shown.push_back(comp);
+  addOriginTerms(element.tag, shown);
+}
+
+void Checker::explain(InFlightDiagnostic &diag, Location loc,
+                      const TaggedElement &lhs, const TaggedElement &rhs,
+                      const Outcome &outcome) {
+  auto text = [&](const TaggedElement &element) {
+    SmallVector<std::string> at;
+    for (const Term *index : element.indices)
+      at.push_back(valueText(index, outcome));
+    return elementText(sourceNames.get(element.value), at);
+  };
+  std::string l = text(lhs), r = text(rhs);
+  diag.attachNote(loc) << l << " carries " << describe(lhs.tag, outcome) << "; "
+                       << r << " carries " << describe(rhs.tag, outcome);
+  Operation *lOrigin = originOf(lhs.tag, outcome);
+  Operation *rOrigin = originOf(rhs.tag, outcome);
+  noteOrigin(diag, lOrigin, l);
+  if (rOrigin != lOrigin)
+    noteOrigin(diag, rOrigin, r);
 }
 
 bool Checker::tupleOrReport(Operation *op, Value value, const TagFn &fn) {
@@ -242,33 +268,13 @@ void Checker::checkContract(tag::AssertContractOp op) {
       terms.land(at.valid ? at.valid : yes, bt.valid ? bt.valid : yes);
   const Term *goal = terms.land(
       known, terms.implies(valid, terms.eq(at.comps[*ia], bt.comps[*ib])));
-  SmallVector<const Term *> shown;
-  for (const Term *comp : llvm::concat<const Term *const>(at.comps, bt.comps))
-    if (comp)
-      shown.push_back(comp);
-  shown.append({i, j, kk});
-  addOriginTerms(at, shown);
-  addOriginTerms(bt, shown);
+  TaggedElement lhs{op.getA(), aIdx, at}, rhs{op.getB(), bIdx, bt};
+  SmallVector<const Term *> shown = {i, j, kk};
+  addShownTerms(lhs, shown);
+  addShownTerms(rhs, shown);
   prove(op, "contraction indices differ", goal, shown,
         [&](InFlightDiagnostic &diag, const Outcome &outcome) {
-          auto idx = [&](ArrayRef<const Term *> ts) {
-            SmallVector<std::string> out;
-            for (const Term *t : ts)
-              out.push_back(valueText(t, outcome));
-            return out;
-          };
-          std::string aElem =
-              elementText(sourceNames.get(op.getA()), idx(aIdx));
-          std::string bElem =
-              elementText(sourceNames.get(op.getB()), idx(bIdx));
-          diag.attachNote(op.getLoc())
-              << aElem << " carries " << describe(at, aIdx, outcome) << "; "
-              << bElem << " carries " << describe(bt, bIdx, outcome);
-          Operation *aOrigin = originOf(at, outcome);
-          Operation *bOrigin = originOf(bt, outcome);
-          noteOrigin(diag, aOrigin, aElem);
-          if (bOrigin != aOrigin)
-            noteOrigin(diag, bOrigin, bElem);
+          explain(diag, op.getLoc(), lhs, rhs, outcome);
         });
   facts.resize(before);
 }
@@ -374,38 +380,16 @@ void Checker::checkEquality(tag::AssertEqOp op) {
     equal = terms.land(equal, terms.eq(l, r));
   const Term *goal = terms.land(known, terms.implies(premise, equal));
 
-  TagFn lhsAt = atIndices(lhs, lhsIdx), rhsAt = atIndices(rhs, rhsIdx);
+  TaggedElement left{op.getLhs(), lhsIdx, atIndices(lhs, lhsIdx)};
+  TaggedElement right{op.getRhs(), rhsIdx, atIndices(rhs, rhsIdx)};
   SmallVector<const Term *> shown(space.begin(), space.end());
-  shown.append(lhsIdx.begin(), lhsIdx.end());
-  shown.append(rhsIdx.begin(), rhsIdx.end());
-  for (const Term *comp :
-       llvm::concat<const Term *const>(lhsAt.comps, rhsAt.comps))
-    if (comp)
-      shown.push_back(comp);
-  addOriginTerms(lhsAt, shown);
-  addOriginTerms(rhsAt, shown);
+  addShownTerms(left, shown);
+  addShownTerms(right, shown);
   std::string message =
       op.getMessage() ? op.getMessage()->str() : "tags differ";
   prove(op, message, goal, shown,
         [&](InFlightDiagnostic &diag, const Outcome &outcome) {
-          auto idx = [&](ArrayRef<const Term *> ts) {
-            SmallVector<std::string> out;
-            for (const Term *t : ts)
-              out.push_back(valueText(t, outcome));
-            return out;
-          };
-          std::string l =
-              elementText(sourceNames.get(op.getLhs()), idx(lhsIdx));
-          std::string r =
-              elementText(sourceNames.get(op.getRhs()), idx(rhsIdx));
-          diag.attachNote(op.getLoc())
-              << l << " carries " << describe(lhsAt, lhsIdx, outcome) << "; "
-              << r << " carries " << describe(rhsAt, rhsIdx, outcome);
-          Operation *lOrigin = originOf(lhsAt, outcome);
-          Operation *rOrigin = originOf(rhsAt, outcome);
-          noteOrigin(diag, lOrigin, l);
-          if (rOrigin != lOrigin)
-            noteOrigin(diag, rOrigin, r);
+          explain(diag, op.getLoc(), left, right, outcome);
         });
   facts.resize(before);
 }

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessera/runtime/tessera_runtime.h"
+#include "tessera/runtime/tessera.hpp"
 
 #include "gtest/gtest.h"
 
@@ -37,12 +37,7 @@ protected:
 };
 
 tessera_view vector(float *data, int64_t size) {
-  tessera_view view{};
-  view.data = data;
-  view.rank = 1;
-  view.sizes[0] = size;
-  view.strides[0] = 1;
-  return view;
+  return tessera::view(data, {size});
 }
 
 TEST_F(RuntimeModule, ListsKernelsWithTheirSignatures) {

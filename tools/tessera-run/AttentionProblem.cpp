@@ -19,7 +19,7 @@ public:
         q({batch * heads, seqQ, 64}, 2), k({batch * kvHeads, seqKv, 64}, 2),
         v({batch * kvHeads, seqKv, 64}, 2), o({batch * heads, seqQ, 64}, 2) {}
 
-  bool valid(std::string &why) const {
+  bool valid(std::string &why) const override {
     if (kvHeads < 1 || heads % kvHeads) {
       why = "--heads must be a multiple of --kv-heads";
       return false;
@@ -35,12 +35,9 @@ public:
            (causal ? " causal" : "");
   }
   void prepare(std::mt19937 &rng) override {
-    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
     for (Tensor *t : {&q, &k, &v})
-      for (int64_t i = 0; i < t->elements(); ++i)
-        t->as<uint16_t>()[i] = toBF16(dist(rng));
-    for (int64_t i = 0; i < o.elements(); ++i)
-      o.as<uint16_t>()[i] = 0x7FC0;
+      fillRandomBF16(*t, rng);
+    poisonBF16(o);
   }
   tessera_status launch(tessera_module *module) override {
     float scale = 0.125f; // 1 / sqrt(64)
@@ -96,17 +93,5 @@ private:
   Tensor q, k, v, o;
 };
 
-const bool registered = [] {
-  problemRegistry()["flash_attention_fwd"] =
-      [](const Flags &f) -> std::unique_ptr<Problem> {
-    auto problem = std::make_unique<FlashAttention>(f);
-    std::string why;
-    if (!problem->valid(why)) {
-      std::fprintf(stderr, "tessera-run: %s\n", why.c_str());
-      return nullptr;
-    }
-    return problem;
-  };
-  return true;
-}();
+const bool registered = registerProblem<FlashAttention>("flash_attention_fwd");
 } // namespace

@@ -21,12 +21,9 @@ public:
            " K=" + std::to_string(k);
   }
   void prepare(std::mt19937 &rng) override {
-    for (int64_t i = 0; i < a.elements(); ++i)
-      a.as<uint16_t>()[i] = toBF16(uniform(rng));
-    for (int64_t i = 0; i < b.elements(); ++i)
-      b.as<uint16_t>()[i] = toBF16(uniform(rng));
-    for (int64_t i = 0; i < c.elements(); ++i)
-      c.as<uint16_t>()[i] = 0x7FC0; // NaN: every element must be written
+    fillRandomBF16(a, rng);
+    fillRandomBF16(b, rng);
+    poisonBF16(c);
   }
   tessera_status launch(tessera_module *module) override {
     void *args[] = {&a.view, &b.view, &c.view};
@@ -75,15 +72,13 @@ public:
     return nibble >= 8 ? nibble - 16 : nibble;
   }
   void prepare(std::mt19937 &rng) override {
-    for (int64_t i = 0; i < a.elements(); ++i)
-      a.as<uint16_t>()[i] = toBF16(uniform(rng));
+    fillRandomBF16(a, rng);
     std::uniform_int_distribution<int> bytes(0, 255);
     for (uint8_t &byte : w.bytes) // two codes per byte
       byte = static_cast<uint8_t>(bytes(rng));
     for (int64_t i = 0; i < s.elements(); ++i)
       s.as<uint16_t>()[i] = toF16(0.01f + 0.05f * std::fabs(uniform(rng)));
-    for (int64_t i = 0; i < c.elements(); ++i)
-      c.as<uint16_t>()[i] = 0x7FC0;
+    poisonBF16(c);
   }
   tessera_status launch(tessera_module *module) override {
     void *args[] = {&a.view, &w.view, &s.view, &c.view};
@@ -117,13 +112,6 @@ private:
   Tensor a, w, s, c;
 };
 
-const bool registered = [] {
-  problemRegistry()["gemm_bf16"] = [](const Flags &f) {
-    return std::make_unique<GemmBF16>(f);
-  };
-  problemRegistry()["gemm_w4a16"] = [](const Flags &f) {
-    return std::make_unique<GemmW4A16>(f);
-  };
-  return true;
-}();
+const bool registered = registerProblem<GemmBF16>("gemm_bf16") &&
+                        registerProblem<GemmW4A16>("gemm_w4a16");
 } // namespace

@@ -24,7 +24,7 @@ public:
         w13({experts, 2 * inter, hidden}, 2), w2({experts, hidden, inter}, 2),
         out({tokens, hidden}, 4) {}
 
-  bool valid(std::string &why) const {
+  bool valid(std::string &why) const override {
     if (topk < 1 || topk > experts) {
       why = "--topk must be between 1 and --experts";
       return false;
@@ -42,9 +42,9 @@ public:
 
   void prepare(std::mt19937 &rng) override {
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    for (Tensor *t : {&x, &w13, &w2})
-      for (int64_t i = 0; i < t->elements(); ++i)
-        t->as<uint16_t>()[i] = toBF16(dist(rng) * (t == &x ? 1.0f : 0.2f));
+    fillRandomBF16(x, rng);
+    fillRandomBF16(w13, rng, 0.2f);
+    fillRandomBF16(w2, rng, 0.2f);
     // Router: softmax over logits, top-k, weights renormalized. Experts
     // past the first half get low logits so some receive no token.
     topkIds.assign(tokens * topk, 0);
@@ -86,18 +86,8 @@ public:
     }
     slots = static_cast<int64_t>(sortedIds.size());
     h = std::make_unique<Tensor>(std::vector<int64_t>{slots, inter}, 2);
-    for (int64_t i = 0; i < h->elements(); ++i)
-      h->as<uint16_t>()[i] = 0x7FC0;
+    poisonBF16(*h);
     std::fill(out.as<float>(), out.as<float>() + out.elements(), 0.0f);
-  }
-
-  static tessera_view vector1D(void *data, int64_t size) {
-    tessera_view view{};
-    view.data = data;
-    view.rank = 1;
-    view.sizes[0] = size;
-    view.strides[0] = 1;
-    return view;
   }
 
   tessera_status launch(tessera_module *module) override {
@@ -106,11 +96,11 @@ public:
     tessera_view gate = w13.view, up = w13.view;
     gate.sizes[1] = up.sizes[1] = inter;
     up.data = w13.as<uint16_t>() + inter * hidden;
-    tessera_view ids = vector1D(sortedIds.data(), slots);
-    tessera_view blockExperts =
-        vector1D(expertIds.data(), static_cast<int64_t>(expertIds.size()));
-    tessera_view routed = vector1D(topkIds.data(), tokens * topk);
-    tessera_view weights = vector1D(topkWeights.data(), tokens * topk);
+    tessera_view ids = tessera::view(sortedIds.data(), {slots});
+    tessera_view blockExperts = tessera::view(
+        expertIds.data(), {static_cast<int64_t>(expertIds.size())});
+    tessera_view routed = tessera::view(topkIds.data(), {tokens * topk});
+    tessera_view weights = tessera::view(topkWeights.data(), {tokens * topk});
     int32_t k32 = static_cast<int32_t>(topk);
     int64_t blocks = slots / kBlock;
     if (blocks == 0)
@@ -170,17 +160,5 @@ private:
   int64_t slots = 0, emptyExperts = 0;
 };
 
-const bool registered = [] {
-  problemRegistry()["moe_gate_up_swiglu"] =
-      [](const Flags &f) -> std::unique_ptr<Problem> {
-    auto problem = std::make_unique<MoeExpertBlock>(f);
-    std::string why;
-    if (!problem->valid(why)) {
-      std::fprintf(stderr, "tessera-run: %s\n", why.c_str());
-      return nullptr;
-    }
-    return problem;
-  };
-  return true;
-}();
+const bool registered = registerProblem<MoeExpertBlock>("moe_gate_up_swiglu");
 } // namespace

@@ -82,6 +82,18 @@ int64_t Tensor::elements() const {
   return count;
 }
 
+void tessera::run::fillRandomBF16(Tensor &tensor, std::mt19937 &rng,
+                                  float scale) {
+  std::uniform_real_distribution<float> dist(-scale, scale);
+  for (int64_t i = 0; i < tensor.elements(); ++i)
+    tensor.as<uint16_t>()[i] = toBF16(dist(rng));
+}
+
+void tessera::run::poisonBF16(Tensor &tensor) {
+  std::fill(tensor.as<uint16_t>(), tensor.as<uint16_t>() + tensor.elements(),
+            uint16_t(0x7FC0));
+}
+
 Comparison tessera::run::compare(const std::vector<double> &out,
                                  const std::vector<double> &ref) {
   Comparison result;

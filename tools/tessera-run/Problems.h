@@ -8,10 +8,11 @@
 #ifndef TESSERA_TOOLS_TESSERA_RUN_PROBLEMS_H
 #define TESSERA_TOOLS_TESSERA_RUN_PROBLEMS_H
 
-#include "tessera/runtime/tessera_runtime.h"
+#include "tessera/runtime/tessera.hpp"
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -57,9 +58,16 @@ struct Comparison {
 Comparison compare(const std::vector<double> &out,
                    const std::vector<double> &ref);
 
+/// Fills a bf16 tensor with uniform values in [-scale, scale].
+void fillRandomBF16(Tensor &tensor, std::mt19937 &rng, float scale = 1.0f);
+/// Fills a bf16 tensor with NaN, so that unwritten outputs fail the check.
+void poisonBF16(Tensor &tensor);
+
 class Problem {
 public:
   virtual ~Problem() = default;
+  /// Whether the flags describe a problem this kind can run; `why` if not.
+  virtual bool valid(std::string &why) const { return true; }
   /// One line describing the shape, e.g. "M=256 N=256 K=256".
   virtual std::string describe() const = 0;
   /// Makes random inputs and poisons the outputs.
@@ -79,6 +87,21 @@ std::unique_ptr<Problem> makeProblem(const std::string &kernel,
 /// All problem makers: kernel name -> maker.
 using Maker = std::function<std::unique_ptr<Problem>(const Flags &)>;
 std::map<std::string, Maker> &problemRegistry();
+
+/// Makes `kernel` run problem P; invalid flags print why and give null.
+template <typename P> bool registerProblem(const std::string &kernel) {
+  problemRegistry()[kernel] =
+      [](const Flags &flags) -> std::unique_ptr<Problem> {
+    auto problem = std::make_unique<P>(flags);
+    std::string why;
+    if (!problem->valid(why)) {
+      std::fprintf(stderr, "tessera-run: %s\n", why.c_str());
+      return nullptr;
+    }
+    return problem;
+  };
+  return true;
+}
 
 } // namespace tessera::run
 

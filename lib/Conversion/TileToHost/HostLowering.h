@@ -54,6 +54,13 @@ private:
                         mlir::ValueRange indices, mlir::Value value);
   /// The shared buffer `buffer`, or its slot for a ring.
   mlir::Value sharedTile(mlir::Value buffer, mlir::Value slot);
+  mlir::Value viewElement(mlir::Value view, mlir::ValueRange offsets,
+                          mlir::ValueRange ivs, mlir::Value rows,
+                          llvm::SmallVectorImpl<mlir::Value> &viewIndex);
+  void forEachElementInView(
+      mlir::MemRefType tileType, mlir::Value view, mlir::ValueRange offsets,
+      mlir::Value rows,
+      llvm::function_ref<void(mlir::ValueRange, mlir::ValueRange)> body);
   mlir::LogicalResult lowerGather(tile::GatherOp op);
   mlir::LogicalResult lowerAtomicAdd(tile::AtomicAddOp op);
 

@@ -119,46 +119,64 @@ void HostLowering::viewTransfer(Value view, Type viewElement,
   });
 }
 
-/// Element-wise: each element checks its own bounds (rows come from data).
-LogicalResult HostLowering::lowerGather(tile::GatherOp op) {
-  Value view = scalar(op.getSource());
-  Type viewElement = viewElements.lookup(op.getSource());
-  Value out = buffer(op.getResult());
-  auto outType = cast<MemRefType>(out.getType());
-  fill(out, padValue(builder, loc, outType.getElementType(), op.getPadAttr()));
-  Value rows = buffer(op.getRows());
-  unsigned rank = op.getOffsets().size(), tileRank = outType.getRank();
-  unsigned rowDim = rank - tileRank;
+/// Element `ivs` of a tile taken at `offsets` from `view`: its index in the
+/// view (appended to `viewIndex`) and whether it lies inside the view. With
+/// `rows`, the tile's first dimension reads rows[ivs[0]] instead of ivs[0];
+/// negative ids wrap to huge unsigned values and so fall outside.
+Value HostLowering::viewElement(Value view, ValueRange offsets, ValueRange ivs,
+                                Value rows, SmallVectorImpl<Value> &viewIndex) {
+  unsigned rank = offsets.size(), first = rank - ivs.size();
+  Value inside = arith::ConstantIntOp::create(builder, loc, 1, 1);
+  for (unsigned j = 0; j < rank; ++j) {
+    Value at = scalar(offsets[j]);
+    if (j >= first) {
+      Value step = ivs[j - first];
+      if (rows && j == first)
+        step = arith::IndexCastOp::create(
+            builder, loc, builder.getIndexType(),
+            memref::LoadOp::create(builder, loc, rows, ivs[0]));
+      at = arith::AddIOp::create(builder, loc, at, step);
+    }
+    Value dim = memref::DimOp::create(builder, loc, view, j);
+    inside = arith::AndIOp::create(
+        builder, loc, inside,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, at,
+                              dim));
+    viewIndex.push_back(at);
+  }
+  return inside;
+}
+
+/// Element-wise loops over `tileType`'s shape whose body runs only for the
+/// elements `viewElement` finds inside the view.
+void HostLowering::forEachElementInView(
+    MemRefType tileType, Value view, ValueRange offsets, Value rows,
+    function_ref<void(ValueRange ivs, ValueRange viewIndex)> body) {
   SmallVector<Value> sizes;
-  for (int64_t size : outType.getShape())
+  for (int64_t size : tileType.getShape())
     sizes.push_back(index(size));
   loopNest(sizes, [&](ValueRange ivs) {
-    Value id = memref::LoadOp::create(builder, loc, rows, ivs[0]);
-    Value row =
-        arith::IndexCastOp::create(builder, loc, builder.getIndexType(), id);
     SmallVector<Value> viewIndex;
-    Value inside = arith::ConstantIntOp::create(builder, loc, 1, 1);
-    for (unsigned j = 0; j < rank; ++j) {
-      Value offset = scalar(op.getOffsets()[j]);
-      Value at = offset;
-      if (j == rowDim)
-        at = arith::AddIOp::create(builder, loc, offset, row);
-      else if (j > rowDim)
-        at = arith::AddIOp::create(builder, loc, offset, ivs[j - rowDim]);
-      Value dim = memref::DimOp::create(builder, loc, view, j);
-      // Negative ids wrap to huge unsigned values: out of bounds.
-      inside = arith::AndIOp::create(
-          builder, loc, inside,
-          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, at,
-                                dim));
-      viewIndex.push_back(at);
-    }
+    Value inside = viewElement(view, offsets, ivs, rows, viewIndex);
     auto ifOp = scf::IfOp::create(builder, loc, inside, false);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(ifOp.thenBlock());
-    Value value = loadViewElement(view, viewElement, viewIndex);
-    memref::StoreOp::create(builder, loc, value, out, ivs);
+    body(ivs, viewIndex);
   });
+}
+
+LogicalResult HostLowering::lowerGather(tile::GatherOp op) {
+  Value view = scalar(op.getSource());
+  Type element = viewElements.lookup(op.getSource());
+  Value out = buffer(op.getResult());
+  auto outType = cast<MemRefType>(out.getType());
+  fill(out, padValue(builder, loc, outType.getElementType(), op.getPadAttr()));
+  forEachElementInView(outType, view, op.getOffsets(), buffer(op.getRows()),
+                       [&](ValueRange ivs, ValueRange viewIndex) {
+                         Value value =
+                             loadViewElement(view, element, viewIndex);
+                         memref::StoreOp::create(builder, loc, value, out, ivs);
+                       });
   return success();
 }
 
@@ -167,40 +185,15 @@ LogicalResult HostLowering::lowerAtomicAdd(tile::AtomicAddOp op) {
   Value value = buffer(op.getValue());
   auto valueType = cast<MemRefType>(value.getType());
   Value rows = op.getRows() ? buffer(op.getRows()) : Value();
-  unsigned rank = op.getOffsets().size(), tileRank = valueType.getRank();
-  unsigned first = rank - tileRank;
-  bool isFloat = isa<FloatType>(valueType.getElementType());
-  SmallVector<Value> sizes;
-  for (int64_t size : valueType.getShape())
-    sizes.push_back(index(size));
-  loopNest(sizes, [&](ValueRange ivs) {
-    SmallVector<Value> viewIndex;
-    Value inside = arith::ConstantIntOp::create(builder, loc, 1, 1);
-    for (unsigned j = 0; j < rank; ++j) {
-      Value at = scalar(op.getOffsets()[j]);
-      if (j >= first) {
-        Value step = ivs[j - first];
-        if (rows && j == first)
-          step = arith::IndexCastOp::create(
-              builder, loc, builder.getIndexType(),
-              memref::LoadOp::create(builder, loc, rows, ivs[0]));
-        at = arith::AddIOp::create(builder, loc, at, step);
-      }
-      Value dim = memref::DimOp::create(builder, loc, view, j);
-      inside = arith::AndIOp::create(
-          builder, loc, inside,
-          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, at,
-                                dim));
-      viewIndex.push_back(at);
-    }
-    auto ifOp = scf::IfOp::create(builder, loc, inside, false);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(ifOp.thenBlock());
-    Value element = memref::LoadOp::create(builder, loc, value, ivs);
-    memref::AtomicRMWOp::create(builder, loc,
-                                isFloat ? arith::AtomicRMWKind::addf
-                                        : arith::AtomicRMWKind::addi,
-                                element, view, viewIndex);
-  });
+  auto kind = isa<FloatType>(valueType.getElementType())
+                  ? arith::AtomicRMWKind::addf
+                  : arith::AtomicRMWKind::addi;
+  forEachElementInView(valueType, view, op.getOffsets(), rows,
+                       [&](ValueRange ivs, ValueRange viewIndex) {
+                         Value element =
+                             memref::LoadOp::create(builder, loc, value, ivs);
+                         memref::AtomicRMWOp::create(builder, loc, kind,
+                                                     element, view, viewIndex);
+                       });
   return success();
 }
