@@ -174,8 +174,17 @@ tessera_status tesseraLaunch(tessera_module *module, const char *kernel,
       continue;
     }
     const auto *view = static_cast<const tessera_view *>(args[i]);
-    int64_t rank =
-        std::stoll(entry.args[i].substr(entry.args[i].rfind(':') + 1));
+    // "view:<element>:<rank>"
+    const std::string &spec = entry.args[i];
+    size_t colon = spec.rfind(':');
+    int64_t rank = std::stoll(spec.substr(colon + 1));
+    std::string element = spec.substr(5, colon - 5);
+    if (view->dtype != TESSERA_DTYPE_UNSPECIFIED &&
+        element != tesseraDTypeName(view->dtype))
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "argument " + std::to_string(i) + " of " + entry.name +
+                      " holds " + element + " but the view is " +
+                      tesseraDTypeName(view->dtype));
     if (view->rank != rank)
       return fail(TESSERA_ERROR_INVALID_ARGUMENT,
                   "argument " + std::to_string(i) + " of " + entry.name +

@@ -49,6 +49,32 @@ const char *tesseraStatusName(tessera_status status) {
 
 const char *tesseraGetLastError(void) { return lastError.c_str(); }
 
+const char *tesseraDTypeName(tessera_dtype dtype) {
+  switch (dtype) {
+  case TESSERA_DTYPE_UNSPECIFIED:
+    return "";
+  case TESSERA_DTYPE_F32:
+    return "f32";
+  case TESSERA_DTYPE_F16:
+    return "f16";
+  case TESSERA_DTYPE_BF16:
+    return "bf16";
+  case TESSERA_DTYPE_F8E4M3FN:
+    return "f8E4M3FN";
+  case TESSERA_DTYPE_F8E5M2:
+    return "f8E5M2";
+  case TESSERA_DTYPE_I4:
+    return "i4";
+  case TESSERA_DTYPE_I8:
+    return "i8";
+  case TESSERA_DTYPE_I32:
+    return "i32";
+  case TESSERA_DTYPE_I64:
+    return "i64";
+  }
+  return "";
+}
+
 tessera_status tesseraParseDeviceKind(const char *name,
                                       tessera_device_kind *kind) {
   if (!name || !kind)

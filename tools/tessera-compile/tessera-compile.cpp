@@ -1,11 +1,15 @@
 //===- tessera-compile.cpp - Compile tile kernels into a bundle -*- C++ -*-===//
 //
-//   tessera-compile k.mlir --target=host -o k.bundle
+//   tessera-compile a.mlir [b.mlir...] --target=host -o k.bundle
+//       [--emit-header=k.h] [--emit-embed=k.cpp] [--passes=PIPELINE]
+//       [--no-tag-check]
 //
-// Verifies the kernels, proves their tag invariants (unless --no-tag-check),
-// compiles them for every requested target and writes one bundle file (see
-// tessera/Target/Bundle.h). The output is byte-identical for identical
-// inputs and options.
+// Verifies the kernels of all inputs, runs the requested passes, proves the
+// tag invariants (unless --no-tag-check), compiles the kernels for every
+// target and writes one bundle file (see tessera/Target/Bundle.h), plus a
+// C++ header of typed launch functions and a C++ source embedding the
+// bundle when asked. The output is byte-identical for identical inputs and
+// options.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +18,7 @@
 #include "tessera/Target/HostTarget.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -29,8 +34,8 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional,
-                                      cl::desc("<kernels.mlir>"), cl::Required);
+static cl::list<std::string>
+    inputFiles(cl::Positional, cl::desc("<kernels.mlir>..."), cl::OneOrMore);
 static cl::opt<std::string> outputFile("o", cl::desc("Output bundle"),
                                        cl::value_desc("file"), cl::Required);
 static cl::list<std::string>
@@ -39,20 +44,89 @@ static cl::list<std::string>
 static cl::opt<bool> noTagCheck("no-tag-check",
                                 cl::desc("Skip proving the tag invariants"));
 static cl::opt<std::string>
+    passes("passes",
+           cl::desc("Tile passes to run before the checker and the lowering, "
+                    "as a pass pipeline (e.g. 'canonicalize,cse')"));
+static cl::opt<std::string>
     emitHeader("emit-header",
                cl::desc("Also write a C++ header of typed launch functions"),
                cl::value_desc("file"));
 static cl::opt<std::string>
+    emitEmbed("emit-embed",
+              cl::desc("Also write a C++ source that embeds the bundle; the "
+                       "header then declares load(device)"),
+              cl::value_desc("file"));
+static cl::opt<std::string>
     headerNamespace("header-namespace",
-                    cl::desc("Namespace of the generated header"),
+                    cl::desc("Namespace of the generated C++ code"),
                     cl::init("tessera_kernels"));
 static cl::opt<std::string> hostCpu("host-cpu",
                                     cl::desc("CPU the host code may assume"),
                                     cl::init("x86-64-v3"));
 
+/// Parses every input into one module; kernel names must be unique.
+static OwningOpRef<ModuleOp> parseInputs(MLIRContext &context,
+                                         llvm::SourceMgr &sources) {
+  OwningOpRef<ModuleOp> merged;
+  for (const std::string &file : inputFiles) {
+    std::string error;
+    auto input = openInputFile(file, &error);
+    if (!input) {
+      llvm::errs() << "tessera-compile: " << error << "\n";
+      return nullptr;
+    }
+    unsigned id = sources.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+    llvm::SourceMgr one;
+    one.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(
+            sources.getMemoryBuffer(id)->getBuffer(),
+            sources.getMemoryBuffer(id)->getBufferIdentifier(), false),
+        llvm::SMLoc());
+    OwningOpRef<ModuleOp> module =
+        parseSourceFile<ModuleOp>(one, ParserConfig(&context));
+    if (!module)
+      return nullptr;
+    if (!merged) {
+      merged = std::move(module);
+      continue;
+    }
+    SymbolTable symbols(*merged);
+    for (Operation &op :
+         llvm::make_early_inc_range(module->getBody()->getOperations())) {
+      if (auto kernel = dyn_cast<tessera::tile::KernelOp>(op))
+        if (Operation *previous = symbols.lookup(kernel.getSymName())) {
+          InFlightDiagnostic diag = kernel.emitError()
+                                    << "kernel '" << kernel.getSymName()
+                                    << "' is defined twice";
+          diag.attachNote(previous->getLoc()) << "first defined here";
+          return nullptr;
+        }
+      op.moveBefore(merged->getBody(), merged->getBody()->end());
+    }
+  }
+  return merged;
+}
+
+/// Writes `data` unless the file already holds it: an unchanged header keeps
+/// its timestamp, so build tools need not recompile what includes it.
+static LogicalResult writeFile(const std::string &path,
+                               const std::string &data) {
+  if (auto existing = llvm::MemoryBuffer::getFile(path))
+    if ((*existing)->getBuffer() == data)
+      return success();
+  std::string error;
+  auto output = openOutputFile(path, &error);
+  if (!output) {
+    llvm::errs() << "tessera-compile: " << error << "\n";
+    return failure();
+  }
+  output->os() << data;
+  output->keep();
+  return success();
+}
+
 static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sources, ParserConfig(&context));
+  OwningOpRef<ModuleOp> module = parseInputs(context, sources);
   if (!module)
     return failure();
   for (const std::string &target : targets) {
@@ -68,44 +142,40 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
   }
   if (module->getOps<tessera::tile::KernelOp>().empty())
     return emitError(module->getLoc()) << "no tile.kernel to compile";
-  if (!noTagCheck) {
-    PassManager pm(&context, ModuleOp::getOperationName());
-    if (failed(parsePassPipeline("tag-check", pm)) || failed(pm.run(*module)))
-      return failure();
-  }
+  PassManager pm(&context, ModuleOp::getOperationName());
+  if (!passes.empty() && failed(parsePassPipeline(passes, pm, llvm::errs())))
+    return emitError(module->getLoc())
+           << "cannot parse --passes='" << passes << "'";
+  if (!noTagCheck && failed(parsePassPipeline("tag-check", pm)))
+    return failure();
+  if (failed(pm.run(*module)))
+    return failure();
+
   std::vector<tessera::KernelInfo> kernels =
       tessera::collectKernelInfo(*module);
   std::vector<tessera::TargetImage> images;
-  for (const std::string &target : targets) {
-    (void)target; // only host so far
-    OwningOpRef<ModuleOp> copy = module->clone();
-    tessera::HostCompileOptions options;
-    options.cpu = hostCpu;
-    FailureOr<std::string> object =
-        tessera::compileToHostSharedObject(*copy, options);
-    if (failed(object))
-      return failure();
-    images.push_back({"host", llvm::sys::getProcessTriple(), *object});
-  }
-  std::string error;
-  auto output = openOutputFile(outputFile, &error);
-  if (!output) {
-    llvm::errs() << "tessera-compile: " << error << "\n";
+  OwningOpRef<ModuleOp> copy = module->clone();
+  tessera::HostCompileOptions options;
+  options.cpu = hostCpu;
+  FailureOr<std::string> object =
+      tessera::compileToHostSharedObject(*copy, options);
+  if (failed(object))
     return failure();
-  }
-  output->os() << tessera::writeBundle(kernels, images);
-  output->keep();
-  if (!emitHeader.empty()) {
-    auto header = openOutputFile(emitHeader, &error);
-    if (!header) {
-      llvm::errs() << "tessera-compile: " << error << "\n";
-      return failure();
-    }
-    header->os() << tessera::writeLaunchHeader(
-        kernels, headerNamespace,
-        llvm::sys::path::filename(inputFile.getValue()));
-    header->keep();
-  }
+  images.push_back({"host", llvm::sys::getProcessTriple(), *object});
+
+  std::string bundle = tessera::writeBundle(kernels, images);
+  if (failed(writeFile(outputFile, bundle)))
+    return failure();
+  std::string source = llvm::sys::path::filename(inputFiles.front()).str();
+  if (!emitHeader.empty() &&
+      failed(writeFile(emitHeader, tessera::writeLaunchHeader(
+                                       kernels, headerNamespace, source,
+                                       /*embedded=*/!emitEmbed.empty()))))
+    return failure();
+  if (!emitEmbed.empty() &&
+      failed(writeFile(emitEmbed, tessera::writeEmbeddedBundle(
+                                      bundle, headerNamespace, source))))
+    return failure();
   return success();
 }
 
@@ -119,15 +189,7 @@ int main(int argc, char **argv) {
   tessera::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
-
-  std::string error;
-  auto input = openInputFile(inputFile, &error);
-  if (!input) {
-    llvm::errs() << "tessera-compile: " << error << "\n";
-    return 1;
-  }
   llvm::SourceMgr sources;
-  sources.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sources, &context);
   return failed(compile(context, sources)) ? 1 : 0;
 }

@@ -2,6 +2,8 @@
 
 #include "Problems.h"
 
+#include "tessera/runtime/library.hpp"
+
 #include <algorithm>
 #include <numeric>
 
@@ -65,25 +67,15 @@ public:
         topkWeights[t * topk + j] = static_cast<float>(p[order[j]] / sum);
       }
     }
-    // Alignment.
-    sortedIds.clear();
-    expertIds.clear();
-    emptyExperts = 0;
-    int32_t sentinel = static_cast<int32_t>(tokens * topk);
-    for (int64_t e = 0; e < experts; ++e) {
-      size_t start = sortedIds.size();
-      for (int64_t s = 0; s < tokens * topk; ++s)
-        if (topkIds[s] == e)
-          sortedIds.push_back(static_cast<int32_t>(s));
-      if (sortedIds.size() == start) {
-        ++emptyExperts;
-        continue;
-      }
-      while ((sortedIds.size() - start) % kBlock)
-        sortedIds.push_back(sentinel);
-      for (size_t b = start; b < sortedIds.size(); b += kBlock)
-        expertIds.push_back(static_cast<int32_t>(e));
-    }
+    // Alignment, as the library op does it.
+    tessera::MoeAlignment alignment =
+        tessera::alignMoe(topkIds.data(), tokens, topk, experts, kBlock);
+    sortedIds = std::move(alignment.sortedIds);
+    expertIds = std::move(alignment.expertIds);
+    emptyExperts = experts;
+    for (int64_t e = 0; e < experts; ++e)
+      if (std::find(expertIds.begin(), expertIds.end(), e) != expertIds.end())
+        --emptyExperts;
     slots = static_cast<int64_t>(sortedIds.size());
     h = std::make_unique<Tensor>(std::vector<int64_t>{slots, inter}, 2);
     poisonBF16(*h);

@@ -45,9 +45,15 @@ std::vector<KernelInfo> collectKernelInfo(mlir::ModuleOp module);
 std::string serializeKernelInfo(const std::vector<KernelInfo> &kernels);
 
 /// A C++ header with one typed launch function per kernel (namespace
-/// `ns`), over the runtime's C++ wrapper.
+/// `ns`), over the runtime's C++ wrapper. With `embedded`, it also declares
+/// the embedded bundle and `load(device)`.
 std::string writeLaunchHeader(const std::vector<KernelInfo> &kernels,
-                              llvm::StringRef ns, llvm::StringRef source);
+                              llvm::StringRef ns, llvm::StringRef source,
+                              bool embedded);
+
+/// A C++ source defining `ns::bundle` and `ns::bundleSize`.
+std::string writeEmbeddedBundle(llvm::StringRef bundle, llvm::StringRef ns,
+                                llvm::StringRef source);
 
 /// The bytes of a bundle holding `images`, each with `kernels`' metadata.
 std::string writeBundle(const std::vector<KernelInfo> &kernels,

@@ -65,6 +65,23 @@ int tesseraHostGetThreads(const tessera_device *device);
 
 #define TESSERA_MAX_RANK 4
 
+/* Element types of views. UNSPECIFIED skips the launch-time check. */
+typedef enum tessera_dtype {
+  TESSERA_DTYPE_UNSPECIFIED = 0,
+  TESSERA_DTYPE_F32,
+  TESSERA_DTYPE_F16,
+  TESSERA_DTYPE_BF16,
+  TESSERA_DTYPE_F8E4M3FN,
+  TESSERA_DTYPE_F8E5M2,
+  TESSERA_DTYPE_I4,
+  TESSERA_DTYPE_I8,
+  TESSERA_DTYPE_I32,
+  TESSERA_DTYPE_I64,
+} tessera_dtype;
+
+/* The MLIR spelling of a dtype ("bf16", "i4", ...), "" for UNSPECIFIED. */
+const char *tesseraDTypeName(tessera_dtype dtype);
+
 /* A view of memory passed to a kernel: `rank` sizes and strides, counted in
  * elements, the innermost stride 1. For int4 views, sizes count codes
  * (two per byte, low nibble first) and the outer strides count bytes. */
@@ -73,6 +90,7 @@ typedef struct tessera_view {
   int64_t rank;
   int64_t sizes[TESSERA_MAX_RANK];
   int64_t strides[TESSERA_MAX_RANK];
+  tessera_dtype dtype; /* checked against the kernel's signature if set */
 } tessera_view;
 
 typedef struct tessera_grid {

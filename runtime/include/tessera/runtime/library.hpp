@@ -1,0 +1,78 @@
+//===- library.hpp - Library ops over the shipped kernels -------*- C++ -*-===//
+//
+// gemm, attention and moe pick the shipped kernel that fits the device and
+// the views' element types, and report a clear error for combinations no
+// shipped kernel covers. The kernels come from a KernelLibrary: the bundles
+// compiled into Tessera::kernels (tessera_shipped_kernels::load) or bundle
+// files given by the caller (the standalone runtime's way).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_RUNTIME_LIBRARY_HPP
+#define TESSERA_RUNTIME_LIBRARY_HPP
+
+#include "tessera/runtime/tessera.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace tessera {
+
+/// Modules holding the shipped kernels, searched by kernel name.
+class KernelLibrary {
+public:
+  KernelLibrary() = default;
+  void add(Module module) { modules.push_back(std::move(module)); }
+  /// Adds the bundle file at `path`; fails (with error()) if unloadable.
+  tessera_status addFile(const Device &device, const char *path);
+  /// The module that has `kernel`, or null.
+  Module *find(const char *kernel);
+
+private:
+  std::vector<Module> modules;
+};
+
+/// C[M, N] = A[M, K] · B[K, N]: bf16 views (gemm_bf16).
+tessera_status gemm(KernelLibrary &library, const tessera_view &a,
+                    const tessera_view &b, const tessera_view &c);
+
+/// C = A · dequant(W, S): bf16 A [M, K], int4 W [K, N] (packed with
+/// packInt4), f16 S [ceil(K / 128), N] group scales (gemm_w4a16).
+tessera_status gemmInt4(KernelLibrary &library, const tessera_view &a,
+                        const tessera_view &packedWeights,
+                        const tessera_view &scales, const tessera_view &c);
+
+/// Packs int4 codes (int8 values in [-8, 7], row-major [rows, cols]) into
+/// the layout gemm_w4a16 reads: two codes per byte along a row, low nibble
+/// first, rows padded to whole bytes.
+std::vector<uint8_t> packInt4(const int8_t *codes, int64_t rows, int64_t cols);
+
+/// O = softmax(Q Kᵀ · scale [causal]) V with head dim 64, bf16 views Q, O
+/// [batch * heads, seq_q, 64] and K, V [batch * kv_heads, seq_kv, 64]
+/// (flash_attention_fwd); heads must be a multiple of kv_heads.
+tessera_status attention(KernelLibrary &library, const tessera_view &q,
+                         const tessera_view &k, const tessera_view &v,
+                         const tessera_view &o, bool causal, float scale);
+
+/// The alignment of MoE routing: the slots t * topk + j sorted by expert,
+/// each expert's run padded to `block` rows with the sentinel T * topk, and
+/// one expert per block. Experts without tokens get no block.
+struct MoeAlignment {
+  std::vector<int32_t> sortedIds;
+  std::vector<int32_t> expertIds;
+};
+MoeAlignment alignMoe(const int32_t *topkIds, int64_t tokens, int64_t topk,
+                      int64_t experts, int64_t block = 64);
+
+/// out[T, D] (f32, overwritten) = sum_j w[t, j] · down_e(silu(gate_e x_t) *
+/// up_e x_t) for the experts e = topk_ids[t, j]: x bf16 [T, D], w13 bf16
+/// [E, 2I, D] (gate rows first), w2 bf16 [E, D, I], topk_ids i32 [T, topk],
+/// topk_weights f32 [T, topk] (moe_gate_up_swiglu + moe_down_combine).
+tessera_status moe(KernelLibrary &library, const Device &device,
+                   const tessera_view &x, const tessera_view &w13,
+                   const tessera_view &w2, const tessera_view &topkIds,
+                   const tessera_view &topkWeights, const tessera_view &out);
+
+} // namespace tessera
+
+#endif // TESSERA_RUNTIME_LIBRARY_HPP

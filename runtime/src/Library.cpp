@@ -1,0 +1,242 @@
+//===- Library.cpp - Library ops over the shipped kernels -------*- C++ -*-===//
+
+#include "tessera/runtime/library.hpp"
+
+#include "Internal.h"
+
+#include <cstring>
+#include <string>
+
+using tessera::runtime::fail;
+
+namespace tessera {
+
+tessera_status KernelLibrary::addFile(const Device &device, const char *path) {
+  Module module = Module::load(device, path);
+  if (!module)
+    return TESSERA_ERROR_INVALID_BUNDLE;
+  modules.push_back(std::move(module));
+  return TESSERA_SUCCESS;
+}
+
+Module *KernelLibrary::find(const char *kernel) {
+  for (Module &module : modules) {
+    tessera_kernel_info info;
+    if (tesseraModuleFindKernel(module.get(), kernel, &info) == TESSERA_SUCCESS)
+      return &module;
+  }
+  return nullptr;
+}
+
+namespace {
+std::string shape(const tessera_view &view) {
+  std::string text = "[";
+  for (int64_t d = 0; d < view.rank; ++d)
+    text += (d ? ", " : "") + std::to_string(view.sizes[d]);
+  return text + "] " + tesseraDTypeName(view.dtype);
+}
+
+bool is(const tessera_view &view, tessera_dtype dtype, int64_t rank) {
+  return view.dtype == dtype && view.rank == rank;
+}
+
+tessera_status launch(KernelLibrary &library, const char *kernel,
+                      tessera_grid grid, void *const *args) {
+  Module *module = library.find(kernel);
+  if (!module)
+    return fail(TESSERA_ERROR_NOT_FOUND,
+                std::string("the kernel library has no ") + kernel +
+                    "; load the shipped kernels (Tessera::kernels) or their "
+                    "bundles");
+  return module->launch(kernel, grid, args);
+}
+} // namespace
+
+tessera_status gemm(KernelLibrary &library, const tessera_view &a,
+                    const tessera_view &b, const tessera_view &c) {
+  if (!is(a, TESSERA_DTYPE_BF16, 2) || !is(b, TESSERA_DTYPE_BF16, 2) ||
+      !is(c, TESSERA_DTYPE_BF16, 2))
+    return fail(TESSERA_ERROR_UNSUPPORTED,
+                "no shipped GEMM for " + shape(a) + " x " + shape(b) + " -> " +
+                    shape(c) +
+                    "; supported: bf16 x bf16 -> bf16 (2-D), and bf16 x int4 "
+                    "with gemmInt4");
+  if (a.sizes[1] != b.sizes[0] || c.sizes[0] != a.sizes[0] ||
+      c.sizes[1] != b.sizes[1])
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "GEMM shapes do not agree: " + shape(a) + " x " + shape(b) +
+                    " -> " + shape(c));
+  void *args[] = {const_cast<tessera_view *>(&a),
+                  const_cast<tessera_view *>(&b),
+                  const_cast<tessera_view *>(&c)};
+  return launch(library, "gemm_bf16",
+                {(c.sizes[0] + 127) / 128, (c.sizes[1] + 127) / 128, 1}, args);
+}
+
+tessera_status gemmInt4(KernelLibrary &library, const tessera_view &a,
+                        const tessera_view &w, const tessera_view &s,
+                        const tessera_view &c) {
+  if (!is(a, TESSERA_DTYPE_BF16, 2) || !is(w, TESSERA_DTYPE_I4, 2) ||
+      !is(s, TESSERA_DTYPE_F16, 2) || !is(c, TESSERA_DTYPE_BF16, 2))
+    return fail(TESSERA_ERROR_UNSUPPORTED,
+                "no shipped int4 GEMM for " + shape(a) + " x " + shape(w) +
+                    " scaled by " + shape(s) + " -> " + shape(c) +
+                    "; supported: bf16 x int4 with f16 group-128 scales -> "
+                    "bf16");
+  int64_t k = a.sizes[1];
+  if (w.sizes[0] != k || s.sizes[0] != (k + 127) / 128 ||
+      s.sizes[1] != w.sizes[1] || c.sizes[0] != a.sizes[0] ||
+      c.sizes[1] != w.sizes[1])
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "int4 GEMM shapes do not agree: " + shape(a) + " x " +
+                    shape(w) + " scaled by " + shape(s) + " -> " + shape(c) +
+                    " (scales need ceil(K / 128) rows)");
+  void *args[] = {
+      const_cast<tessera_view *>(&a), const_cast<tessera_view *>(&w),
+      const_cast<tessera_view *>(&s), const_cast<tessera_view *>(&c)};
+  return launch(library, "gemm_w4a16",
+                {(c.sizes[0] + 127) / 128, (c.sizes[1] + 127) / 128, 1}, args);
+}
+
+std::vector<uint8_t> packInt4(const int8_t *codes, int64_t rows, int64_t cols) {
+  int64_t rowBytes = (cols + 1) / 2;
+  std::vector<uint8_t> packed(rows * rowBytes, 0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      uint8_t nibble = static_cast<uint8_t>(codes[r * cols + c]) & 0xF;
+      packed[r * rowBytes + c / 2] |= (c % 2) ? nibble << 4 : nibble;
+    }
+  return packed;
+}
+
+tessera_status attention(KernelLibrary &library, const tessera_view &q,
+                         const tessera_view &k, const tessera_view &v,
+                         const tessera_view &o, bool causal, float scale) {
+  for (const tessera_view *view : {&q, &k, &v, &o})
+    if (!is(*view, TESSERA_DTYPE_BF16, 3) || view->sizes[2] != 64)
+      return fail(TESSERA_ERROR_UNSUPPORTED,
+                  "no shipped attention for " + shape(*view) +
+                      "; supported: bf16 [batch * heads, seq, 64]");
+  if (k.sizes[0] == 0 || q.sizes[0] % k.sizes[0] != 0 ||
+      v.sizes[0] != k.sizes[0] || v.sizes[1] != k.sizes[1] ||
+      o.sizes[0] != q.sizes[0] || o.sizes[1] != q.sizes[1])
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "attention shapes do not agree: q " + shape(q) + ", k " +
+                    shape(k) + ", v " + shape(v) + ", o " + shape(o) +
+                    " (query heads must be a multiple of kv heads)");
+  int64_t group = q.sizes[0] / k.sizes[0];
+  bool isCausal = causal;
+  void *args[] = {const_cast<tessera_view *>(&q),
+                  const_cast<tessera_view *>(&k),
+                  const_cast<tessera_view *>(&v),
+                  const_cast<tessera_view *>(&o),
+                  &scale,
+                  &group,
+                  &isCausal};
+  return launch(library, "flash_attention_fwd",
+                {(q.sizes[1] + 127) / 128, q.sizes[0], 1}, args);
+}
+
+MoeAlignment alignMoe(const int32_t *topkIds, int64_t tokens, int64_t topk,
+                      int64_t experts, int64_t block) {
+  MoeAlignment alignment;
+  int32_t sentinel = static_cast<int32_t>(tokens * topk);
+  for (int64_t e = 0; e < experts; ++e) {
+    size_t start = alignment.sortedIds.size();
+    for (int64_t s = 0; s < tokens * topk; ++s)
+      if (topkIds[s] == e)
+        alignment.sortedIds.push_back(static_cast<int32_t>(s));
+    if (alignment.sortedIds.size() == start)
+      continue;
+    while ((alignment.sortedIds.size() - start) % block)
+      alignment.sortedIds.push_back(sentinel);
+    for (size_t b = start; b < alignment.sortedIds.size(); b += block)
+      alignment.expertIds.push_back(static_cast<int32_t>(e));
+  }
+  return alignment;
+}
+
+tessera_status moe(KernelLibrary &library, const Device &device,
+                   const tessera_view &x, const tessera_view &w13,
+                   const tessera_view &w2, const tessera_view &topkIds,
+                   const tessera_view &topkWeights, const tessera_view &out) {
+  if (!is(x, TESSERA_DTYPE_BF16, 2) || !is(w13, TESSERA_DTYPE_BF16, 3) ||
+      !is(w2, TESSERA_DTYPE_BF16, 3) || !is(topkIds, TESSERA_DTYPE_I32, 2) ||
+      !is(topkWeights, TESSERA_DTYPE_F32, 2) || !is(out, TESSERA_DTYPE_F32, 2))
+    return fail(TESSERA_ERROR_UNSUPPORTED,
+                "no shipped MoE for x " + shape(x) + ", w13 " + shape(w13) +
+                    ", w2 " + shape(w2) + ", ids " + shape(topkIds) +
+                    ", weights " + shape(topkWeights) + ", out " + shape(out) +
+                    "; supported: bf16 activations and weights, i32 ids, f32 "
+                    "weights and output");
+  int64_t tokens = x.sizes[0], hidden = x.sizes[1], experts = w13.sizes[0];
+  int64_t inter = w13.sizes[1] / 2, topk = topkIds.sizes[1];
+  if (w13.sizes[1] % 2 || w13.sizes[2] != hidden || w2.sizes[0] != experts ||
+      w2.sizes[1] != hidden || w2.sizes[2] != inter ||
+      topkIds.sizes[0] != tokens || topkWeights.sizes[0] != tokens ||
+      topkWeights.sizes[1] != topk || out.sizes[0] != tokens ||
+      out.sizes[1] != hidden)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "MoE shapes do not agree: x " + shape(x) + ", w13 " +
+                    shape(w13) + ", w2 " + shape(w2) + ", ids " +
+                    shape(topkIds) + ", out " + shape(out));
+  if (device.get() && tesseraDeviceKind(device.get()) != TESSERA_DEVICE_HOST)
+    return fail(TESSERA_ERROR_UNSUPPORTED,
+                "MoE alignment runs on the host; GPU devices are not "
+                "supported yet");
+  const auto *ids = static_cast<const int32_t *>(topkIds.data);
+  for (int64_t s = 0; s < tokens * topk; ++s)
+    if (ids[s] < 0 || ids[s] >= experts)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "routed expert " + std::to_string(ids[s]) + " of slot " +
+                      std::to_string(s) + " is not in [0, " +
+                      std::to_string(experts) + ")");
+  MoeAlignment alignment = alignMoe(ids, tokens, topk, experts);
+  auto *output = static_cast<float *>(out.data);
+  for (int64_t t = 0; t < tokens; ++t)
+    std::memset(output + t * out.strides[0], 0, hidden * sizeof(float));
+  int64_t slots = static_cast<int64_t>(alignment.sortedIds.size());
+  if (slots == 0)
+    return TESSERA_SUCCESS;
+
+  // The gate and up halves of w13, as two views; H holds the activations.
+  tessera_view gate = w13, up = w13;
+  gate.sizes[1] = up.sizes[1] = inter;
+  up.data = static_cast<uint16_t *>(w13.data) + inter * w13.strides[1];
+  std::vector<uint16_t> h(slots * inter);
+  tessera_view hv = view(h.data(), {slots, inter}, TESSERA_DTYPE_BF16);
+  tessera_view sorted =
+      view(alignment.sortedIds.data(), {slots}, TESSERA_DTYPE_I32);
+  tessera_view blocks = view(alignment.expertIds.data(),
+                             {static_cast<int64_t>(alignment.expertIds.size())},
+                             TESSERA_DTYPE_I32);
+  tessera_view routed =
+      view(const_cast<int32_t *>(ids), {tokens * topk}, TESSERA_DTYPE_I32);
+  tessera_view weights =
+      view(topkWeights.data, {tokens * topk}, TESSERA_DTYPE_F32);
+  int32_t k32 = static_cast<int32_t>(topk);
+  int64_t numBlocks = slots / 64;
+  void *first[] = {const_cast<tessera_view *>(&x),
+                   &gate,
+                   &up,
+                   &hv,
+                   &sorted,
+                   &blocks,
+                   &routed,
+                   &k32};
+  if (tessera_status status = launch(library, "moe_gate_up_swiglu",
+                                     {numBlocks, (inter + 63) / 64, 1}, first))
+    return status;
+  void *second[] = {&hv,
+                    const_cast<tessera_view *>(&w2),
+                    const_cast<tessera_view *>(&out),
+                    &weights,
+                    &sorted,
+                    &blocks,
+                    &routed,
+                    &k32};
+  return launch(library, "moe_down_combine", {numBlocks, (hidden + 63) / 64, 1},
+                second);
+}
+
+} // namespace tessera

@@ -1,0 +1,236 @@
+//===- LibraryOpsTest.cpp - gemm, attention and moe library ops -*- C++ -*-===//
+//
+// The library ops on the shipped kernels (Tessera::kernels) against small
+// float64 references, and their errors for unsupported combinations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/runtime/library.hpp"
+#include "tessera_kernels.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+uint16_t bf16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return static_cast<uint16_t>((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);
+}
+float fromBF16(uint16_t bits) {
+  uint32_t wide = uint32_t(bits) << 16;
+  float value;
+  std::memcpy(&value, &wide, 4);
+  return value;
+}
+std::vector<uint16_t> randomBF16(size_t n, std::mt19937 &rng, float scale = 1) {
+  std::uniform_real_distribution<float> dist(-scale, scale);
+  std::vector<uint16_t> out(n);
+  for (uint16_t &x : out)
+    x = bf16(dist(rng));
+  return out;
+}
+double relativeError(const std::vector<double> &out,
+                     const std::vector<double> &ref) {
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    diff += (out[i] - ref[i]) * (out[i] - ref[i]);
+    norm += ref[i] * ref[i];
+  }
+  return std::sqrt(diff / norm);
+}
+
+class LibraryOps : public ::testing::Test {
+protected:
+  void SetUp() override {
+    device = tessera::Device::open(TESSERA_DEVICE_HOST);
+    library.add(tessera_shipped_kernels::load(device));
+    ASSERT_NE(library.find("gemm_bf16"), nullptr) << tessera::error();
+  }
+  tessera::Device device;
+  tessera::KernelLibrary library;
+  std::mt19937 rng{3};
+};
+
+TEST_F(LibraryOps, GemmMatchesReference) {
+  const int64_t m = 70, n = 90, k = 50;
+  auto a = randomBF16(m * k, rng), b = randomBF16(k * n, rng);
+  std::vector<uint16_t> c(m * n, 0x7FC0);
+  ASSERT_EQ(tessera::gemm(library,
+                          tessera::view(a.data(), {m, k}, TESSERA_DTYPE_BF16),
+                          tessera::view(b.data(), {k, n}, TESSERA_DTYPE_BF16),
+                          tessera::view(c.data(), {m, n}, TESSERA_DTYPE_BF16)),
+            TESSERA_SUCCESS)
+      << tessera::error();
+  std::vector<double> out(m * n), ref(m * n, 0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t p = 0; p < k; ++p)
+        ref[i * n + j] +=
+            double(fromBF16(a[i * k + p])) * fromBF16(b[p * n + j]);
+      out[i * n + j] = fromBF16(c[i * n + j]);
+    }
+  EXPECT_LT(relativeError(out, ref), 1e-2);
+}
+
+TEST_F(LibraryOps, Int4GemmWithPrepackedWeights) {
+  const int64_t m = 40, n = 33, k = 256;
+  auto a = randomBF16(m * k, rng);
+  std::vector<int8_t> codes(k * n);
+  std::uniform_int_distribution<int> code(-8, 7);
+  for (int8_t &c : codes)
+    c = static_cast<int8_t>(code(rng));
+  std::vector<uint8_t> packed = tessera::packInt4(codes.data(), k, n);
+  ASSERT_EQ(packed.size(), static_cast<size_t>(k * ((n + 1) / 2)));
+  EXPECT_EQ(packed[0] & 0xF, static_cast<uint8_t>(codes[0]) & 0xF);
+  EXPECT_EQ(packed[0] >> 4, static_cast<uint8_t>(codes[1]) & 0xF);
+  std::vector<uint16_t> scales(2 * n, 0x2E66); // f16 0.1
+  std::vector<uint16_t> c(m * n, 0x7FC0);
+  tessera_view w = tessera::view(packed.data(), {k, n}, TESSERA_DTYPE_I4);
+  w.strides[0] = (n + 1) / 2; // bytes per row
+  ASSERT_EQ(tessera::gemmInt4(
+                library, tessera::view(a.data(), {m, k}, TESSERA_DTYPE_BF16), w,
+                tessera::view(scales.data(), {2, n}, TESSERA_DTYPE_F16),
+                tessera::view(c.data(), {m, n}, TESSERA_DTYPE_BF16)),
+            TESSERA_SUCCESS)
+      << tessera::error();
+  std::vector<double> out(m * n), ref(m * n, 0);
+  const double scale = 0.0999755859375; // f16 0x2E66
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t p = 0; p < k; ++p)
+        ref[i * n + j] += double(fromBF16(a[i * k + p])) *
+                          fromBF16(bf16(float(codes[p * n + j] * scale)));
+      out[i * n + j] = fromBF16(c[i * n + j]);
+    }
+  EXPECT_LT(relativeError(out, ref), 1e-2);
+}
+
+TEST_F(LibraryOps, AttentionMatchesReference) {
+  const int64_t heads = 2, kvHeads = 1, seq = 70;
+  auto q = randomBF16(heads * seq * 64, rng),
+       k = randomBF16(kvHeads * seq * 64, rng),
+       v = randomBF16(kvHeads * seq * 64, rng);
+  std::vector<uint16_t> o(heads * seq * 64, 0x7FC0);
+  auto view3 = [](std::vector<uint16_t> &t, int64_t h) {
+    return tessera::view(t.data(), {h, 70, 64}, TESSERA_DTYPE_BF16);
+  };
+  ASSERT_EQ(tessera::attention(library, view3(q, heads), view3(k, kvHeads),
+                               view3(v, kvHeads), view3(o, heads),
+                               /*causal=*/true, 0.125f),
+            TESSERA_SUCCESS)
+      << tessera::error();
+  std::vector<double> out, ref;
+  for (int64_t h = 0; h < heads; ++h)
+    for (int64_t i = 0; i < seq; ++i) {
+      std::vector<double> s(i + 1);
+      double best = -INFINITY, sum = 0;
+      for (int64_t j = 0; j <= i; ++j) {
+        double dot = 0;
+        for (int d = 0; d < 64; ++d)
+          dot += double(fromBF16(q[(h * seq + i) * 64 + d])) *
+                 fromBF16(k[j * 64 + d]);
+        best = std::max(best, s[j] = dot * 0.125);
+      }
+      for (double &x : s)
+        sum += x = std::exp(x - best);
+      for (int d = 0; d < 64; ++d) {
+        double acc = 0;
+        for (int64_t j = 0; j <= i; ++j)
+          acc += s[j] / sum * fromBF16(v[j * 64 + d]);
+        ref.push_back(acc);
+        out.push_back(fromBF16(o[(h * seq + i) * 64 + d]));
+      }
+    }
+  EXPECT_LT(relativeError(out, ref), 1e-2);
+}
+
+TEST_F(LibraryOps, MoeAlignmentPadsRunsAndSkipsEmptyExperts) {
+  // 3 tokens, top-2 over 4 experts; expert 2 gets nothing.
+  std::vector<int32_t> ids = {0, 1, 1, 3, 0, 3};
+  tessera::MoeAlignment a = tessera::alignMoe(ids.data(), 3, 2, 4, 4);
+  EXPECT_EQ(a.expertIds, (std::vector<int32_t>{0, 1, 3}));
+  EXPECT_EQ(a.sortedIds,
+            (std::vector<int32_t>{0, 4, 6, 6, 1, 2, 6, 6, 3, 5, 6, 6}));
+}
+
+TEST_F(LibraryOps, MoeMatchesReference) {
+  const int64_t tokens = 20, experts = 4, topk = 2, hidden = 64, inter = 64;
+  auto x = randomBF16(tokens * hidden, rng);
+  auto w13 = randomBF16(experts * 2 * inter * hidden, rng, 0.2f);
+  auto w2 = randomBF16(experts * hidden * inter, rng, 0.2f);
+  std::vector<int32_t> ids(tokens * topk);
+  std::vector<float> weights(tokens * topk);
+  for (int64_t t = 0; t < tokens; ++t) {
+    ids[t * 2] = static_cast<int32_t>(t % 3); // expert 3 stays empty
+    ids[t * 2 + 1] = static_cast<int32_t>((t + 1) % 3);
+    weights[t * 2] = 0.75f;
+    weights[t * 2 + 1] = 0.25f;
+  }
+  std::vector<float> out(tokens * hidden, NAN);
+  ASSERT_EQ(
+      tessera::moe(
+          library, device,
+          tessera::view(x.data(), {tokens, hidden}, TESSERA_DTYPE_BF16),
+          tessera::view(w13.data(), {experts, 2 * inter, hidden},
+                        TESSERA_DTYPE_BF16),
+          tessera::view(w2.data(), {experts, hidden, inter},
+                        TESSERA_DTYPE_BF16),
+          tessera::view(ids.data(), {tokens, topk}, TESSERA_DTYPE_I32),
+          tessera::view(weights.data(), {tokens, topk}, TESSERA_DTYPE_F32),
+          tessera::view(out.data(), {tokens, hidden}, TESSERA_DTYPE_F32)),
+      TESSERA_SUCCESS)
+      << tessera::error();
+  std::vector<double> ref(tokens * hidden, 0), got(out.begin(), out.end());
+  for (int64_t t = 0; t < tokens; ++t)
+    for (int64_t j = 0; j < topk; ++j) {
+      int64_t e = ids[t * topk + j];
+      std::vector<double> act(inter);
+      for (int64_t i = 0; i < inter; ++i) {
+        double g = 0, u = 0;
+        for (int64_t d = 0; d < hidden; ++d) {
+          double xv = fromBF16(x[t * hidden + d]);
+          g += xv * fromBF16(w13[(e * 2 * inter + i) * hidden + d]);
+          u += xv * fromBF16(w13[(e * 2 * inter + inter + i) * hidden + d]);
+        }
+        act[i] = g / (1 + std::exp(-g)) * u;
+      }
+      for (int64_t d = 0; d < hidden; ++d) {
+        double y = 0;
+        for (int64_t i = 0; i < inter; ++i)
+          y += act[i] * fromBF16(w2[(e * hidden + d) * inter + i]);
+        ref[t * hidden + d] += weights[t * topk + j] * y;
+      }
+    }
+  EXPECT_LT(relativeError(got, ref), 1e-2);
+}
+
+TEST_F(LibraryOps, UnsupportedCombinationsAreClearErrors) {
+  std::vector<float> f(64 * 64);
+  tessera_view m = tessera::view(f.data(), {64, 64}, TESSERA_DTYPE_F32);
+  EXPECT_EQ(tessera::gemm(library, m, m, m), TESSERA_ERROR_UNSUPPORTED);
+  EXPECT_NE(tessera::error().find("no shipped GEMM for [64, 64] f32"),
+            std::string::npos);
+  std::vector<uint16_t> h(64 * 64);
+  tessera_view a = tessera::view(h.data(), {64, 32}, TESSERA_DTYPE_BF16);
+  tessera_view b = tessera::view(h.data(), {16, 64}, TESSERA_DTYPE_BF16);
+  tessera_view c = tessera::view(h.data(), {64, 64}, TESSERA_DTYPE_BF16);
+  EXPECT_EQ(tessera::gemm(library, a, b, c), TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(tessera::error().find("GEMM shapes do not agree"),
+            std::string::npos);
+  tessera::KernelLibrary empty;
+  tessera_view b2 = tessera::view(h.data(), {32, 64}, TESSERA_DTYPE_BF16);
+  EXPECT_EQ(tessera::gemm(empty, a, b2, c), TESSERA_ERROR_NOT_FOUND);
+  // A launch checks declared element types against the signature.
+  void *args[] = {&m, &m, &m};
+  EXPECT_EQ(library.find("gemm_bf16")->launch("gemm_bf16", {1, 1, 1}, args),
+            TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(tessera::error().find("holds bf16 but the view is f32"),
+            std::string::npos);
+}
+} // namespace
