@@ -53,6 +53,19 @@ private:
   mlir::LogicalResult processBlock(mlir::Block &block);
   mlir::LogicalResult processOp(mlir::Operation *op);
   mlir::LogicalResult processFor(mlir::scf::ForOp loop);
+  /// A ring the loop fills with one asynchronous copy per iteration.
+  struct RingPlan {
+    mlir::Value buffer;
+    tile::CopyOp copy;
+    int64_t stages;
+    int commitsAfterCopy, commitsPerIteration;
+  };
+  llvm::SmallVector<RingPlan> planRings(mlir::scf::ForOp loop);
+  BufferState ringState(const RingPlan &ring, mlir::scf::ForOp loop,
+                        const Term *at);
+  void checkRingState(const RingPlan &ring, mlir::scf::ForOp loop,
+                      const BufferState &expected, const BufferState &actual,
+                      llvm::StringRef what);
   mlir::LogicalResult processIf(mlir::scf::IfOp branch);
   void processValues(mlir::Operation *op);
   void processElementwise(mlir::Operation *op);
@@ -62,6 +75,7 @@ private:
   TagFn readBuffer(mlir::Value buffer, mlir::Value slot,
                    mlir::Operation *reader);
   void barrier();
+  bool mayAlias(const Term *slotA, const Term *slotB);
 
   // --- Obligations (TagObligations.cpp) ----------------------------------
   void addAssumption(tag::AssumeOp op);
@@ -115,6 +129,8 @@ private:
   llvm::DenseMap<mlir::Value, const Term *> values;
   llvm::DenseMap<mlir::Value, TagFn> tags;
   llvm::DenseMap<mlir::Value, BufferState> buffers;
+  /// The data and slot each asynchronous ring copy last wrote.
+  llvm::DenseMap<mlir::Operation *, std::pair<TagFn, const Term *>> ringWrites;
   llvm::DenseMap<std::pair<mlir::Value, unsigned>, const Term *> dims;
   llvm::SmallVector<const Term *> elems;
   /// Facts of the whole kernel (sizes, program ids) and of the scopes

@@ -83,6 +83,11 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
 
   llvm::SetVector<Value> written;
   collectWrittenBuffers(loop.getRegion(), written);
+  SmallVector<RingPlan> rings = planRings(loop);
+  // The rings' state before the loop, for the entry obligation.
+  llvm::DenseMap<Value, BufferState> beforeLoop;
+  for (const RingPlan &ring : rings)
+    beforeLoop[ring.buffer] = buffers[ring.buffer];
 
   SmallVector<TagFn, 4> carried;
   for (Value init : loop.getInitArgs())
@@ -104,6 +109,15 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
       if (written.contains(buffer))
         state.tag = TagFn();
     }
+    // A pipelined ring holds, at the head of iteration %k, what the last
+    // stages - 1 iterations copied into it (once the first walk has seen
+    // the copy).
+    for (const RingPlan &ring : rings)
+      if (ringWrites.count(ring.copy)) {
+        BufferState head = ringState(ring, loop, iv);
+        buffers[ring.buffer].tag = head.tag;
+        buffers[ring.buffer].hazard.pending = head.hazard.pending;
+      }
     facts.resize(loopFacts);
     // Values carried around the loop are unknown at the head.
     for (Value arg : loop.getRegionIterArgs())
@@ -112,6 +126,12 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
     reporting = outerReporting && reportNow;
     if (failed(processBlock(*loop.getBody())))
       return failure();
+    // The body must leave each ring as the next iteration expects it.
+    if (reporting)
+      for (const RingPlan &ring : rings)
+        checkRingState(ring, loop, ringState(ring, loop, terms.add(iv, step)),
+                       buffers[ring.buffer],
+                       "is not maintained by the loop body");
 
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     bool stable = true;
@@ -134,6 +154,17 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
       Hazard head = entryHazards.lookup(buffer);
       Hazard end = state.hazard;
       end.fromBackEdge = true;
+      // Copies still in flight at the end of the body: a pipelined ring's
+      // are described by its invariant; others, whose slot depends on the
+      // iteration, may be in any slot at the next head.
+      Value current = buffer;
+      bool planned = llvm::any_of(
+          rings, [&](const RingPlan &ring) { return ring.buffer == current; });
+      if (planned)
+        end.pending.clear();
+      for (PendingCopy &copy : end.pending)
+        if (copy.slot && terms.mentions(copy.slot, iv))
+          copy.slot = nullptr;
       Hazard joined = head;
       joined.join(end);
       if (!(joined == head)) {
@@ -153,6 +184,14 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
     reportNow = stable || pass + 2 >= maxPasses;
   }
   reporting = outerReporting;
+  loops.pop_back();
+  facts.resize(factsBefore);
+  // The copies before the loop must leave each ring as its first iteration
+  // expects it.
+  if (reporting)
+    for (const RingPlan &ring : rings)
+      checkRingState(ring, loop, ringState(ring, loop, lb),
+                     beforeLoop[ring.buffer], "does not hold on loop entry");
 
   // After the loop: the carried tags, and buffers holding the data of some
   // iteration (⊤ unless rewritten).
@@ -160,9 +199,143 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
     tags[result] = fn;
   for (Value buffer : written)
     buffers[buffer].tag = TagFn::top(loop);
-  loops.pop_back();
-  facts.resize(factsBefore);
   return success();
+}
+
+/// Rings the loop fills with exactly one asynchronous copy in its body:
+/// software-pipelined rings.
+SmallVector<Checker::RingPlan> Checker::planRings(scf::ForOp loop) {
+  SmallVector<RingPlan> plans;
+  llvm::DenseMap<Value, int> writes;
+  loop.getBody()->walk([&](Operation *op) {
+    if (auto copy = dyn_cast<tile::CopyOp>(op))
+      ++writes[copy.getDest()];
+    else if (auto store = dyn_cast<tile::StoreOp>(op))
+      ++writes[store.getDest()];
+  });
+  int commits = 0;
+  for (Operation &op : *loop.getBody())
+    commits += isa<tile::AsyncCommitOp>(op);
+  for (Operation &op : *loop.getBody()) {
+    auto copy = dyn_cast<tile::CopyOp>(op);
+    if (!copy || !copy.getAsync() || !copy.getDest().getType().isRing() ||
+        writes[copy.getDest()] != 1)
+      continue;
+    RingPlan plan{copy.getDest(), copy, copy.getDest().getType().getStages(), 0,
+                  commits};
+    for (Operation *next = copy->getNextNode(); next;
+         next = next->getNextNode())
+      plan.commitsAfterCopy += isa<tile::AsyncCommitOp>(next);
+    plans.push_back(plan);
+  }
+  return plans;
+}
+
+/// What `ring` holds at the head of the iteration at `at`: for j = 1 ..
+/// stages - 1, the copy of the iteration at `at` - j * step, into its slot,
+/// still in flight with the commits made since.
+BufferState Checker::ringState(const RingPlan &ring, scf::ForOp loop,
+                               const Term *at) {
+  const auto &[data, slot] = ringWrites.lookup(ring.copy);
+  const Term *iv = values.lookup(loop.getInductionVar());
+  const Term *step = valueTerm(loop.getStep());
+  BufferState state;
+  const Term *yes = terms.boolean(true);
+  auto orTrue = [&](const Term *t) { return t ? t : yes; };
+  for (int64_t j = ring.stages - 1; j >= 1; --j) {
+    llvm::DenseMap<const Term *, const Term *> shift = {
+        {iv, terms.sub(at, terms.mul(terms.cst(j), step))}};
+    TagFn written = data;
+    for (const Term *&comp : written.comps)
+      if (comp)
+        comp = terms.substitute(comp, shift);
+    written.valid = terms.substitute(orTrue(data.valid), shift);
+    written.known = terms.substitute(orTrue(data.known), shift);
+    const Term *writtenSlot = terms.substitute(slot, shift);
+    // The most recent copy (j = 1) is merged last, so it wins a slot.
+    const Term *isSlot = terms.eq(elem(0), writtenSlot);
+    TagFn &tag = state.tag;
+    if (tag.kind == TagFn::Bottom) {
+      tag = written;
+      tag.known = terms.land(isSlot, written.known);
+    } else {
+      for (auto [comp, old] : llvm::zip_equal(tag.comps, written.comps))
+        comp = comp && old ? terms.ite(isSlot, old, comp) : nullptr;
+      tag.valid = terms.ite(isSlot, written.valid, orTrue(tag.valid));
+      tag.known = terms.ite(isSlot, written.known, orTrue(tag.known));
+    }
+    tag.writers.insert(tag.writers.begin(), {isSlot, ring.copy});
+    state.hazard.pending.push_back(
+        {ring.copy, writtenSlot,
+         ring.commitsAfterCopy - 1 + int(j - 1) * ring.commitsPerIteration});
+  }
+  return state;
+}
+
+/// Reports at the loop where `actual` differs from what the ring should
+/// hold (`expected`): in any slot and element it should know, or in the
+/// copies it should have in flight.
+void Checker::checkRingState(const RingPlan &ring, scf::ForOp loop,
+                             const BufferState &expected,
+                             const BufferState &actual, StringRef what) {
+  std::string name = sourceNames.get(ring.buffer);
+  std::string message = "the ring invariant of " + name + " " + what.str();
+  for (const PendingCopy &copy : expected.hazard.pending) {
+    bool found = llvm::any_of(actual.hazard.pending, [&](auto &other) {
+      return other.slot == copy.slot && other.groupsAfter == copy.groupsAfter;
+    });
+    if (!found) {
+      anyFailure = true;
+      ++stats.failed;
+      InFlightDiagnostic diag = loop.emitError() << message;
+      diag.attachNote(loop.getLoc())
+          << "counterexample: slot " << terms.str(copy.slot) << " of " << name
+          << " should have a copy in flight "
+          << (copy.groupsAfter < 0
+                  ? std::string("in the open commit group")
+                  : "with " + std::to_string(copy.groupsAfter) +
+                        " commit groups after it")
+          << ", and has none; check the prologue, the commits and the waits";
+      return;
+    }
+  }
+  const TagFn &want = expected.tag, &have = actual.tag;
+  if (have.kind != TagFn::Tuple || have.name != want.name ||
+      have.names != want.names) {
+    anyFailure = true;
+    ++stats.failed;
+    loop.emitError() << message << ": " << name
+                     << " does not hold the tiles of the ring's copy";
+    return;
+  }
+  auto shape = cast<tile::SharedType>(ring.buffer.getType()).getShape();
+  SmallVector<const Term *> index = {terms.freshSym("slot")};
+  size_t before = facts.size();
+  facts.push_back(
+      {terms.inRange(index[0], terms.cst(0), terms.cst(ring.stages)), {}});
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    index.push_back(terms.freshSym("e" + std::to_string(d)));
+    facts.push_back(
+        {terms.inRange(index.back(), terms.cst(0), terms.cst(size)), {}});
+  }
+  TagFn w = atIndices(want, index), h = atIndices(have, index);
+  const Term *yes = terms.boolean(true);
+  auto orTrue = [&](const Term *t) { return t ? t : yes; };
+  const Term *same = terms.eq(orTrue(w.valid), orTrue(h.valid));
+  for (auto [a, b] : llvm::zip_equal(w.comps, h.comps))
+    same =
+        terms.land(same, a && b ? terms.implies(orTrue(w.valid), terms.eq(a, b))
+                                : terms.boolean(a == b));
+  const Term *goal =
+      terms.implies(orTrue(w.known), terms.land(orTrue(h.known), same));
+  SmallVector<const Term *> shown(index.begin(), index.end());
+  prove(loop, message, goal, shown,
+        [&](InFlightDiagnostic &diag, const Outcome &outcome) {
+          diag.attachNote(loop.getLoc())
+              << "slot " << valueText(index[0], outcome) << " should hold "
+              << describe(w, outcome) << " but holds " << describe(h, outcome);
+        });
+  facts.resize(before);
 }
 
 LogicalResult Checker::processIf(scf::IfOp branch) {

@@ -53,15 +53,26 @@ struct TagFn {
   }
 };
 
+/// An asynchronous copy not yet retired by tile.async_wait: into `slot` of a
+/// ring (null: the whole buffer), with `groupsAfter` commits since its own
+/// (-1: its group is still open).
+struct PendingCopy {
+  mlir::Operation *op;
+  const Term *slot;
+  int groupsAfter;
+  bool operator==(const PendingCopy &other) const {
+    return op == other.op && slot == other.slot &&
+           groupsAfter == other.groupsAfter;
+  }
+};
+
 /// Who may still touch a shared buffer (TAGS.md §1): a set of possibilities,
 /// so that joins at loop heads and branches are unions.
 struct Hazard {
-  /// A synchronous write not yet made visible by a barrier.
+  /// A synchronous write (or a retired copy) not yet made visible by a
+  /// barrier.
   mlir::Operation *unsyncedWrite = nullptr;
-  /// An asynchronous copy not yet retired by tile.async_wait; `groupsAfter`
-  /// counts the commits since its own (-1: its group is still open).
-  mlir::Operation *pendingCopy = nullptr;
-  int groupsAfter = -1;
+  llvm::SmallVector<PendingCopy, 2> pending;
   /// A read not yet followed by a barrier.
   mlir::Operation *unsyncedRead = nullptr;
   /// The state came around a loop's back edge (the race needs a second
@@ -69,21 +80,15 @@ struct Hazard {
   bool fromBackEdge = false;
 
   bool operator==(const Hazard &other) const {
-    return unsyncedWrite == other.unsyncedWrite &&
-           pendingCopy == other.pendingCopy &&
-           groupsAfter == other.groupsAfter &&
+    return unsyncedWrite == other.unsyncedWrite && pending == other.pending &&
            unsyncedRead == other.unsyncedRead;
   }
   void join(const Hazard &other) {
     if (!unsyncedWrite)
       unsyncedWrite = other.unsyncedWrite;
-    if (!pendingCopy ||
-        (other.pendingCopy && other.groupsAfter < groupsAfter)) {
-      if (other.pendingCopy) {
-        pendingCopy = other.pendingCopy;
-        groupsAfter = other.groupsAfter;
-      }
-    }
+    for (const PendingCopy &copy : other.pending)
+      if (!llvm::is_contained(pending, copy))
+        pending.push_back(copy);
     if (!unsyncedRead)
       unsyncedRead = other.unsyncedRead;
   }

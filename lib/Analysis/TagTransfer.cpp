@@ -195,6 +195,8 @@ void Checker::writeBuffer(Value buffer, Value slot, TagFn data,
            state.hazard.unsyncedRead, "the earlier read, with no barrier since",
            state.hazard.fromBackEdge);
   data.origin = writer;
+  if (slot && async)
+    ringWrites[writer] = {data, valueTerm(slot)};
   if (!slot) {
     state.tag = data;
   } else {
@@ -220,8 +222,8 @@ void Checker::writeBuffer(Value buffer, Value slot, TagFn data,
     }
   }
   if (async) {
-    state.hazard.pendingCopy = writer;
-    state.hazard.groupsAfter = -1;
+    state.hazard.pending.push_back(
+        {writer, slot ? valueTerm(slot) : nullptr, -1});
   } else {
     state.hazard.unsyncedWrite = writer;
   }
@@ -229,11 +231,15 @@ void Checker::writeBuffer(Value buffer, Value slot, TagFn data,
 
 TagFn Checker::readBuffer(Value buffer, Value slot, Operation *reader) {
   BufferState &state = buffers[buffer];
-  if (state.hazard.pendingCopy)
+  const Term *slotTerm = slot ? valueTerm(slot) : nullptr;
+  auto inFlight = llvm::find_if(state.hazard.pending, [&](auto &copy) {
+    return mayAlias(copy.slot, slotTerm);
+  });
+  if (inFlight != state.hazard.pending.end())
     hazard(reader,
            "read of " + sourceNames.get(buffer) +
                " before its asynchronous copy is complete",
-           state.hazard.pendingCopy,
+           inFlight->op,
            "the copy, not yet retired by tile.async_wait and a barrier",
            state.hazard.fromBackEdge);
   else if (state.hazard.unsyncedWrite)
@@ -253,6 +259,21 @@ TagFn Checker::readBuffer(Value buffer, Value slot, Operation *reader) {
     indices.push_back(elem(i));
   // Substitution is simultaneous, so e0 -> slot, e1 -> e0, ... is safe.
   return atIndices(fn, indices);
+}
+
+/// Whether slots `a` and `b` of a ring may be the same (null: the whole
+/// buffer): decided structurally, else by Z3 under the facts in scope.
+bool Checker::mayAlias(const Term *a, const Term *b) {
+  if (!a || !b || a == b)
+    return true;
+  const Term *distinct = terms.lnot(terms.eq(a, b));
+  if (distinct->isTrue())
+    return false;
+  Query query;
+  query.facts.append(kernelFacts.begin(), kernelFacts.end());
+  query.facts.append(facts.begin(), facts.end());
+  query.goal = distinct;
+  return backend.solve(query).verdict != Verdict::Proved;
 }
 
 void Checker::barrier() {
@@ -626,17 +647,21 @@ LogicalResult Checker::processOp(Operation *op) {
       })
       .Case([&](tile::AsyncCommitOp) {
         for (auto &[buffer, state] : buffers)
-          if (state.hazard.pendingCopy)
-            ++state.hazard.groupsAfter;
+          for (PendingCopy &copy : state.hazard.pending)
+            ++copy.groupsAfter;
         return success();
       })
       .Case([&](tile::AsyncWaitOp wait) {
         int64_t pending = wait.getPendingAttr().getInt();
-        for (auto &[buffer, state] : buffers)
-          if (state.hazard.pendingCopy && state.hazard.groupsAfter >= pending) {
-            state.hazard.unsyncedWrite = state.hazard.pendingCopy;
-            state.hazard.pendingCopy = nullptr;
-          }
+        for (auto &[buffer, state] : buffers) {
+          auto retired = [&](const PendingCopy &copy) {
+            return copy.groupsAfter >= pending;
+          };
+          for (const PendingCopy &copy : state.hazard.pending)
+            if (retired(copy))
+              state.hazard.unsyncedWrite = copy.op;
+          llvm::erase_if(state.hazard.pending, retired);
+        }
         return success();
       })
       .Case([&](tag::ResetOp reset) {

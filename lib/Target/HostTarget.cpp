@@ -33,6 +33,7 @@ LogicalResult tessera::buildHostLoweringPipeline(OpPassManager &pm) {
       "convert-tile-to-host,canonicalize,cse,"
       "convert-linalg-to-loops,lower-affine,arith-expand{include-bf16=true},"
       "convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,"
+      "lower-affine,"
       "finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,"
       "convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,"
       "reconcile-unrealized-casts",

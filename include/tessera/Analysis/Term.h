@@ -57,7 +57,10 @@ public:
   llvm::ArrayRef<int64_t> getCoeffs() const { return coeffs; }
   /// Creation order: a deterministic order for normal forms and output.
   unsigned getId() const { return id; }
-  bool isBool() const { return kind >= TermKind::BoolConst; }
+  bool isBool() const {
+    return kind >= TermKind::BoolConst ||
+           (kind == TermKind::Ite && operands[1]->isBool());
+  }
   bool isConst() const { return kind == TermKind::Const; }
   bool isTrue() const { return kind == TermKind::BoolConst && value; }
   bool isFalse() const { return kind == TermKind::BoolConst && !value; }

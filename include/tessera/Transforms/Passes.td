@@ -47,4 +47,33 @@ def TagCheck : Pass<"tag-check", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::smt::SMTDialect"];
 }
 
+def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
+  let summary = "Software-pipeline K loops into shared-memory rings";
+  let description = [{
+    For each `scf.for` carrying `tile.pipeline = #tile.pipeline<stages = S>`
+    (S >= 2), the shared buffers the loop fills with `tile.copy` become
+    S-slot rings, and each copy is issued asynchronously S - 1 iterations
+    ahead:
+
+    * prologue: the copies of iterations 0 .. S - 2 into slots 0 .. S - 2,
+      one commit group each;
+    * iteration i (at %k): `tile.async_wait S - 2` and a barrier make slot
+      i mod S visible and fence the reads of iteration i - 1; the copy of
+      iteration i + S - 1 goes into slot (i + S - 1) mod S, the slot read in
+      iteration i - 1, as a new commit group; the loads read slot i mod S;
+    * epilogue: `tile.async_wait 0`.
+
+    Copies past the end of the loop read padding (out-of-bounds elements are
+    filled), so the prologue and the prefetches need no guard and any trip
+    count (zero, fewer than S, ragged) is correct. The loop may write shared
+    memory only through the copies it pipelines; its barriers are replaced
+    by the one per iteration above. Loops with `stages = 1` only lose the
+    attribute.
+
+    ```
+    tessera-opt --tile-pipeline runtime/kernels/gemm/gemm_bf16.mlir
+    ```
+  }];
+}
+
 #endif // TESSERA_TRANSFORMS_PASSES

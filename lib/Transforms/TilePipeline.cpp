@@ -1,0 +1,224 @@
+//===- TilePipeline.cpp - Software pipelining of K loops --------*- C++ -*-===//
+//
+// Turns the shared buffers a `tile.pipeline` loop fills into rings and issues
+// their copies asynchronously `stages - 1` iterations ahead (see the pass
+// description in Passes.td for the schedule).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Dialect/Tag/TagDialect.h"
+#include "tessera/Dialect/Tile/TileDialect.h"
+#include "tessera/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace tessera {
+#define GEN_PASS_DEF_TILEPIPELINE
+#include "tessera/Transforms/Passes.h.inc"
+} // namespace tessera
+
+using namespace mlir;
+using namespace tessera;
+
+namespace {
+/// What pipelining one loop needs: the copies to pipeline, in body order,
+/// and the body ops that compute their operands.
+struct LoopPlan {
+  SmallVector<tile::CopyOp> copies;
+  SmallVector<Operation *> slice;
+};
+
+LogicalResult planLoop(scf::ForOp loop, LoopPlan &plan) {
+  Block *body = loop.getBody();
+  for (Operation &op : body->without_terminator()) {
+    if (auto copy = dyn_cast<tile::CopyOp>(op)) {
+      if (copy.getAsync() || copy.getDest().getType().isRing())
+        return copy.emitError("tile-pipeline: this copy is already "
+                              "asynchronous or fills a ring; remove the "
+                              "loop's tile.pipeline attribute");
+      plan.copies.push_back(copy);
+      continue;
+    }
+    bool writesShared = false;
+    op.walk([&](Operation *nested) {
+      if (auto store = dyn_cast<tile::StoreOp>(nested))
+        writesShared |= isa<tile::SharedType>(store.getDest().getType());
+      writesShared |= nested != &op && isa<tile::CopyOp>(nested);
+    });
+    if (writesShared)
+      return op.emitError("tile-pipeline: the loop writes shared memory "
+                          "other than by top-level tile.copy; it cannot be "
+                          "pipelined");
+  }
+  if (plan.copies.empty())
+    return loop.emitError("tile-pipeline: the loop has no tile.copy into "
+                          "shared memory to pipeline");
+
+  llvm::SetVector<Value> buffers;
+  for (tile::CopyOp copy : plan.copies) {
+    Value buffer = copy.getDest();
+    if (!buffers.insert(buffer))
+      return copy.emitError("tile-pipeline: the buffer is filled twice in "
+                            "one iteration");
+    if (!buffer.getDefiningOp<tile::AllocSharedOp>())
+      return copy.emitError("tile-pipeline: the buffer must come from "
+                            "tile.alloc_shared");
+    for (Operation *user : buffer.getUsers()) {
+      if (!loop->isProperAncestor(user))
+        return user->emitError("tile-pipeline: a pipelined buffer may only "
+                               "be used inside its loop")
+                   .attachNote(copy.getLoc())
+               << "filled here";
+      if (!isa<tile::CopyOp, tile::LoadOp>(user))
+        return user->emitError("tile-pipeline: a pipelined buffer may only "
+                               "be copied into and loaded from");
+    }
+  }
+
+  // The body ops the copies' operands depend on, in body order.
+  llvm::SetVector<Operation *> needed;
+  SmallVector<Value> worklist;
+  for (tile::CopyOp copy : plan.copies)
+    llvm::append_range(worklist, copy->getOperands());
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != body || !needed.insert(def))
+      continue;
+    if (!isPure(def) || def->getNumRegions())
+      return def->emitError("tile-pipeline: a copy's offsets must be pure "
+                            "arithmetic on the induction variable and "
+                            "values from outside the loop");
+    llvm::append_range(worklist, def->getOperands());
+  }
+  for (Operation &op : body->without_terminator())
+    if (needed.contains(&op))
+      plan.slice.push_back(&op);
+  return success();
+}
+
+/// The copies of `plan` for the iteration at `iv`, into `slot` of the rings.
+void issueCopies(OpBuilder &builder, scf::ForOp loop, const LoopPlan &plan,
+                 const DenseMap<Value, Value> &rings, Value iv, Value slot) {
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), iv);
+  for (Operation *op : plan.slice)
+    builder.clone(*op, mapping);
+  for (tile::CopyOp copy : plan.copies) {
+    SmallVector<Value> offsets;
+    for (Value offset : copy.getOffsets())
+      offsets.push_back(mapping.lookupOrDefault(offset));
+    auto issued = tile::CopyOp::create(
+        builder, copy.getLoc(), mapping.lookupOrDefault(copy.getSource()),
+        offsets, rings.lookup(copy.getDest()), slot, /*async=*/true,
+        copy.getPadAttr());
+    (void)issued;
+  }
+  tile::AsyncCommitOp::create(builder, loop.getLoc());
+}
+
+LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages) {
+  LoopPlan plan;
+  if (failed(planLoop(loop, plan)))
+    return failure();
+  Location loc = loop.getLoc();
+  OpBuilder builder(loop);
+
+  // Rings replace the buffers.
+  DenseMap<Value, Value> rings;
+  for (tile::CopyOp copy : plan.copies) {
+    auto alloc = copy.getDest().getDefiningOp<tile::AllocSharedOp>();
+    OpBuilder atAlloc(alloc);
+    tile::SharedType type = alloc.getType();
+    rings[copy.getDest()] = tile::AllocSharedOp::create(
+        atAlloc, alloc.getLoc(),
+        tile::SharedType::get(type.getContext(), type.getShape(),
+                              type.getElementType(), stages));
+  }
+
+  // Prologue: iterations 0 .. stages - 2 into slots 0 .. stages - 2.
+  Value lb = loop.getLowerBound(), step = loop.getStep();
+  for (int64_t j = 0; j + 1 < stages; ++j) {
+    Value jv = arith::ConstantIndexOp::create(builder, loc, j);
+    Value iv = arith::AddIOp::create(
+        builder, loc, lb, arith::MulIOp::create(builder, loc, jv, step));
+    issueCopies(builder, loop, plan, rings, iv, jv);
+  }
+
+  // Steady state: wait for this iteration's group, fence, prefetch.
+  Block *body = loop.getBody();
+  builder.setInsertionPointToStart(body);
+  tile::AsyncWaitOp::create(builder, loc, stages - 2);
+  tile::BarrierOp::create(builder, loc);
+  Value k = loop.getInductionVar();
+  Value sv = arith::ConstantIndexOp::create(builder, loc, stages);
+  Value i = arith::DivUIOp::create(
+      builder, loc, arith::SubIOp::create(builder, loc, k, lb), step);
+  Value slot = arith::RemUIOp::create(builder, loc, i, sv);
+  Value ahead = arith::ConstantIndexOp::create(builder, loc, stages - 1);
+  Value nextSlot = arith::RemUIOp::create(
+      builder, loc, arith::AddIOp::create(builder, loc, i, ahead), sv);
+  Value nextIv = arith::AddIOp::create(
+      builder, loc, k, arith::MulIOp::create(builder, loc, ahead, step));
+  issueCopies(builder, loop, plan, rings, nextIv, nextSlot);
+
+  // Loads read this iteration's slot; the old copies and barriers go.
+  SmallVector<Operation *> dead;
+  for (Operation &op : body->without_terminator()) {
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      if (Value ring = rings.lookup(load.getSource())) {
+        OpBuilder at(load);
+        auto replacement =
+            tile::LoadOp::create(at, load.getLoc(), load.getType(), ring,
+                                 ValueRange{slot}, load.getPadAttr());
+        load.replaceAllUsesWith(replacement.getResult());
+        dead.push_back(load);
+      }
+  }
+  for (tile::CopyOp copy : plan.copies)
+    dead.push_back(copy);
+  bool first = true;
+  for (Operation &op : body->without_terminator())
+    if (isa<tile::BarrierOp>(op)) {
+      if (!first)
+        dead.push_back(&op);
+      first = false;
+    }
+  for (Operation *op : dead)
+    op->erase();
+  // The offset arithmetic the old copies used is dead now.
+  for (Operation *op : llvm::reverse(plan.slice))
+    if (op->use_empty())
+      op->erase();
+  for (auto &[buffer, ring] : rings)
+    buffer.getDefiningOp()->erase();
+
+  builder.setInsertionPointAfter(loop);
+  tile::AsyncWaitOp::create(builder, loc, 0);
+  loop->removeAttr("tile.pipeline");
+  return success();
+}
+
+struct TilePipelinePass : tessera::impl::TilePipelineBase<TilePipelinePass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr("tile.pipeline"))
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops) {
+      auto policy = cast<tile::PipelineAttr>(loop->getAttr("tile.pipeline"));
+      if (policy.getStages() == 1) {
+        loop->removeAttr("tile.pipeline");
+        continue;
+      }
+      if (failed(pipelineLoop(loop, policy.getStages())))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace
