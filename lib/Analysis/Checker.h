@@ -70,6 +70,8 @@ private:
   void processValues(mlir::Operation *op);
   void processElementwise(mlir::Operation *op);
   void processMma(tile::MmaOp op);
+  TagFn overwriteSlot(const TagFn &ring, TagFn data, const Term *isSlot,
+                      mlir::Operation *writer);
   void writeBuffer(mlir::Value buffer, mlir::Value slot, TagFn data,
                    mlir::Operation *writer, bool async);
   TagFn readBuffer(mlir::Value buffer, mlir::Value slot,

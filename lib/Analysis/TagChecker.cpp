@@ -240,8 +240,6 @@ BufferState Checker::ringState(const RingPlan &ring, scf::ForOp loop,
   const Term *iv = values.lookup(loop.getInductionVar());
   const Term *step = valueTerm(loop.getStep());
   BufferState state;
-  const Term *yes = terms.boolean(true);
-  auto orTrue = [&](const Term *t) { return t ? t : yes; };
   for (int64_t j = ring.stages - 1; j >= 1; --j) {
     llvm::DenseMap<const Term *, const Term *> shift = {
         {iv, terms.sub(at, terms.mul(terms.cst(j), step))}};
@@ -249,22 +247,14 @@ BufferState Checker::ringState(const RingPlan &ring, scf::ForOp loop,
     for (const Term *&comp : written.comps)
       if (comp)
         comp = terms.substitute(comp, shift);
-    written.valid = terms.substitute(orTrue(data.valid), shift);
-    written.known = terms.substitute(orTrue(data.known), shift);
+    if (data.valid)
+      written.valid = terms.substitute(data.valid, shift);
+    if (data.known)
+      written.known = terms.substitute(data.known, shift);
     const Term *writtenSlot = terms.substitute(slot, shift);
     // The most recent copy (j = 1) is merged last, so it wins a slot.
-    const Term *isSlot = terms.eq(elem(0), writtenSlot);
-    TagFn &tag = state.tag;
-    if (tag.kind == TagFn::Bottom) {
-      tag = written;
-      tag.known = terms.land(isSlot, written.known);
-    } else {
-      for (auto [comp, old] : llvm::zip_equal(tag.comps, written.comps))
-        comp = comp && old ? terms.ite(isSlot, old, comp) : nullptr;
-      tag.valid = terms.ite(isSlot, written.valid, orTrue(tag.valid));
-      tag.known = terms.ite(isSlot, written.known, orTrue(tag.known));
-    }
-    tag.writers.insert(tag.writers.begin(), {isSlot, ring.copy});
+    state.tag = overwriteSlot(state.tag, written,
+                              terms.eq(elem(0), writtenSlot), ring.copy);
     state.hazard.pending.push_back(
         {ring.copy, writtenSlot,
          ring.commitsAfterCopy - 1 + int(j - 1) * ring.commitsPerIteration});

@@ -185,6 +185,28 @@ SmallVector<const Term *> Checker::viewIndices(Value view, ValueRange offsets,
 // Shared buffers
 //===----------------------------------------------------------------------===//
 
+/// `ring` with the elements where `isSlot` holds (e0 is the slot of every
+/// element) replaced by `data`'s: per-slot provenance.
+TagFn Checker::overwriteSlot(const TagFn &ring, TagFn data, const Term *isSlot,
+                             Operation *writer) {
+  const Term *yes = terms.boolean(true);
+  auto orTrue = [&](const Term *t) { return t ? t : yes; };
+  data.writers = {{isSlot, writer}};
+  if (ring.kind == TagFn::Bottom) {
+    data.known = terms.land(isSlot, orTrue(data.known));
+    return data;
+  }
+  if (ring.kind != TagFn::Tuple || ring.name != data.name ||
+      ring.names != data.names)
+    return TagFn::top(writer);
+  for (auto [comp, old] : llvm::zip_equal(data.comps, ring.comps))
+    comp = comp && old ? terms.ite(isSlot, comp, old) : nullptr;
+  data.valid = terms.ite(isSlot, orTrue(data.valid), orTrue(ring.valid));
+  data.known = terms.ite(isSlot, orTrue(data.known), orTrue(ring.known));
+  data.writers.append(ring.writers.begin(), ring.writers.end());
+  return data;
+}
+
 void Checker::writeBuffer(Value buffer, Value slot, TagFn data,
                           Operation *writer, bool async) {
   BufferState &state = buffers[buffer];
@@ -197,30 +219,11 @@ void Checker::writeBuffer(Value buffer, Value slot, TagFn data,
   data.origin = writer;
   if (slot && async)
     ringWrites[writer] = {data, valueTerm(slot)};
-  if (!slot) {
+  if (!slot)
     state.tag = data;
-  } else {
-    // A ring: only slot `slot` changes; e0 is the slot of every element.
-    const Term *isSlot = terms.eq(elem(0), valueTerm(slot));
-    const Term *yes = terms.boolean(true);
-    auto orTrue = [&](const Term *t) { return t ? t : yes; };
-    TagFn old = state.tag;
-    data.writers = {{isSlot, writer}};
-    if (old.kind == TagFn::Bottom) {
-      data.known = terms.land(isSlot, orTrue(data.known));
-      state.tag = data;
-    } else if (old.kind == TagFn::Tuple && old.name == data.name &&
-               old.names == data.names) {
-      for (auto [comp, oldComp] : llvm::zip_equal(data.comps, old.comps))
-        comp = comp && oldComp ? terms.ite(isSlot, comp, oldComp) : nullptr;
-      data.valid = terms.ite(isSlot, orTrue(data.valid), orTrue(old.valid));
-      data.known = terms.ite(isSlot, orTrue(data.known), orTrue(old.known));
-      data.writers.append(old.writers.begin(), old.writers.end());
-      state.tag = data;
-    } else {
-      state.tag = TagFn::top(writer);
-    }
-  }
+  else
+    state.tag = overwriteSlot(state.tag, data,
+                              terms.eq(elem(0), valueTerm(slot)), writer);
   if (async) {
     state.hazard.pending.push_back(
         {writer, slot ? valueTerm(slot) : nullptr, -1});
