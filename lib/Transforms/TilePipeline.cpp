@@ -9,6 +9,7 @@
 #include "tessera/Dialect/Tag/TagDialect.h"
 #include "tessera/Dialect/Tile/TileDialect.h"
 #include "tessera/Transforms/Passes.h"
+#include "tessera/Transforms/PipelineModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -121,9 +122,44 @@ void issueCopies(OpBuilder &builder, scf::ForOp loop, const LoopPlan &plan,
   tile::AsyncCommitOp::create(builder, loop.getLoc());
 }
 
+/// The expansion follows the schedule's stages: the pipelined copies (and
+/// their offset arithmetic) in stage 0, the loads of their buffers in stage
+/// stages - 1.
+LogicalResult checkSchedule(scf::ForOp loop, const LoopPlan &plan,
+                            int64_t stages) {
+  auto stageOf = [](Operation *op) {
+    auto stage = op->getAttrOfType<IntegerAttr>("tile.stage");
+    return stage ? stage.getInt() : -1;
+  };
+  auto reject =
+      [&](Operation *op, int64_t want) {
+        return op->emitError()
+               << "tile-pipeline: the schedule puts this op in stage "
+               << stageOf(op) << ", but the expansion needs stage " << want
+               << " (copies in stage 0, the loads of their buffers in stage "
+               << stages - 1 << ")";
+      };
+  for (tile::CopyOp copy : plan.copies) {
+    if (stageOf(copy) != 0)
+      return reject(copy, 0);
+    for (Operation *user : copy.getDest().getUsers())
+      if (isa<tile::LoadOp>(user) && stageOf(user) != stages - 1)
+        return reject(user, stages - 1);
+  }
+  for (Operation *op : plan.slice)
+    if (stageOf(op) != 0)
+      return reject(op, 0);
+  return success();
+}
+
 LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages) {
   LoopPlan plan;
   if (failed(planLoop(loop, plan)))
+    return failure();
+  if (llvm::none_of(loop.getBody()->without_terminator(),
+                    [](Operation &op) { return op.hasAttr("tile.stage"); }))
+    scheduleHeuristically(loop);
+  if (failed(checkSchedule(loop, plan, stages)))
     return failure();
   Location loc = loop.getLoc();
   OpBuilder builder(loop);
@@ -200,6 +236,10 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages) {
   builder.setInsertionPointAfter(loop);
   tile::AsyncWaitOp::create(builder, loc, 0);
   loop->removeAttr("tile.pipeline");
+  // The schedule has been carried out.
+  for (Operation &op : *body)
+    for (StringRef name : {"tile.stage", "tile.order", "tile.latency"})
+      op.removeAttr(name);
   return success();
 }
 

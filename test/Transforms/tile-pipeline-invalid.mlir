@@ -84,3 +84,34 @@ tile.kernel @k(%X: !tile.view<?xi32>, %Y: !tile.view<?xf32>, %n: index) threads(
   } {tile.pipeline = #tile.pipeline<stages = 2>}
   tile.return
 }
+
+// -----
+
+// A schedule the expansion cannot carry out: the copy in stage 1.
+tile.kernel @k(%X: !tile.view<?xf32>, %n: index) threads(32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : !tile.shared<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @below {{tile-pipeline: the schedule puts this op in stage 1, but the expansion needs stage 0 (copies in stage 0, the loads of their buffers in stage 2)}}
+    tile.copy %X[%i] -> %s {tile.stage = 1} : !tile.view<?xf32> -> !tile.shared<16xf32>
+    tile.barrier {tile.stage = 2}
+    %t = tile.load %s {tile.stage = 2} : !tile.shared<16xf32> -> tensor<16xf32>
+  } {tile.pipeline = #tile.pipeline<stages = 3>}
+  tile.return
+}
+
+// -----
+
+// The loads of a pipelined buffer must come a full ring later.
+tile.kernel @k(%X: !tile.view<?xf32>, %n: index) threads(32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = tile.alloc_shared : !tile.shared<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    tile.copy %X[%i] -> %s {tile.stage = 0} : !tile.view<?xf32> -> !tile.shared<16xf32>
+    // expected-error @below {{tile-pipeline: the schedule puts this op in stage 1, but the expansion needs stage 2}}
+    %t = tile.load %s {tile.stage = 1} : !tile.shared<16xf32> -> tensor<16xf32>
+  } {tile.pipeline = #tile.pipeline<stages = 3>}
+  tile.return
+}

@@ -47,6 +47,32 @@ def TagCheck : Pass<"tag-check", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::smt::SMTDialect"];
 }
 
+def TilePipelineLatencies : Pass<"tile-pipeline-latencies", "mlir::ModuleOp"> {
+  let summary = "Step 1 of tile-pipeline: estimate each loop op's latency";
+  let description = [{
+    Annotates every op directly in a `tile.pipeline` loop with
+    `tile.latency = N` (cycles), from a model of the target: copies by the
+    bytes they move, MMAs by their flops, shared loads and element-wise
+    math by the elements they touch, scalar arithmetic 0. The scheduler
+    reads these numbers; they are estimates, not measurements.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target whose latency model applies: sm_80, sm_90a or gfx942">,
+  ];
+}
+
+def TilePipelineSchedule : Pass<"tile-pipeline-schedule", "mlir::ModuleOp"> {
+  let summary = "Step 2 of tile-pipeline: assign stages and order";
+  let description = [{
+    Marks every op directly in a `tile.pipeline = #tile.pipeline<stages =
+    S>` loop with `tile.stage` and `tile.order`: the copies into shared
+    memory and the arithmetic their offsets need run in stage 0, everything
+    else in stage S - 1, in body order. The expansion step (`tile-pipeline`)
+    reads these attributes, so another scheduler can replace this one.
+  }];
+}
+
 def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
   let summary = "Software-pipeline K loops into shared-memory rings";
   let description = [{
@@ -69,6 +95,10 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     memory only through the copies it pipelines; its barriers are replaced
     by the one per iteration above. Loops with `stages = 1` only lose the
     attribute.
+
+    This is step 3, the expansion: it follows the `tile.stage` attributes
+    of the schedule step (computing them first if they are missing) and
+    rejects a schedule it cannot expand.
 
     ```
     tessera-opt --tile-pipeline runtime/kernels/gemm/gemm_bf16.mlir

@@ -66,6 +66,16 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << op->getName() << "'";
     return success();
   }
+  // The schedule of a pipelined loop's ops (tile-pipeline's steps).
+  if (llvm::is_contained({"tile.latency", "tile.stage", "tile.order"},
+                         attr.getName().getValue())) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getInt() < 0)
+      return op->emitError()
+             << "'" << attr.getName().getValue()
+             << "' must be a non-negative integer, got " << attr.getValue();
+    return success();
+  }
   return op->emitError() << "unknown tile dialect attribute '"
                          << attr.getName().getValue() << "'";
 }

@@ -670,3 +670,11 @@ tile.kernel @k() threads(32) {
   tile.barrier {tile.index_bits = 32}
   tile.return
 }
+
+// -----
+
+tile.kernel @k() threads(32) {
+  // expected-error @below {{'tile.stage' must be a non-negative integer, got -1 : i64}}
+  tile.barrier {tile.stage = -1}
+  tile.return
+}
