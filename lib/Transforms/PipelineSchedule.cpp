@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessera/Analysis/TagChecker.h"
 #include "tessera/Dialect/Tile/TileDialect.h"
 #include "tessera/Transforms/Passes.h"
 #include "tessera/Transforms/PipelineModel.h"
@@ -30,9 +31,9 @@ std::optional<LatencyModel> tessera::getLatencyModel(StringRef chip) {
   // flops/cycle/SM for 16-bit MMAs, bytes/cycle/SM of global memory,
   // bytes/cycle/SM of shared memory, elements/cycle/SM of vector math.
   return llvm::StringSwitch<std::optional<LatencyModel>>(chip)
-      .Case("sm_80", LatencyModel{2048, 10, 128, 256, 500})
-      .Case("sm_90a", LatencyModel{4096, 14, 128, 256, 500})
-      .Case("gfx942", LatencyModel{2048, 9, 128, 256, 700})
+      .Case("sm_80", LatencyModel{2048, 10, 128, 256, 500, false})
+      .Case("sm_90a", LatencyModel{4096, 14, 128, 256, 500, true})
+      .Case("gfx942", LatencyModel{2048, 9, 128, 256, 700, false})
       .Default(std::nullopt);
 }
 
@@ -43,33 +44,52 @@ static int64_t bytesOf(ArrayRef<int64_t> shape, Type element) {
   return (count * element.getIntOrFloatBitWidth() + 7) / 8;
 }
 
-int64_t tessera::estimateLatency(Operation *op, const LatencyModel &model) {
+SmallVector<std::pair<Resource, int64_t>>
+tessera::estimateOccupancy(Operation *op, const LatencyModel &model) {
   auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
   if (auto copy = dyn_cast<tile::CopyOp>(op)) {
     tile::SharedType dest = copy.getDest().getType();
-    return model.memoryLatency +
-           ceilDiv(bytesOf(dest.getShape(), dest.getElementType()),
-                   model.globalBytesPerCycle);
+    int64_t bytes = bytesOf(dest.getShape(), dest.getElementType());
+    SmallVector<std::pair<Resource, int64_t>> busy = {
+        {Resource::GlobalMemory, ceilDiv(bytes, model.globalBytesPerCycle)}};
+    if (!model.asyncCopyEngine)
+      busy.push_back(
+          {Resource::SharedMemory, ceilDiv(bytes, model.sharedBytesPerCycle)});
+    return busy;
   }
   if (auto mma = dyn_cast<tile::MmaOp>(op)) {
     auto a = mma.getA().getType();
     int64_t m = mma.getType().getDimSize(0), n = mma.getType().getDimSize(1);
     int64_t k = a.getDimSize(mma.getTransposeA() ? 0 : 1);
-    return ceilDiv(2 * m * n * k, model.mmaFlopsPerCycle);
+    return {
+        {Resource::TensorCore, ceilDiv(2 * m * n * k, model.mmaFlopsPerCycle)}};
   }
   if (auto load = dyn_cast<tile::LoadOp>(op)) {
     auto type = load.getType();
     int64_t bytes = bytesOf(type.getShape(), type.getElementType());
-    return isa<tile::SharedType>(load.getSource().getType())
-               ? ceilDiv(bytes, model.sharedBytesPerCycle)
-               : model.memoryLatency +
-                     ceilDiv(bytes, model.globalBytesPerCycle);
+    if (isa<tile::SharedType>(load.getSource().getType()))
+      return {
+          {Resource::SharedMemory, ceilDiv(bytes, model.sharedBytesPerCycle)}};
+    return {
+        {Resource::GlobalMemory, ceilDiv(bytes, model.globalBytesPerCycle)}};
   }
   // Other tile ops: one pass over the elements of their result.
   for (Type type : op->getResultTypes())
     if (auto tensor = dyn_cast<RankedTensorType>(type))
-      return ceilDiv(tensor.getNumElements(), model.vectorElementsPerCycle);
-  return 0;
+      return {{Resource::Vector,
+               ceilDiv(tensor.getNumElements(), model.vectorElementsPerCycle)}};
+  return {};
+}
+
+int64_t tessera::estimateLatency(Operation *op, const LatencyModel &model) {
+  // The busiest unit, plus the trip to global memory for what reads it.
+  int64_t cycles = 0;
+  for (auto [resource, busy] : estimateOccupancy(op, model))
+    cycles = std::max(cycles, busy);
+  bool global = isa<tile::CopyOp>(op);
+  if (auto load = dyn_cast<tile::LoadOp>(op))
+    global = !isa<tile::SharedType>(load.getSource().getType());
+  return global ? cycles + model.memoryLatency : cycles;
 }
 
 namespace {
@@ -100,9 +120,17 @@ struct LatenciesPass : tessera::impl::TilePipelineLatenciesBase<LatenciesPass> {
 };
 
 struct SchedulePass : tessera::impl::TilePipelineScheduleBase<SchedulePass> {
+  using Base::Base;
   void runOnOperation() override {
+    ScheduleOptions options{scheduler, chip, maxSharedBytes, maxII, rlimit};
+    if (failed(verifyScheduleOptions(getOperation().getLoc(),
+                                     "tile-pipeline-schedule", options)))
+      return signalPassFailure();
     for (scf::ForOp loop : pipelinedLoops(getOperation()))
-      scheduleHeuristically(loop);
+      if (cast<tile::PipelineAttr>(loop->getAttr("tile.pipeline")).getStages() >
+              1 &&
+          failed(scheduleLoop(loop, options)))
+        return signalPassFailure();
   }
 };
 } // namespace
@@ -110,25 +138,63 @@ struct SchedulePass : tessera::impl::TilePipelineScheduleBase<SchedulePass> {
 void tessera::scheduleHeuristically(scf::ForOp loop) {
   int64_t stages =
       cast<tile::PipelineAttr>(loop->getAttr("tile.pipeline")).getStages();
-  Block *body = loop.getBody();
-  // Stage 0: the copies into shared memory and what their operands need.
-  llvm::SetVector<Operation *> early;
-  SmallVector<Value> worklist;
-  for (Operation &op : body->without_terminator())
-    if (isa<tile::CopyOp>(op)) {
-      early.insert(&op);
-      llvm::append_range(worklist, op.getOperands());
-    }
-  while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (def && def->getBlock() == body && early.insert(def))
-      llvm::append_range(worklist, def->getOperands());
-  }
+  llvm::SetVector<Operation *> early = getCopySlice(loop);
   Builder builder(loop.getContext());
   int64_t order = 0;
-  for (Operation &op : body->without_terminator()) {
+  for (Operation &op : loop.getBody()->without_terminator()) {
     op.setAttr("tile.stage",
                builder.getI64IntegerAttr(early.contains(&op) ? 0 : stages - 1));
     op.setAttr("tile.order", builder.getI64IntegerAttr(order++));
   }
+}
+
+LogicalResult tessera::verifyScheduleOptions(Location loc, StringRef pass,
+                                             const ScheduleOptions &options) {
+  if (options.scheduler != "heuristic" && options.scheduler != "solver")
+    return emitError(loc) << pass << ": unknown scheduler '"
+                          << options.scheduler << "'; use heuristic or solver";
+  if (!getLatencyModel(options.chip))
+    return emitError(loc) << pass << ": unknown chip '" << options.chip
+                          << "'; use sm_80, sm_90a or gfx942";
+  if (options.maxSharedBytes < 0 || options.maxII < 0)
+    return emitError(loc)
+           << pass << ": max-shared-bytes and max-ii must not be negative";
+  return success();
+}
+
+LogicalResult tessera::scheduleLoop(scf::ForOp loop,
+                                    const ScheduleOptions &options) {
+  ModuloProblem problem =
+      buildModuloProblem(loop, *getLatencyModel(options.chip));
+  if (options.scheduler == "heuristic") {
+    scheduleHeuristically(loop);
+    if (std::optional<ModuloSchedule> greedy =
+            scheduleGreedily(problem, problem.maxStages))
+      loop->setAttr("tile.ii",
+                    Builder(loop.getContext()).getI64IntegerAttr(greedy->ii));
+    return success();
+  }
+
+  ModuloSolverOptions solverOptions{options.maxSharedBytes, options.maxII,
+                                    options.rlimit};
+  if (!solverOptions.maxSharedBytes)
+    solverOptions.maxSharedBytes = analysis::getMaxSharedBytes(options.chip);
+  ModuloSolverOutcome outcome = scheduleWithSolver(problem, solverOptions);
+  if (outcome.unknown)
+    return loop.emitError()
+           << "tile-pipeline-schedule: Z3 gave up (" << *outcome.unknown
+           << ") within rlimit = " << options.rlimit
+           << "; raise the rlimit option or use scheduler=heuristic";
+  if (!outcome.schedule) {
+    InFlightDiagnostic diag = loop.emitError();
+    diag << "tile-pipeline-schedule: no modulo schedule fits";
+    if (options.maxII)
+      diag << " with II <= " << options.maxII;
+    diag << "; these constraints conflict:";
+    for (auto &[label, op] : outcome.core)
+      diag.attachNote(op ? op->getLoc() : loop.getLoc()) << label;
+    return failure();
+  }
+  applySchedule(loop, problem, *outcome.schedule);
+  return success();
 }

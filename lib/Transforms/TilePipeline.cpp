@@ -152,13 +152,17 @@ LogicalResult checkSchedule(scf::ForOp loop, const LoopPlan &plan,
   return success();
 }
 
-LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages) {
+LogicalResult pipelineLoop(scf::ForOp loop, const ScheduleOptions &options) {
   LoopPlan plan;
   if (failed(planLoop(loop, plan)))
     return failure();
   if (llvm::none_of(loop.getBody()->without_terminator(),
-                    [](Operation &op) { return op.hasAttr("tile.stage"); }))
-    scheduleHeuristically(loop);
+                    [](Operation &op) { return op.hasAttr("tile.stage"); }) &&
+      failed(scheduleLoop(loop, options)))
+    return failure();
+  // The solver may have chosen fewer stages than the policy allows.
+  int64_t stages =
+      cast<tile::PipelineAttr>(loop->getAttr("tile.pipeline")).getStages();
   if (failed(checkSchedule(loop, plan, stages)))
     return failure();
   Location loc = loop.getLoc();
@@ -236,6 +240,7 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages) {
   builder.setInsertionPointAfter(loop);
   tile::AsyncWaitOp::create(builder, loc, 0);
   loop->removeAttr("tile.pipeline");
+  loop->removeAttr("tile.ii");
   // The schedule has been carried out.
   for (Operation &op : *body)
     for (StringRef name : {"tile.stage", "tile.order", "tile.latency"})
@@ -244,7 +249,12 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages) {
 }
 
 struct TilePipelinePass : tessera::impl::TilePipelineBase<TilePipelinePass> {
+  using Base::Base;
   void runOnOperation() override {
+    ScheduleOptions options{scheduler, chip, maxSharedBytes, maxII, rlimit};
+    if (failed(verifyScheduleOptions(getOperation().getLoc(), "tile-pipeline",
+                                     options)))
+      return signalPassFailure();
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
       if (loop->hasAttr("tile.pipeline"))
@@ -256,7 +266,7 @@ struct TilePipelinePass : tessera::impl::TilePipelineBase<TilePipelinePass> {
         loop->removeAttr("tile.pipeline");
         continue;
       }
-      if (failed(pipelineLoop(loop, policy.getStages())))
+      if (failed(pipelineLoop(loop, options)))
         return signalPassFailure();
     }
   }

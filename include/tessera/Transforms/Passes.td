@@ -62,15 +62,47 @@ def TilePipelineLatencies : Pass<"tile-pipeline-latencies", "mlir::ModuleOp"> {
   ];
 }
 
+// The options of the schedule step, also on tile-pipeline for loops that
+// reach it unscheduled.
+defvar TileScheduleOptions = [
+  Option<"scheduler", "scheduler", "std::string", /*default=*/"\"heuristic\"",
+         "heuristic (copies first, body order) or solver (Z3 modulo "
+         "scheduler: least II, then fewest stages)">,
+  Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+         "Target whose latency and resource tables apply: sm_80, sm_90a or "
+         "gfx942">,
+  Option<"maxSharedBytes", "max-shared-bytes", "int64_t", /*default=*/"0",
+         "Shared-memory budget of the solver; 0 takes the chip's capacity">,
+  Option<"maxII", "max-ii", "int64_t", /*default=*/"0",
+         "Largest initiation interval the solver may choose; 0 for no "
+         "bound beyond running every op back to back">,
+  Option<"rlimit", "rlimit", "unsigned", /*default=*/"10000000",
+         "Z3 resource limit per solver query (deterministic, not a time)">,
+];
+
 def TilePipelineSchedule : Pass<"tile-pipeline-schedule", "mlir::ModuleOp"> {
   let summary = "Step 2 of tile-pipeline: assign stages and order";
   let description = [{
     Marks every op directly in a `tile.pipeline = #tile.pipeline<stages =
-    S>` loop with `tile.stage` and `tile.order`: the copies into shared
+    S>` loop (S >= 2) with `tile.stage` and `tile.order`, and the loop with
+    `tile.ii`, its initiation interval in cycles. The copies into shared
     memory and the arithmetic their offsets need run in stage 0, everything
-    else in stage S - 1, in body order. The expansion step (`tile-pipeline`)
-    reads these attributes, so another scheduler can replace this one.
+    else in the last stage: the shape the expansion step (`tile-pipeline`)
+    carries out.
+
+    * `scheduler=heuristic`: S stages, body order; `tile.ii` is what an
+      iterative greedy modulo scheduler reaches with that order.
+    * `scheduler=solver`: a Z3 modulo scheduler over the ops' latencies
+      (`tile.latency` where present, else the chip's model) and the chip's
+      resource table (global memory, tensor cores, shared memory, vector
+      units; on sm_80 and gfx942 copies also occupy the shared-memory pipe,
+      on sm_90a the TMA does not). It finds the least II, then the fewest
+      stages (at least 2, at most S) whose rings fit `max-shared-bytes`,
+      and rewrites the loop's `#tile.pipeline` to that stage count. When no
+      schedule fits, the error lists the conflicting constraints of an
+      unsat core as notes.
   }];
+  let options = TileScheduleOptions;
 }
 
 def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
@@ -102,8 +134,10 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
 
     ```
     tessera-opt --tile-pipeline runtime/kernels/gemm/gemm_bf16.mlir
+    tessera-opt --tile-pipeline=scheduler=solver runtime/kernels/gemm/gemm_bf16.mlir
     ```
   }];
+  let options = TileScheduleOptions;
 }
 
 #endif // TESSERA_TRANSFORMS_PASSES

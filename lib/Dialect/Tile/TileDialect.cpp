@@ -67,8 +67,9 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   // The schedule of a pipelined loop's ops (tile-pipeline's steps).
-  if (llvm::is_contained({"tile.latency", "tile.stage", "tile.order"},
-                         attr.getName().getValue())) {
+  if (llvm::is_contained(
+          {"tile.latency", "tile.stage", "tile.order", "tile.ii"},
+          attr.getName().getValue())) {
     auto value = dyn_cast<IntegerAttr>(attr.getValue());
     if (!value || value.getInt() < 0)
       return op->emitError()
