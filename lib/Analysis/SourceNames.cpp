@@ -34,7 +34,10 @@ std::string SourceNames::get(Value value) {
   std::string name;
   Location loc = isa<BlockArgument>(value) ? value.getLoc()
                                            : value.getDefiningOp()->getLoc();
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(loc)) {
+  // Values a pass made carry their name in a NameLoc.
+  if (auto nameLoc = dyn_cast<NameLoc>(loc))
+    name = ("%" + nameLoc.getName().getValue()).str();
+  else if (auto fileLoc = dyn_cast<FileLineColLoc>(loc)) {
     llvm::StringRef text = line(fileLoc.getFilename(), fileLoc.getLine());
     size_t col = fileLoc.getColumn() ? fileLoc.getColumn() - 1 : 0;
     if (col <= text.size()) {

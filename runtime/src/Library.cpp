@@ -98,17 +98,6 @@ tessera_status gemmInt4(KernelLibrary &library, const tessera_view &a,
                 {(c.sizes[0] + 127) / 128, (c.sizes[1] + 127) / 128, 1}, args);
 }
 
-std::vector<uint8_t> packInt4(const int8_t *codes, int64_t rows, int64_t cols) {
-  int64_t rowBytes = (cols + 1) / 2;
-  std::vector<uint8_t> packed(rows * rowBytes, 0);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c) {
-      uint8_t nibble = static_cast<uint8_t>(codes[r * cols + c]) & 0xF;
-      packed[r * rowBytes + c / 2] |= (c % 2) ? nibble << 4 : nibble;
-    }
-  return packed;
-}
-
 tessera_status attention(KernelLibrary &library, const tessera_view &q,
                          const tessera_view &k, const tessera_view &v,
                          const tessera_view &o, bool causal, float scale) {

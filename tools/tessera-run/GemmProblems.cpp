@@ -2,6 +2,7 @@
 
 #include "Problems.h"
 
+using namespace tessera;
 using namespace tessera::run;
 
 namespace {
@@ -50,53 +51,82 @@ private:
   Tensor a, b, c;
 };
 
-/// C = A · dequant(W, S): int4 codes W[K, N] packed two per byte along N,
-/// f16 scales S[ceil(K / 128), N] (gemm_w4a16).
-class GemmW4A16 : public Problem {
+/// C = A · dequant(W, S[, Z]): codes W[K, N] (int4 packed two per byte
+/// along N, or int8), f16 scales S and zero points Z [groups, N], made by
+/// the runtime's quantizeWeights from random real weights. Checked against
+/// the dequantized weights; the error against the real ones is reported.
+class QuantizedGemm : public Problem {
 public:
-  explicit GemmW4A16(const Flags &flags)
-      : m(flags.get("m", 256)), n(flags.get("n", 256)), k(flags.get("k", 256)),
-        a({m, k}, 2), w({k, (n + 1) / 2}, 1), s({(k + 127) / 128, n}, 2),
-        c({m, n}, 2) {
-    // Sizes count codes; the row stride counts bytes.
-    w.view.sizes[1] = n;
-  }
+  QuantizedGemm(const Flags &flags, std::string kernel,
+                WeightQuantization scheme)
+      : kernel(std::move(kernel)), scheme(scheme), m(flags.get("m", 256)),
+        n(flags.get("n", 256)), k(flags.get("k", 256)), a({m, k}, 2),
+        c({m, n}, 2) {}
 
   std::string describe() const override {
-    return "M=" + std::to_string(m) + " N=" + std::to_string(n) +
-           " K=" + std::to_string(k) + " group=128";
-  }
-  int code(int64_t row, int64_t col) {
-    uint8_t byte = w.as<uint8_t>()[row * ((n + 1) / 2) + col / 2];
-    int nibble = (col % 2) ? byte >> 4 : byte & 0xF;
-    return nibble >= 8 ? nibble - 16 : nibble;
+    std::string text = "M=" + std::to_string(m) + " N=" + std::to_string(n) +
+                       " K=" + std::to_string(k);
+    text +=
+        scheme.format == WeightQuantization::Format::Int4 ? " int4" : " int8";
+    text += scheme.group ? " group=" + std::to_string(scheme.group)
+                         : std::string(" per-channel");
+    return scheme.zeroPoints ? text + " zero-points" : text;
   }
   void prepare(std::mt19937 &rng) override {
     fillRandomBF16(a, rng);
-    std::uniform_int_distribution<int> bytes(0, 255);
-    for (uint8_t &byte : w.bytes) // two codes per byte
-      byte = static_cast<uint8_t>(bytes(rng));
-    for (int64_t i = 0; i < s.elements(); ++i)
-      s.as<uint16_t>()[i] = toF16(0.01f + 0.05f * std::fabs(uniform(rng)));
+    real.resize(k * n);
+    for (float &x : real)
+      x = 0.05f * uniform(rng);
+    quantized = quantizeWeights(real.data(), k, n, scheme);
+    bool int4 = scheme.format == WeightQuantization::Format::Int4;
+    // Sizes count codes; the row stride counts bytes.
+    w = makeView(quantized.codes.data(), {k, n}, int4 ? (n + 1) / 2 : n);
+    s = makeView(quantized.scales.data(), {quantized.groups(), n}, n);
+    z = makeView(quantized.zeros.data(), {quantized.groups(), n}, n);
     poisonBF16(c);
   }
   tessera_status launch(tessera_module *module) override {
-    void *args[] = {&a.view, &w.view, &s.view, &c.view};
+    std::vector<void *> args = {&a.view, &w, &s};
+    if (scheme.zeroPoints)
+      args.push_back(&z);
+    args.push_back(&c.view);
     tessera_grid grid{(m + 127) / 128, (n + 127) / 128, 1};
-    return tesseraLaunch(module, "gemm_w4a16", grid, args);
+    return tesseraLaunch(module, kernel.c_str(), grid, args.data());
   }
   void results(std::vector<double> &out, std::vector<double> &ref) override {
     out.resize(m * n);
-    ref.assign(m * n, 0.0);
     for (int64_t i = 0; i < m * n; ++i)
       out[i] = fromBF16(c.as<uint16_t>()[i]);
     // The kernel rounds each dequantized weight to bf16 before the MMA.
     std::vector<double> weights(k * n);
     for (int64_t kk = 0; kk < k; ++kk)
       for (int64_t j = 0; j < n; ++j)
-        weights[kk * n + j] =
-            fromBF16(toBF16(float(code(kk, j)) *
-                            fromF16(s.as<uint16_t>()[(kk / 128) * n + j])));
+        weights[kk * n + j] = fromBF16(toBF16(quantized.dequantized(kk, j)));
+    product(weights, ref);
+  }
+  bool secondReference(std::vector<double> &ref, std::string &what) override {
+    what = "unquantized weights";
+    product(std::vector<double>(real.begin(), real.end()), ref);
+    return true;
+  }
+  double tolerance() const override { return 1e-2; }
+  double flops() const override { return 2.0 * m * n * k; }
+
+private:
+  static tessera_view makeView(void *data, std::vector<int64_t> sizes,
+                               int64_t rowStride) {
+    tessera_view view{};
+    view.data = data;
+    view.rank = 2;
+    view.sizes[0] = sizes[0];
+    view.sizes[1] = sizes[1];
+    view.strides[0] = rowStride;
+    view.strides[1] = 1;
+    return view;
+  }
+  /// ref = A · weights in float64.
+  void product(const std::vector<double> &weights, std::vector<double> &ref) {
+    ref.assign(m * n, 0.0);
     for (int64_t i = 0; i < m; ++i)
       for (int64_t kk = 0; kk < k; ++kk) {
         double x = fromBF16(a.as<uint16_t>()[i * k + kk]);
@@ -104,14 +134,49 @@ public:
           ref[i * n + j] += x * weights[kk * n + j];
       }
   }
-  double tolerance() const override { return 1e-2; }
-  double flops() const override { return 2.0 * m * n * k; }
 
-private:
+  std::string kernel;
+  WeightQuantization scheme;
   int64_t m, n, k;
-  Tensor a, w, s, c;
+  Tensor a, c;
+  std::vector<float> real;
+  QuantizedWeights quantized;
+  tessera_view w{}, s{}, z{};
 };
 
-const bool registered = registerProblem<GemmBF16>("gemm_bf16") &&
-                        registerProblem<GemmW4A16>("gemm_w4a16");
+const bool registered = registerProblem<GemmBF16>("gemm_bf16");
 } // namespace
+
+std::optional<WeightQuantization>
+tessera::run::quantizedGemmScheme(const std::string &kernel) {
+  // The shipped int4 kernel, and the names tile-quantize gives.
+  if (kernel == "gemm_w4a16")
+    return WeightQuantization{};
+  size_t at = kernel.rfind("_int");
+  if (at == std::string::npos)
+    return std::nullopt;
+  std::string suffix = kernel.substr(at + 1);
+  WeightQuantization scheme;
+  if (suffix.size() > 3 && suffix.compare(suffix.size() - 3, 3, "_zp") == 0) {
+    scheme.zeroPoints = true;
+    suffix.resize(suffix.size() - 3);
+  }
+  if (suffix == "int8_pc") {
+    scheme.format = WeightQuantization::Format::Int8;
+    scheme.group = 0;
+  } else if (suffix == "int4_g32" || suffix == "int4_g64" ||
+             suffix == "int4_g128") {
+    scheme.group = std::stoll(suffix.substr(6));
+  } else {
+    return std::nullopt;
+  }
+  return scheme;
+}
+
+std::unique_ptr<Problem>
+tessera::run::makeQuantizedGemm(const std::string &kernel, const Flags &flags) {
+  std::optional<WeightQuantization> scheme = quantizedGemmScheme(kernel);
+  if (!scheme)
+    return nullptr;
+  return std::make_unique<QuantizedGemm>(flags, kernel, *scheme);
+}

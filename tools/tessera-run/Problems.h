@@ -8,6 +8,7 @@
 #ifndef TESSERA_TOOLS_TESSERA_RUN_PROBLEMS_H
 #define TESSERA_TOOLS_TESSERA_RUN_PROBLEMS_H
 
+#include "tessera/runtime/quantize.hpp"
 #include "tessera/runtime/tessera.hpp"
 
 #include <cmath>
@@ -17,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -35,11 +37,10 @@ private:
   std::map<std::string, std::string> values;
 };
 
-/// bf16 and f16 storage with round-to-nearest-even conversion.
-uint16_t toBF16(float value);
-float fromBF16(uint16_t bits);
-uint16_t toF16(float value);
-float fromF16(uint16_t bits);
+using tessera::fromBF16;
+using tessera::fromF16;
+using tessera::toBF16;
+using tessera::toF16;
 
 /// A buffer of elements and its view.
 struct Tensor {
@@ -75,10 +76,25 @@ public:
   virtual tessera_status launch(tessera_module *module) = 0;
   /// The output as doubles and its float64 reference.
   virtual void results(std::vector<double> &out, std::vector<double> &ref) = 0;
+  /// A second reference whose error is reported but not checked (the
+  /// unquantized weights of a quantized kernel); false if none.
+  virtual bool secondReference(std::vector<double> &ref, std::string &what) {
+    return false;
+  }
   /// The relative error a correct kernel stays under.
   virtual double tolerance() const = 0;
   virtual double flops() const = 0;
 };
+
+/// The weight format of a quantized GEMM kernel: gemm_w4a16 or a name
+/// tile-quantize gives (`<gemm>_int4_g<G>[_zp]`, `<gemm>_int8_pc[_zp]`).
+std::optional<WeightQuantization>
+quantizedGemmScheme(const std::string &kernel);
+std::unique_ptr<Problem> makeQuantizedGemm(const std::string &kernel,
+                                           const Flags &flags);
+
+/// Whether some problem exercises `kernel`.
+bool isKnownKernel(const std::string &kernel);
 
 /// The problem that exercises `kernel`, or null if none does.
 std::unique_ptr<Problem> makeProblem(const std::string &kernel,

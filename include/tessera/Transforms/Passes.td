@@ -140,4 +140,49 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
   let options = TileScheduleOptions;
 }
 
+def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
+  let summary = "Quantize a kernel's MMA weights to int4 or int8 codes";
+  let description = [{
+    For the kernel named by `kernel` (or the module's only kernel), every
+    `tile.mma` whose b operand is a `[k, n]` tile loaded from a shared
+    buffer that one `tile.copy` fills from a bf16/f16 kernel argument gets
+    that argument quantized:
+
+    * the argument becomes `!tile.view<?x?xi4>` (two codes per byte along a
+      row, low nibble first: the runtime's `tessera::quantizeWeights` packs
+      them) or `!tile.view<?x?xi8>`, followed by new arguments for the f16
+      scales `[groups, n]` and, with `zero-points`, the f16 zero points;
+    * each load of the buffer is dequantized in registers before the MMA
+      (`tile.dequant`), with the scales (and zeros) of its groups loaded
+      next to it;
+    * the weight's tag gains its scale group `g` and the scales and zeros
+      are bound by `(g, n)`; a `tag.assert_eq` per load states that every
+      code uses the scale (and zero point) of its own group and column, which
+      `tag-check` proves;
+    * the kernel is renamed `<name>_int4_g<group>[_zp]` or
+      `<name>_int8_pc[_zp]`: its arguments changed.
+
+    Groups run along k: int4 takes `group` = 32, 64 or 128 (default 128),
+    and the weight tile must hold whole groups; int8 has one scale per
+    column (per channel). Run it before `tile-pipeline`.
+
+    ```
+    tessera-opt --tile-quantize="weights=int4 group=64 zero-points" --tag-check runtime/kernels/gemm/gemm_bf16.mlir
+    ```
+  }];
+  let options = [
+    Option<"kernel", "kernel", "std::string", /*default=*/"\"\"",
+           "The kernel to quantize; may be omitted when the module has one">,
+    Option<"weights", "weights", "std::string", /*default=*/"\"int4\"",
+           "Weight format: int4 (group scales) or int8 (per channel)">,
+    Option<"group", "group", "int64_t", /*default=*/"-1",
+           "Rows of k per int4 scale: 32, 64 or 128 (default 128)">,
+    Option<"zeroPoints", "zero-points", "bool", /*default=*/"false",
+           "Asymmetric codes with an f16 zero point per group">,
+    Option<"testMutation", "test-mutation", "std::string", /*default=*/"\"\"",
+           "Test only: plant a known bug that tag-check must reject "
+           "(scale-row, zero-row, scale-column, dequant-group)">,
+  ];
+}
+
 #endif // TESSERA_TRANSFORMS_PASSES

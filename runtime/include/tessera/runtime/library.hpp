@@ -11,6 +11,7 @@
 #ifndef TESSERA_RUNTIME_LIBRARY_HPP
 #define TESSERA_RUNTIME_LIBRARY_HPP
 
+#include "tessera/runtime/quantize.hpp"
 #include "tessera/runtime/tessera.hpp"
 
 #include <cstdint>
@@ -41,11 +42,6 @@ tessera_status gemm(KernelLibrary &library, const tessera_view &a,
 tessera_status gemmInt4(KernelLibrary &library, const tessera_view &a,
                         const tessera_view &packedWeights,
                         const tessera_view &scales, const tessera_view &c);
-
-/// Packs int4 codes (int8 values in [-8, 7], row-major [rows, cols]) into
-/// the layout gemm_w4a16 reads: two codes per byte along a row, low nibble
-/// first, rows padded to whole bytes.
-std::vector<uint8_t> packInt4(const int8_t *codes, int64_t rows, int64_t cols);
 
 /// O = softmax(Q Kᵀ · scale [causal]) V with head dim 64, bf16 views Q, O
 /// [batch * heads, seq_q, 64] and K, V [batch * kv_heads, seq_kv, 64]

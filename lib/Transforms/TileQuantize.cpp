@@ -1,0 +1,346 @@
+//===- TileQuantize.cpp - Weight quantization of tile kernels ---*- C++ -*-===//
+//
+// Rewrites the real weight operand of a kernel's MMAs into quantized codes
+// with group scales (and zero points), dequantized in registers before the
+// MMA, and states what that needs as tags: every code is scaled by the scale
+// (and shifted by the zero point) of its own group and column.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Dialect/Tag/TagDialect.h"
+#include "tessera/Dialect/Tile/TileDialect.h"
+#include "tessera/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace tessera {
+#define GEN_PASS_DEF_TILEQUANTIZE
+#include "tessera/Transforms/Passes.h.inc"
+} // namespace tessera
+
+using namespace mlir;
+using namespace tessera;
+
+namespace {
+/// A weight the pass can quantize: a kernel argument copied into a shared
+/// buffer once per iteration, loaded as the b operand of MMAs.
+struct Weight {
+  BlockArgument argument;
+  tile::CopyOp copy;
+  tile::AllocSharedOp buffer;
+  SmallVector<tile::LoadOp> loads;
+  tag::BindOp binding; // null if the kernel binds no tag to it
+};
+
+/// What the options ask for, once checked.
+struct Scheme {
+  bool int8;
+  int64_t group; // rows of k per scale; 0: per channel
+  bool zeroPoints;
+  std::string suffix() const {
+    std::string text = int8 ? "int8_pc" : "int4_g" + std::to_string(group);
+    return zeroPoints ? text + "_zp" : text;
+  }
+};
+
+/// The weight behind the b operand of `mma`, or a diagnostic saying why
+/// there is none.
+FailureOr<Weight> findWeight(tile::MmaOp mma, tile::KernelOp kernel) {
+  auto reject = [&](const Twine &why) {
+    return mma.emitError("tile-quantize: ") << why;
+  };
+  if (mma.getTransposeB())
+    return reject("the weight operand b is transposed; quantize a kernel "
+                  "that reads b as [k, n]");
+  auto load = mma.getB().getDefiningOp<tile::LoadOp>();
+  auto buffer =
+      load ? load.getSource().getDefiningOp<tile::AllocSharedOp>() : nullptr;
+  if (!buffer)
+    return reject("operand b must be a tile.load of a tile.alloc_shared "
+                  "buffer");
+  if (buffer.getType().isRing())
+    return reject("the weight buffer is already a ring; run tile-quantize "
+                  "before tile-pipeline");
+  Weight weight;
+  weight.buffer = buffer;
+  for (Operation *user : buffer->getUsers()) {
+    if (auto copy = dyn_cast<tile::CopyOp>(user)) {
+      if (weight.copy)
+        return reject("the weight buffer is filled by more than one "
+                      "tile.copy");
+      weight.copy = copy;
+    } else if (auto read = dyn_cast<tile::LoadOp>(user)) {
+      weight.loads.push_back(read);
+    } else if (!isa<tag::TagDialect>(user->getDialect())) {
+      return reject("the weight buffer is used by '")
+             << user->getName() << "'; only tile.copy and tile.load can "
+             << "follow a change of its element type";
+    }
+  }
+  if (!weight.copy)
+    return reject("the weight buffer is not filled by a tile.copy");
+  auto argument = dyn_cast<BlockArgument>(weight.copy.getSource());
+  if (!argument || argument.getOwner() != &kernel.getBody().front())
+    return reject("the weight must be copied from a kernel argument");
+  auto view = cast<tile::ViewType>(argument.getType());
+  if (view.getRank() != 2 ||
+      !(view.getElementType().isBF16() || view.getElementType().isF16()))
+    return reject("the weight must be a 2-D bf16 or f16 view, not ") << view;
+  weight.argument = argument;
+  for (Operation *user : argument.getUsers()) {
+    if (auto bind = dyn_cast<tag::BindOp>(user)) {
+      weight.binding = bind;
+      continue;
+    }
+    if (user != weight.copy.getOperation() && !isa<tile::DimOp>(user))
+      return reject("the weight argument is used by '")
+             << user->getName() << "' besides its tile.copy";
+  }
+  return weight;
+}
+
+struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<Scheme> scheme = checkOptions();
+    if (failed(scheme))
+      return signalPassFailure();
+    SmallVector<tile::KernelOp> kernels;
+    for (auto candidate : module.getOps<tile::KernelOp>())
+      if (kernel.empty() || candidate.getSymName() == kernel)
+        kernels.push_back(candidate);
+    if (kernels.empty()) {
+      emitError(module.getLoc())
+          << "tile-quantize: no kernel named '" << kernel << "'";
+      return signalPassFailure();
+    }
+    if (kernels.size() > 1) {
+      emitError(module.getLoc())
+          << "tile-quantize: the module has " << kernels.size()
+          << " kernels; name the one to quantize with kernel=<name>";
+      return signalPassFailure();
+    }
+    if (failed(quantize(kernels.front(), *scheme)))
+      return signalPassFailure();
+  }
+
+  FailureOr<Scheme> checkOptions() {
+    Location loc = getOperation().getLoc();
+    Scheme scheme{weights == "int8", group, zeroPoints};
+    if (!llvm::is_contained(
+            {"", "scale-row", "zero-row", "scale-column", "dequant-group"},
+            testMutation))
+      return emitError(loc)
+             << "tile-quantize: unknown test-mutation '" << testMutation
+             << "'; use scale-row, zero-row, scale-column or "
+                "dequant-group";
+    if (weights != "int4" && weights != "int8")
+      return emitError(loc) << "tile-quantize: unknown weight format '"
+                            << weights << "'; use int4 or int8";
+    if (scheme.int8) {
+      if (group > 0)
+        return emitError(loc) << "tile-quantize: int8 weights have one "
+                                 "scale per channel; drop group="
+                              << static_cast<int64_t>(group);
+      scheme.group = 0;
+      return scheme;
+    }
+    if (group < 0)
+      scheme.group = 128;
+    if (!llvm::is_contained({32, 64, 128}, scheme.group))
+      return emitError(loc) << "tile-quantize: int4 groups are 32, 64 or "
+                               "128 rows of k, not "
+                            << scheme.group;
+    return scheme;
+  }
+
+  LogicalResult quantize(tile::KernelOp kernel, const Scheme &scheme) {
+    SmallVector<tile::MmaOp> mmas;
+    kernel.walk([&](tile::MmaOp mma) { mmas.push_back(mma); });
+    if (mmas.empty())
+      return kernel.emitError("tile-quantize: the kernel has no tile.mma");
+    SmallVector<Weight> weights;
+    for (tile::MmaOp mma : mmas) {
+      FailureOr<Weight> weight = findWeight(mma, kernel);
+      if (failed(weight))
+        return failure();
+      if (llvm::none_of(weights, [&](const Weight &w) {
+            return w.argument == weight->argument;
+          }))
+        weights.push_back(*weight);
+    }
+    // Arguments move as scales are inserted: rewrite from the last one.
+    llvm::sort(weights, [](const Weight &a, const Weight &b) {
+      return a.argument.getArgNumber() > b.argument.getArgNumber();
+    });
+    for (Weight &weight : weights)
+      if (failed(rewrite(kernel, weight, scheme)))
+        return failure();
+    kernel.setSymName((kernel.getSymName() + "_" + scheme.suffix()).str());
+    return success();
+  }
+
+  LogicalResult rewrite(tile::KernelOp kernel, Weight &weight,
+                        const Scheme &scheme) {
+    MLIRContext *context = kernel.getContext();
+    auto sharedType = weight.buffer.getType();
+    int64_t rows = sharedType.getShape()[0], cols = sharedType.getShape()[1];
+    if (scheme.group && rows % scheme.group)
+      return weight.copy.emitError()
+             << "tile-quantize: the weight tile holds " << rows
+             << " rows of k but group = " << scheme.group
+             << ": a tile must hold whole groups; use a group that divides "
+             << rows << " or a K step that is a multiple of " << scheme.group;
+    Type real = sharedType.getElementType();
+    Type codeType = IntegerType::get(context, scheme.int8 ? 8 : 4);
+    Type scaleType = Float16Type::get(context);
+    auto dynamic2d =
+        SmallVector<int64_t>{ShapedType::kDynamic, ShapedType::kDynamic};
+
+    // The argument, its buffer and its loads now hold codes.
+    unsigned index = weight.argument.getArgNumber();
+    weight.argument.setType(tile::ViewType::get(context, dynamic2d, codeType));
+    weight.buffer.getResult().setType(
+        tile::SharedType::get(context, {rows, cols}, codeType, 0));
+    auto scaleView = tile::ViewType::get(context, dynamic2d, scaleType);
+    Location loc = weight.argument.getLoc();
+    std::string name = weight.binding ? weight.binding.getName().str() : "W";
+    // New values are named after the weight's tag in diagnostics.
+    auto named = [&](const Twine &suffix, Location at) -> Location {
+      return NameLoc::get(StringAttr::get(context, name + suffix), at);
+    };
+    if (failed(kernel.insertArgument(index + 1, scaleView, {},
+                                     named("_scale", loc))))
+      return failure();
+    Value scales = kernel.getArgument(index + 1), zeros;
+    if (scheme.zeroPoints) {
+      if (failed(kernel.insertArgument(index + 2, scaleView, {},
+                                       named("_zero", loc))))
+        return failure();
+      zeros = kernel.getArgument(index + 2);
+    }
+    SmallVector<Type> inputs(kernel.getBody().getArgumentTypes());
+    kernel.setFunctionType(FunctionType::get(context, inputs, {}));
+
+    // Tags: each code also carries its scale group; scales and zero points
+    // are labelled by (group, column).
+    OpBuilder builder(context);
+    builder.setInsertionPointToStart(&kernel.getBody().front());
+    if (weight.binding)
+      builder.setInsertionPointAfter(weight.binding);
+    AffineExpr d0 = builder.getAffineDimExpr(0),
+               d1 = builder.getAffineDimExpr(1);
+    AffineExpr groupOfRow = scheme.group ? d0.floorDiv(scheme.group)
+                                         : builder.getAffineConstantExpr(0);
+    std::string column = "n";
+    SmallVector<AffineExpr> results = {d0, d1};
+    SmallVector<StringRef> components = {"k", "n"};
+    SmallVector<std::string> names;
+    if (weight.binding) {
+      AffineMap old = weight.binding.getMap();
+      if (old.getNumResults() != 2 || !weight.binding.getCaptures().empty())
+        return weight.binding.emitError(
+            "tile-quantize: the weight's tag must have two components (its "
+            "row and column) and no captures");
+      results.assign(old.getResults().begin(), old.getResults().end());
+      for (Attribute attr : weight.binding.getComponents())
+        names.push_back(cast<StringAttr>(attr).str());
+      column = names[1];
+    } else {
+      names = {"k", "n"};
+    }
+    names.push_back("g");
+    results.push_back(groupOfRow);
+    SmallVector<StringRef> nameRefs(names.begin(), names.end());
+    tag::BindOp::create(
+        builder, loc, weight.argument, builder.getStringAttr(name),
+        builder.getStrArrayAttr(nameRefs),
+        AffineMapAttr::get(AffineMap::get(2, 0, results, context)),
+        ValueRange());
+    if (weight.binding)
+      weight.binding.erase();
+    auto bindGroups = [&](Value value, StringRef label) {
+      tag::BindOp::create(
+          builder, loc, value, builder.getStringAttr(name + "_" + label),
+          builder.getStrArrayAttr({"g", column}),
+          AffineMapAttr::get(AffineMap::get(2, 0, {d0, d1}, context)),
+          ValueRange());
+    };
+    bindGroups(scales, "scale");
+    if (zeros)
+      bindGroups(zeros, "zero");
+
+    // Each load of codes is dequantized right away, in registers. A
+    // test-mutation plants one known bug here for tag-check to find.
+    int64_t tileGroup = scheme.group ? scheme.group : rows;
+    if (testMutation == "dequant-group") {
+      tileGroup *= 2;
+      if (rows % tileGroup)
+        return weight.copy.emitError("tile-quantize: test-mutation="
+                                     "dequant-group needs a weight tile of "
+                                     "at least two groups");
+    }
+    int64_t groupRows = rows / tileGroup;
+    Value kOffset = weight.copy.getOffsets()[0];
+    Value nOffset = weight.copy.getOffsets()[1];
+    for (tile::LoadOp load : weight.loads) {
+      Value codes = load.getResult();
+      auto realType = RankedTensorType::get({rows, cols}, real);
+      codes.setType(RankedTensorType::get({rows, cols}, codeType));
+      builder.setInsertionPointAfter(load);
+      Location at = load.getLoc();
+      Value groupRow;
+      if (scheme.group)
+        groupRow = arith::DivUIOp::create(
+            builder, at, kOffset,
+            arith::ConstantIndexOp::create(builder, at, tileGroup));
+      else
+        groupRow = arith::ConstantIndexOp::create(builder, at, 0);
+      auto groupType = RankedTensorType::get({groupRows, cols}, scaleType);
+      auto plusOne = [&](Value value) -> Value {
+        return arith::AddIOp::create(
+            builder, at, value, arith::ConstantIndexOp::create(builder, at, 1));
+      };
+      auto loadGroups = [&](Value view, bool shiftRow,
+                            bool shiftColumn) -> Value {
+        return tile::LoadOp::create(
+            builder,
+            view == scales ? named("_scales", at) : named("_zeros", at),
+            groupType, view,
+            ValueRange{shiftRow ? plusOne(groupRow) : groupRow,
+                       shiftColumn ? plusOne(nOffset) : nOffset},
+            /*pad=*/nullptr);
+      };
+      Value scaleTile = loadGroups(scales, testMutation == "scale-row",
+                                   testMutation == "scale-column");
+      Value zeroTile =
+          zeros ? loadGroups(zeros, testMutation == "zero-row", false)
+                : Value();
+      auto dequant = tile::DequantOp::create(
+          builder, at, realType, codes, scaleTile, zeroTile,
+          builder.getDenseI64ArrayAttr({tileGroup, 1}));
+      codes.replaceAllUsesExcept(dequant.getResult(), dequant);
+      auto assertSameGroup = [&](Value groups, StringRef what) {
+        tag::AssertEqOp::create(
+            builder, at, codes,
+            AffineMapAttr::get(AffineMap::get(2, 0, {d0, d1}, context)),
+            builder.getStrArrayAttr({"g", column}), groups,
+            AffineMapAttr::get(
+                AffineMap::get(2, 0, {d0.floorDiv(tileGroup), d1}, context)),
+            builder.getStrArrayAttr({"g", column}), ValueRange(),
+            builder.getStringAttr(
+                ("every code uses the " + what + " of its own group and column")
+                    .str()));
+      };
+      assertSameGroup(scaleTile, "scale");
+      if (zeroTile)
+        assertSameGroup(zeroTile, "zero point");
+    }
+    return success();
+  }
+};
+} // namespace

@@ -1,0 +1,63 @@
+//===- quantize.hpp - Host-side weight quantization and packing -*- C++ -*-===//
+//
+// What a kernel rewritten by `tile-quantize` expects of its weight operand:
+// codes in the packed order it reads, one scale (and zero point) per group
+// of k in each column, as f16. Plain C++, no GPU or MLIR needed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_RUNTIME_QUANTIZE_HPP
+#define TESSERA_RUNTIME_QUANTIZE_HPP
+
+#include <cstdint>
+#include <vector>
+
+namespace tessera {
+
+/// bf16 and f16 storage with round-to-nearest-even conversion.
+uint16_t toBF16(float value);
+float fromBF16(uint16_t bits);
+uint16_t toF16(float value);
+float fromF16(uint16_t bits);
+
+/// A weight format of `tile-quantize` (option `weights`).
+struct WeightQuantization {
+  enum class Format { Int4, Int8 } format = Format::Int4;
+  /// Rows of k per scale; 0 for one scale per column (per channel).
+  int64_t group = 128;
+  /// Asymmetric: `(code - zero) * scale` with an integer-valued zero.
+  bool zeroPoints = false;
+};
+
+/// A [k, n] weight matrix in the operand order of a quantized kernel.
+struct QuantizedWeights {
+  int64_t rows = 0, cols = 0;
+  WeightQuantization scheme;
+  /// int4: two codes per byte along a row, low nibble first, rows padded to
+  /// whole bytes (packInt4); int8: one code per byte, row-major.
+  std::vector<uint8_t> codes;
+  /// f16 bits, [groups, cols] with groups = ceil(rows / group) (1 per
+  /// channel); zeros empty unless scheme.zeroPoints.
+  std::vector<uint16_t> scales, zeros;
+  int64_t groups() const;
+  /// The signed code of element (row, col).
+  int code(int64_t row, int64_t col) const;
+  /// (code - zero) * scale of element (row, col), in float.
+  float dequantized(int64_t row, int64_t col) const;
+};
+
+/// Quantizes row-major `weights` [rows, cols] by round to nearest: per
+/// group the scale maps the largest magnitude (symmetric) or the range
+/// (with zero points) onto the code range, int4 [-8, 7], int8 [-127, 127].
+QuantizedWeights quantizeWeights(const float *weights, int64_t rows,
+                                 int64_t cols,
+                                 const WeightQuantization &scheme);
+
+/// Packs int4 codes (int8 values in [-8, 7], row-major [rows, cols]) into
+/// two codes per byte along a row, low nibble first, rows padded to whole
+/// bytes: the layout the int4 kernels read.
+std::vector<uint8_t> packInt4(const int8_t *codes, int64_t rows, int64_t cols);
+
+} // namespace tessera
+
+#endif // TESSERA_RUNTIME_QUANTIZE_HPP

@@ -1,0 +1,92 @@
+//===- Quantize.cpp - Host-side weight quantization and packing -*- C++ -*-===//
+
+#include "tessera/runtime/quantize.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tessera {
+
+std::vector<uint8_t> packInt4(const int8_t *codes, int64_t rows, int64_t cols) {
+  int64_t rowBytes = (cols + 1) / 2;
+  std::vector<uint8_t> packed(rows * rowBytes, 0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      uint8_t nibble = static_cast<uint8_t>(codes[r * cols + c]) & 0xF;
+      packed[r * rowBytes + c / 2] |= (c % 2) ? nibble << 4 : nibble;
+    }
+  return packed;
+}
+
+int64_t QuantizedWeights::groups() const {
+  return scheme.group ? (rows + scheme.group - 1) / scheme.group : 1;
+}
+
+int QuantizedWeights::code(int64_t row, int64_t col) const {
+  if (scheme.format == WeightQuantization::Format::Int8)
+    return static_cast<int8_t>(codes[row * cols + col]);
+  uint8_t byte = codes[row * ((cols + 1) / 2) + col / 2];
+  int nibble = (col % 2) ? byte >> 4 : byte & 0xF;
+  return nibble >= 8 ? nibble - 16 : nibble;
+}
+
+float QuantizedWeights::dequantized(int64_t row, int64_t col) const {
+  int64_t g = scheme.group ? row / scheme.group : 0;
+  float value = float(code(row, col));
+  if (scheme.zeroPoints)
+    value -= fromF16(zeros[g * cols + col]);
+  return value * fromF16(scales[g * cols + col]);
+}
+
+QuantizedWeights quantizeWeights(const float *weights, int64_t rows,
+                                 int64_t cols,
+                                 const WeightQuantization &scheme) {
+  QuantizedWeights out;
+  out.rows = rows;
+  out.cols = cols;
+  out.scheme = scheme;
+  bool int4 = scheme.format == WeightQuantization::Format::Int4;
+  int lo = int4 ? -8 : -127, hi = int4 ? 7 : 127;
+  int64_t groups = out.groups();
+  int64_t groupRows = scheme.group ? scheme.group : rows;
+  out.scales.assign(groups * cols, 0);
+  if (scheme.zeroPoints)
+    out.zeros.assign(groups * cols, 0);
+  std::vector<int8_t> codes(rows * cols, 0);
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t c = 0; c < cols; ++c) {
+      int64_t first = g * groupRows, last = std::min(rows, first + groupRows);
+      float minimum = 0, maximum = 0;
+      for (int64_t r = first; r < last; ++r) {
+        minimum = std::min(minimum, weights[r * cols + c]);
+        maximum = std::max(maximum, weights[r * cols + c]);
+      }
+      // The kernel sees the f16-rounded scale and zero: quantize with them.
+      float scale, zero = 0;
+      if (scheme.zeroPoints) {
+        scale = fromF16(toF16((maximum - minimum) / float(hi - lo)));
+        if (scale > 0)
+          zero = fromF16(toF16(std::nearbyint(lo - minimum / scale)));
+      } else {
+        scale =
+            fromF16(toF16(std::max(std::fabs(minimum), maximum) / float(hi)));
+      }
+      out.scales[g * cols + c] = toF16(scale);
+      if (scheme.zeroPoints)
+        out.zeros[g * cols + c] = toF16(zero);
+      for (int64_t r = first; r < last; ++r) {
+        float q = scale > 0
+                      ? std::nearbyint(weights[r * cols + c] / scale) + zero
+                      : zero;
+        codes[r * cols + c] = static_cast<int8_t>(std::clamp<float>(q, lo, hi));
+      }
+    }
+  if (int4)
+    out.codes = packInt4(codes.data(), rows, cols);
+  else
+    out.codes.assign(reinterpret_cast<uint8_t *>(codes.data()),
+                     reinterpret_cast<uint8_t *>(codes.data()) + codes.size());
+  return out;
+}
+
+} // namespace tessera

@@ -1,0 +1,155 @@
+// tile-quantize rejects what it cannot quantize, saying what to change.
+// RUN: tessera-opt %s --split-input-file --tile-quantize=group=64 --verify-diagnostics
+// Options are checked before any kernel is looked at.
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize=weights=fp8 2>&1 | FileCheck %s --check-prefix=FORMAT
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 group=64" 2>&1 | FileCheck %s --check-prefix=INT8
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=48" 2>&1 | FileCheck %s --check-prefix=GROUP
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="test-mutation=nibbles" 2>&1 | FileCheck %s --check-prefix=MUTATION
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="kernel=gemm" 2>&1 | FileCheck %s --check-prefix=NAME
+// RUN: not tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize 2>&1 | FileCheck %s --check-prefix=MANY
+// The shipped GEMM steps K by 64: a group of 128 would straddle tiles.
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize=group=128 2>&1 | FileCheck %s --check-prefix=WHOLE
+// FORMAT: error: tile-quantize: unknown weight format 'fp8'; use int4 or int8
+// INT8: error: tile-quantize: int8 weights have one scale per channel; drop group=64
+// GROUP: error: tile-quantize: int4 groups are 32, 64 or 128 rows of k, not 48
+// MUTATION: error: tile-quantize: unknown test-mutation 'nibbles'; use scale-row, zero-row, scale-column or dequant-group
+// NAME: error: tile-quantize: no kernel named 'gemm'
+// MANY: error: tile-quantize: the module has 2 kernels; name the one to quantize with kernel=<name>
+// WHOLE: gemm_bf16.mlir:{{[0-9]+}}:5: error: tile-quantize: the weight tile holds 64 rows of k but group = 128: a tile must hold whole groups; use a group that divides 64 or a K step that is a multiple of 128
+
+tile.kernel @transposed(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %sA = tile.alloc_shared : !tile.shared<64x64xbf16>
+  %sB = tile.alloc_shared : !tile.shared<64x64xbf16>
+  tile.copy %A[%c0, %c0] -> %sA : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+  tile.copy %B[%c0, %c0] -> %sB : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+  %a = tile.load %sA : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+  %b = tile.load %sB : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @below {{tile-quantize: the weight operand b is transposed; quantize a kernel that reads b as [k, n]}}
+  %c = tile.mma %a, %b, %z transpose_b : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @register_operand(%A: !tile.view<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %b = arith.constant dense<1.0> : tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @below {{tile-quantize: operand b must be a tile.load of a tile.alloc_shared buffer}}
+  %c = tile.mma %a, %b, %z : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @already_quantized(%A: !tile.view<?x?xbf16>, %W: !tile.view<?x?xi8>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %sW = tile.alloc_shared : !tile.shared<64x64xi8>
+  tile.copy %W[%c0, %c0] -> %sW : !tile.view<?x?xi8> -> !tile.shared<64x64xi8>
+  %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %b = tile.load %sW : !tile.shared<64x64xi8> -> tensor<64x64xi8>
+  %z = arith.constant dense<0> : tensor<64x64xi32>
+  %aq = arith.constant dense<1> : tensor<64x64xi8>
+  // expected-error @below {{tile-quantize: the weight must be a 2-D bf16 or f16 view, not '!tile.view<?x?xi8>'}}
+  %c = tile.mma %aq, %b, %z : tensor<64x64xi8>, tensor<64x64xi8> -> tensor<64x64xi32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @weight_read_twice(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %sB = tile.alloc_shared : !tile.shared<64x64xbf16>
+  tile.copy %B[%c0, %c0] -> %sB : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+  %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %b = tile.load %sB : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+  %extra = tile.load %B[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @below {{tile-quantize: the weight argument is used by 'tile.load' besides its tile.copy}}
+  %c = tile.mma %a, %b, %z : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @after_pipelining(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %sB = tile.alloc_shared : !tile.shared<64x64xbf16, stages = 2>
+  tile.copy %B[%c0, %c0] -> %sB[%c0] async : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16, stages = 2>
+  tile.async_commit
+  tile.async_wait 0
+  tile.barrier
+  %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %b = tile.load %sB[%c0] : !tile.shared<64x64xbf16, stages = 2> -> tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @below {{tile-quantize: the weight buffer is already a ring; run tile-quantize before tile-pipeline}}
+  %c = tile.mma %a, %b, %z : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+// expected-error @below {{tile-quantize: the kernel has no tile.mma}}
+tile.kernel @no_mma(%A: !tile.view<?x?xbf16>) threads(128) {
+  tile.return
+}
+
+// -----
+
+tile.kernel @filled_twice(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %sB = tile.alloc_shared : !tile.shared<64x64xbf16>
+  tile.copy %B[%c0, %c0] -> %sB : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+  tile.copy %A[%c0, %c0] -> %sB : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+  %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %b = tile.load %sB : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @below {{tile-quantize: the weight buffer is filled by more than one tile.copy}}
+  %c = tile.mma %a, %b, %z : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @stored_buffer(%A: !tile.view<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %sB = tile.alloc_shared : !tile.shared<64x64xbf16>
+  %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  tile.store %a -> %sB : tensor<64x64xbf16> -> !tile.shared<64x64xbf16>
+  %b = tile.load %sB : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @below {{tile-quantize: the weight buffer is used by 'tile.store'; only tile.copy and tile.load can follow a change of its element type}}
+  %c = tile.mma %a, %b, %z : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @unfilled(%A: !tile.view<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %sB = tile.alloc_shared : !tile.shared<64x64xbf16>
+  %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %b = tile.load %sB : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @below {{tile-quantize: the weight buffer is not filled by a tile.copy}}
+  %c = tile.mma %a, %b, %z : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @three_component_tag(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{tile-quantize: the weight's tag must have two components (its row and column) and no captures}}
+  tag.bind %B as "B"(k, n, x) = (d0, d1) -> (d0, d1, 0) : !tile.view<?x?xbf16>
+  %sB = tile.alloc_shared : !tile.shared<64x64xbf16>
+  tile.copy %B[%c0, %c0] -> %sB : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+  %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+  %b = tile.load %sB : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %c = tile.mma %a, %b, %z : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+  tile.return
+}

@@ -1,0 +1,33 @@
+// Pass-level mutants of tile-quantize, planted with the test-only option
+// test-mutation: each emitted-invariant violation is rejected by tag-check
+// with a counterexample that names the offending group or column.
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 zero-points test-mutation=scale-row" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROW
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 zero-points test-mutation=zero-row" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 test-mutation=scale-column" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLUMN
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 test-mutation=dequant-group" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUP
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 test-mutation=dequant-group" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPED
+// The same options without a mutation pass.
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 zero-points" --tag-check -o /dev/null
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8" --tag-check -o /dev/null
+
+// Scales of the next group.
+// ROW: error: tag assertion failed: every code uses the scale of its own group and column
+// ROW: note: counterexample: {{.*}}%k = 0
+// ROW: note: %b[0, 0] carries B(0, 0, 0); %B_scales[0, 0] carries B_scale(1, 0)
+
+// Zero points of the next group.
+// ZERO: error: tag assertion failed: every code uses the zero point of its own group and column
+// ZERO: note: %b[0, 0] carries B(0, 0, 0); %B_zeros[0, 0] carries B_zero(1, 0)
+
+// Scales of the next column.
+// COLUMN: error: tag assertion failed: every code uses the scale of its own group and column
+// COLUMN: note: %b[0, 0] carries B(0, 0, 0); %B_scales[0, 0] carries B_scale(0, 1)
+
+// Dequantized with groups of 64 while the weights have groups of 32: row 32
+// of the tile is in group 1 but gets the scale of group 0. Pipelined, the
+// solver may pick another row and iteration.
+// GROUP: error: tag assertion failed: every code uses the scale of its own group and column
+// GROUP: note: counterexample: {{.*}}d0 = 32
+// GROUP: note: %b[32, 0] carries B(32, 0, 1); %B_scales[0, 0] carries B_scale(0, 0)
+// PIPED: error: tag assertion failed: every code uses the scale of its own group and column
+// PIPED: note: %b[{{[0-9]+}}, {{[0-9]+}}] carries B({{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}); %B_scales[0, {{[0-9]+}}] carries B_scale({{[0-9]+}}, {{[0-9]+}})
