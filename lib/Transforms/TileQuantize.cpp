@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringSwitch.h"
 
 namespace tessera {
 #define GEN_PASS_DEF_TILEQUANTIZE
@@ -35,10 +36,13 @@ struct Weight {
 };
 
 /// What the options ask for, once checked.
+enum class Placement { Registers, PerGroup, Auto };
+
 struct Scheme {
   bool int8;
   int64_t group; // rows of k per scale; 0: per channel
   bool zeroPoints;
+  Placement placement;
   std::string suffix() const {
     std::string text = int8 ? "int8_pc" : "int4_g" + std::to_string(group);
     return zeroPoints ? text + "_zp" : text;
@@ -130,7 +134,16 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
 
   FailureOr<Scheme> checkOptions() {
     Location loc = getOperation().getLoc();
-    Scheme scheme{weights == "int8", group, zeroPoints};
+    std::optional<Placement> where =
+        llvm::StringSwitch<std::optional<Placement>>(placement)
+            .Case("registers", Placement::Registers)
+            .Case("per-group", Placement::PerGroup)
+            .Case("auto", Placement::Auto)
+            .Default(std::nullopt);
+    if (!where)
+      return emitError(loc) << "tile-quantize: unknown placement '" << placement
+                            << "'; use registers, per-group or auto";
+    Scheme scheme{weights == "int8", group, zeroPoints, *where};
     if (!llvm::is_contained(
             {"", "scale-row", "zero-row", "scale-column", "dequant-group"},
             testMutation))
@@ -182,6 +195,54 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
         return failure();
     kernel.setSymName((kernel.getSymName() + "_" + scheme.suffix()).str());
     return success();
+  }
+
+  /// Per-group placement of one K tile (one group): the MMAs read the codes
+  /// (minus the zero points) as reals, and their products are scaled per
+  /// column before they join the accumulator: acc + (a . codes) * s.
+  void scaleAfterMma(OpBuilder &builder, Location at, Value codes,
+                     RankedTensorType realType, Value scaleTile,
+                     Value zeroTile) {
+    int64_t rows = realType.getDimSize(0), cols = realType.getDimSize(1);
+    Type f32 = builder.getF32Type();
+    auto wide = RankedTensorType::get({rows, cols}, f32);
+    // [1, n] -> [n] (a sum over one row), then along the rows of `shape`.
+    auto spread = [&](Value groups, int64_t spreadRows) -> Value {
+      auto row = tile::ReduceOp::create(
+          builder, at, RankedTensorType::get({cols}, f32),
+          tile::ReduceKind::sum,
+          arith::ExtFOp::create(builder, at,
+                                RankedTensorType::get({1, cols}, f32), groups),
+          0);
+      return tile::BroadcastOp::create(
+          builder, at, RankedTensorType::get({spreadRows, cols}, f32), row,
+          builder.getDenseI64ArrayAttr({0}));
+    };
+    auto asReal = arith::SIToFPOp::create(builder, at, wide, codes);
+    Value real = asReal;
+    if (zeroTile)
+      real = arith::SubFOp::create(builder, at, real, spread(zeroTile, rows));
+    if (realType.getElementType() != f32)
+      real = arith::TruncFOp::create(builder, at, realType, real);
+    codes.replaceAllUsesExcept(real, asReal);
+    for (Operation *user : llvm::to_vector(real.getUsers())) {
+      auto mma = dyn_cast<tile::MmaOp>(user);
+      if (!mma || mma.getB() != real)
+        continue;
+      OpBuilder after(mma->getContext());
+      after.setInsertionPointAfter(mma);
+      auto accType = mma.getType();
+      Value acc = mma.getAcc();
+      mma.getAccMutable().assign(arith::ConstantOp::create(
+          builder, at, accType,
+          DenseElementsAttr::get(accType,
+                                 after.getZeroAttr(accType.getElementType()))));
+      Value product =
+          arith::MulFOp::create(after, mma.getLoc(), mma.getResult(),
+                                spread(scaleTile, accType.getDimSize(0)));
+      Value sum = arith::AddFOp::create(after, mma.getLoc(), acc, product);
+      mma.getResult().replaceAllUsesExcept(sum, product.getDefiningOp());
+    }
   }
 
   LogicalResult rewrite(tile::KernelOp kernel, Weight &weight,
@@ -285,6 +346,24 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                                      "at least two groups");
     }
     int64_t groupRows = rows / tileGroup;
+    // Per group: the MMA runs on the raw codes and each K tile's product is
+    // scaled once, which pays when the product has fewer rows than the
+    // weight tile (BM < BK); it needs one group per K tile.
+    bool oneGroupPerTile = groupRows == 1;
+    bool perGroup = scheme.placement == Placement::PerGroup;
+    if (perGroup && !oneGroupPerTile)
+      return weight.copy.emitError()
+             << "tile-quantize: placement=per-group scales each K tile's "
+                "product once and needs one group per K tile (group = "
+             << rows << "); use that group or placement=registers";
+    if (scheme.placement == Placement::Auto && oneGroupPerTile &&
+        llvm::all_of(weight.loads, [&](tile::LoadOp load) {
+          return llvm::all_of(load->getUsers(), [&](Operation *user) {
+            auto mma = dyn_cast<tile::MmaOp>(user);
+            return !mma || mma.getType().getDimSize(0) < rows;
+          });
+        }))
+      perGroup = true;
     Value kOffset = weight.copy.getOffsets()[0];
     Value nOffset = weight.copy.getOffsets()[1];
     for (tile::LoadOp load : weight.loads) {
@@ -320,10 +399,14 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       Value zeroTile =
           zeros ? loadGroups(zeros, testMutation == "zero-row", false)
                 : Value();
-      auto dequant = tile::DequantOp::create(
-          builder, at, realType, codes, scaleTile, zeroTile,
-          builder.getDenseI64ArrayAttr({tileGroup, 1}));
-      codes.replaceAllUsesExcept(dequant.getResult(), dequant);
+      if (perGroup)
+        scaleAfterMma(builder, at, codes, realType, scaleTile, zeroTile);
+      else {
+        auto dequant = tile::DequantOp::create(
+            builder, at, realType, codes, scaleTile, zeroTile,
+            builder.getDenseI64ArrayAttr({tileGroup, 1}));
+        codes.replaceAllUsesExcept(dequant.getResult(), dequant);
+      }
       auto assertSameGroup = [&](Value groups, StringRef what) {
         tag::AssertEqOp::create(
             builder, at, codes,

@@ -9,6 +9,10 @@
 // RUN: not tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize 2>&1 | FileCheck %s --check-prefix=MANY
 // The shipped GEMM steps K by 64: a group of 128 would straddle tiles.
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize=group=128 2>&1 | FileCheck %s --check-prefix=WHOLE
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="placement=after" 2>&1 | FileCheck %s --check-prefix=PLACEMENT
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 placement=per-group" 2>&1 | FileCheck %s --check-prefix=PERGROUP
+// PLACEMENT: error: tile-quantize: unknown placement 'after'; use registers, per-group or auto
+// PERGROUP: gemm_bf16.mlir:{{[0-9]+}}:5: error: tile-quantize: placement=per-group scales each K tile's product once and needs one group per K tile (group = 64); use that group or placement=registers
 // FORMAT: error: tile-quantize: unknown weight format 'fp8'; use int4 or int8
 // INT8: error: tile-quantize: int8 weights have one scale per channel; drop group=64
 // GROUP: error: tile-quantize: int4 groups are 32, 64 or 128 rows of k, not 48

@@ -7,6 +7,42 @@
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 zero-points" --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %s --tile-quantize --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %s --tile-quantize | FileCheck %s --check-prefix=WIDE
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 zero-points placement=per-group" | FileCheck %s --check-prefix=PERGROUP
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 zero-points placement=per-group" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
+// RUN: tessera-opt %s --tile-quantize=weights=int8 | FileCheck %s --check-prefix=AUTO
+// RUN: tessera-opt %s --tile-quantize=weights=int8 --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
+// The shipped GEMM's product has more rows (128) than its weight tile (64):
+// auto keeps the dequantization in registers.
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64" | FileCheck %s --check-prefix=INT4-AUTO
+// INT4-AUTO: tile.dequant
+// INT4-AUTO-NOT: arith.mulf
+
+// Per group: the MMA reads the codes minus the zero points (exact in
+// bf16) and its product is scaled per column before it joins the
+// accumulator, which the MMA no longer carries.
+// PERGROUP: %[[CODES:.*]] = tile.load %{{.*}} : !tile.shared<64x128xi4> -> tensor<64x128xi4>
+// PERGROUP: %[[S:.*]] = tile.load %arg2
+// PERGROUP: %[[Z:.*]] = tile.load %arg3
+// PERGROUP: %[[R:.*]] = arith.sitofp %[[CODES]] : tensor<64x128xi4> to tensor<64x128xf32>
+// PERGROUP: %[[ZR:.*]] = tile.reduce sum %{{.*}} dim 0 : tensor<1x128xf32> -> tensor<128xf32>
+// PERGROUP: %[[ZB:.*]] = tile.broadcast %[[ZR]] dims [0] : tensor<128xf32> -> tensor<64x128xf32>
+// PERGROUP: %[[SHIFTED:.*]] = arith.subf %[[R]], %[[ZB]]
+// PERGROUP: %[[W:.*]] = arith.truncf %[[SHIFTED]] : tensor<64x128xf32> to tensor<64x128xbf16>
+// PERGROUP: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<128x128xf32>
+// PERGROUP: %[[SB:.*]] = tile.broadcast %{{.*}} dims [0] : tensor<128xf32> -> tensor<128x128xf32>
+// PERGROUP: %[[P:.*]] = tile.mma %{{.*}}, %[[W]], %[[ZERO]]
+// PERGROUP: %[[SCALED:.*]] = arith.mulf %[[P]], %[[SB]]
+// PERGROUP: %[[NEXT:.*]] = arith.addf %{{.*}}, %[[SCALED]]
+// PERGROUP: scf.yield %[[NEXT]]
+// PERGROUP-NOT: tile.dequant
+
+// int8 per channel on @wide: one group per K tile and a product of 64 rows
+// against a weight tile of 256: auto scales after the MMA.
+// AUTO-LABEL: tile.kernel @wide_int8_pc
+// AUTO-NOT: tile.dequant
+// AUTO: tile.mma
+// AUTO-NEXT: arith.mulf
+// AUTO-NEXT: arith.addf
 
 // The weight becomes int4 codes followed by its scales and zero points; its
 // tag gains the scale group; each K step loads one row of scales and zeros

@@ -152,9 +152,14 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
       row, low nibble first: the runtime's `tessera::quantizeWeights` packs
       them) or `!tile.view<?x?xi8>`, followed by new arguments for the f16
       scales `[groups, n]` and, with `zero-points`, the f16 zero points;
-    * each load of the buffer is dequantized in registers before the MMA
-      (`tile.dequant`), with the scales (and zeros) of its groups loaded
-      next to it;
+    * the scales (and zeros) of each loaded weight tile's groups are loaded
+      next to it and applied where `placement` says: `registers`
+      dequantizes the tile before the MMA (`tile.dequant`); `per-group`
+      (MixPE style) runs the MMA on the codes (minus the zero points) and
+      scales each K tile's product per column before it joins the
+      accumulator, which needs one group per K tile; `auto` (default) picks
+      per-group when legal and the product has fewer rows than the weight
+      tile (it then multiplies fewer elements), registers otherwise;
     * the weight's tag gains its scale group `g` and the scales and zeros
       are bound by `(g, n)`; a `tag.assert_eq` per load states that every
       code uses the scale (and zero point) of its own group and column, which
@@ -179,6 +184,12 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
            "Rows of k per int4 scale: 32, 64 or 128 (default 128)">,
     Option<"zeroPoints", "zero-points", "bool", /*default=*/"false",
            "Asymmetric codes with an f16 zero point per group">,
+    Option<"placement", "placement", "std::string", /*default=*/"\"auto\"",
+           "Where the scales apply: registers (dequantize the weight tile "
+           "before the MMA), per-group (MMA on the codes, scale each K "
+           "tile's product; needs one group per K tile) or auto (per-group "
+           "when legal and the product has fewer rows than the weight "
+           "tile)">,
     Option<"testMutation", "test-mutation", "std::string", /*default=*/"\"\"",
            "Test only: plant a known bug that tag-check must reject "
            "(scale-row, zero-row, scale-column, dequant-group)">,
