@@ -217,12 +217,14 @@ LogicalResult HostLowering::lowerFor(scf::ForOp loop) {
       continue;
     }
     // The loop-carried tile lives in one buffer; it can be the initial
-    // value's when nothing else reads that value.
+    // value's when nothing else reads that value. (Each buffer() call may
+    // grow the map: never hold a reference into it across one.)
     if (canReuse(init, loop)) {
-      buffers[arg] = buffer(init);
+      Value carried = buffer(init);
+      buffers[arg] = carried;
     } else {
-      buffers[arg] = buffer(arg);
-      copy(buffer(init), buffers[arg]);
+      Value carried = buffer(arg), initial = buffer(init);
+      copy(initial, carried);
     }
   }
   auto newLoop = scf::ForOp::create(builder, loc, scalar(loop.getLowerBound()),
@@ -246,8 +248,9 @@ LogicalResult HostLowering::lowerFor(scf::ForOp loop) {
       scalarYields.push_back(scalar(value));
       continue;
     }
-    if (buffer(value) != buffers[arg])
-      copy(buffer(value), buffers[arg]);
+    Value yielded = buffer(value), carried = buffers.lookup(arg);
+    if (yielded != carried)
+      copy(yielded, carried);
   }
   if (newLoop.getBody()->mightHaveTerminator())
     newLoop.getBody()->getTerminator()->erase();
@@ -257,9 +260,10 @@ LogicalResult HostLowering::lowerFor(scf::ForOp loop) {
   unsigned next = 0;
   for (auto [result, arg] :
        llvm::zip_equal(loop.getResults(), loop.getRegionIterArgs())) {
-    if (isa<RankedTensorType>(result.getType()))
-      buffers[result] = buffers[arg];
-    else
+    if (isa<RankedTensorType>(result.getType())) {
+      Value carried = buffers.lookup(arg);
+      buffers[result] = carried;
+    } else
       mapping.map(result, newLoop.getResult(next++));
   }
   return success();
@@ -336,6 +340,7 @@ LogicalResult HostLowering::lowerOp(Operation *op) {
       .Case([&](tile::ReduceOp reduce) { return lowerReduce(reduce); })
       .Case([&](tile::BroadcastOp bcast) { return lowerBroadcast(bcast); })
       .Case([&](tile::DequantOp dequant) { return lowerDequant(dequant); })
+      .Case([&](tile::QuantOp quant) { return lowerQuant(quant); })
       .Case([&](tile::SplatOp splat) {
         fill(buffer(splat.getResult()), scalar(splat.getValue()));
         return success();
