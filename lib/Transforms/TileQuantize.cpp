@@ -35,17 +35,24 @@ struct Weight {
   tag::BindOp binding; // null if the kernel binds no tag to it
 };
 
-/// What the options ask for, once checked.
 enum class Placement { Registers, PerGroup, Auto };
 
+/// What the options ask for, once checked.
 struct Scheme {
   bool int8;
   int64_t group; // rows of k per scale; 0: per channel
   bool zeroPoints;
   Placement placement;
-  std::string suffix() const {
+  bool int8Activations = false;
+  /// The kernel's new name says its new arguments and what they hold.
+  std::string suffix(int64_t kStep) const {
     std::string text = int8 ? "int8_pc" : "int4_g" + std::to_string(group);
-    return zeroPoints ? text + "_zp" : text;
+    if (zeroPoints)
+      text += "_zp";
+    // Activations are quantized per token within each K tile.
+    if (int8Activations)
+      text += "_a8k" + std::to_string(kStep);
+    return text;
   }
 };
 
@@ -144,6 +151,18 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       return emitError(loc) << "tile-quantize: unknown placement '" << placement
                             << "'; use registers, per-group or auto";
     Scheme scheme{weights == "int8", group, zeroPoints, *where};
+    if (activations != "bf16" && activations != "int8")
+      return emitError(loc) << "tile-quantize: unknown activation format '"
+                            << activations << "'; use bf16 or int8";
+    scheme.int8Activations = activations == "int8";
+    if (scheme.int8Activations &&
+        (!scheme.int8 || zeroPoints || *where == Placement::Registers))
+      return emitError(loc)
+             << "tile-quantize: int8 activations feed an int8 x int8 MMA "
+                "whose product is scaled after it: use weights=int8 without "
+                "zero-points and placement=per-group or auto";
+    if (scheme.int8Activations)
+      scheme.placement = Placement::PerGroup;
     if (!llvm::is_contained(
             {"", "scale-row", "zero-row", "scale-column", "dequant-group"},
             testMutation))
@@ -193,7 +212,8 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     for (Weight &weight : weights)
       if (failed(rewrite(kernel, weight, scheme)))
         return failure();
-    kernel.setSymName((kernel.getSymName() + "_" + scheme.suffix()).str());
+    int64_t kStep = weights.front().buffer.getType().getShape()[0];
+    kernel.setSymName((kernel.getSymName() + "_" + scheme.suffix(kStep)).str());
     return success();
   }
 
@@ -201,8 +221,8 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
   /// (minus the zero points) as reals, and their products are scaled per
   /// column before they join the accumulator: acc + (a . codes) * s.
   void scaleAfterMma(OpBuilder &builder, Location at, Value codes,
-                     RankedTensorType realType, Value scaleTile,
-                     Value zeroTile) {
+                     RankedTensorType realType, Value scaleTile, Value zeroTile,
+                     bool int8Activations) {
     int64_t rows = realType.getDimSize(0), cols = realType.getDimSize(1);
     Type f32 = builder.getF32Type();
     auto wide = RankedTensorType::get({rows, cols}, f32);
@@ -218,6 +238,8 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
           builder, at, RankedTensorType::get({spreadRows, cols}, f32), row,
           builder.getDenseI64ArrayAttr({0}));
     };
+    if (int8Activations)
+      return integerMmas(codes, scaleTile, spread);
     auto asReal = arith::SIToFPOp::create(builder, at, wide, codes);
     Value real = asReal;
     if (zeroTile)
@@ -242,6 +264,52 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                                 spread(scaleTile, accType.getDimSize(0)));
       Value sum = arith::AddFOp::create(after, mma.getLoc(), acc, product);
       mma.getResult().replaceAllUsesExcept(sum, product.getDefiningOp());
+    }
+  }
+
+  /// int8 activations: each MMA on the weight codes quantizes its a
+  /// operand per token (one scale per row of the K tile), multiplies
+  /// int8 x int8 into i32, and scales the product by both scales.
+  void integerMmas(Value codes, Value scaleTile,
+                   llvm::function_ref<Value(Value, int64_t)> spread) {
+    MLIRContext *context = codes.getContext();
+    Builder types(context);
+    Type f32 = types.getF32Type(), i8 = types.getI8Type(),
+         i32 = types.getI32Type();
+    for (Operation *user : llvm::to_vector(codes.getUsers())) {
+      auto mma = dyn_cast<tile::MmaOp>(user);
+      if (!mma || mma.getB() != codes)
+        continue;
+      OpBuilder before(mma);
+      Location loc = mma.getLoc();
+      auto aType = mma.getA().getType();
+      int64_t m = aType.getDimSize(0), k = aType.getDimSize(1),
+              n = mma.getType().getDimSize(1);
+      auto quant = tile::QuantOp::create(
+          before, NameLoc::get(StringAttr::get(context, "a_codes"), loc),
+          RankedTensorType::get({m, k}, i8), RankedTensorType::get({m, 1}, f32),
+          mma.getA(), before.getDenseI64ArrayAttr({1, k}));
+      auto productType = RankedTensorType::get({m, n}, i32);
+      Value zero = arith::ConstantOp::create(
+          before, loc, productType,
+          DenseElementsAttr::get(productType, before.getZeroAttr(i32)));
+      auto product = tile::MmaOp::create(
+          before, loc, productType, quant.getCodes(), codes, zero,
+          mma.getKindAttr(), mma.getTransposeAAttr(), mma.getTransposeBAttr());
+      // [m, 1] -> [m] (a sum over one column), then along the columns.
+      Value tokenScales = tile::BroadcastOp::create(
+          before, loc, RankedTensorType::get({m, n}, f32),
+          tile::ReduceOp::create(before, loc, RankedTensorType::get({m}, f32),
+                                 tile::ReduceKind::sum, quant.getScales(), 1),
+          before.getDenseI64ArrayAttr({1}));
+      Value weightScales = spread(scaleTile, m);
+      Value real = arith::SIToFPOp::create(
+          before, loc, RankedTensorType::get({m, n}, f32), product);
+      real = arith::MulFOp::create(before, loc, real, tokenScales);
+      real = arith::MulFOp::create(before, loc, real, weightScales);
+      Value sum = arith::AddFOp::create(before, loc, mma.getAcc(), real);
+      mma.getResult().replaceAllUsesWith(sum);
+      mma.erase();
     }
   }
 
@@ -400,7 +468,8 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
           zeros ? loadGroups(zeros, testMutation == "zero-row", false)
                 : Value();
       if (perGroup)
-        scaleAfterMma(builder, at, codes, realType, scaleTile, zeroTile);
+        scaleAfterMma(builder, at, codes, realType, scaleTile, zeroTile,
+                      scheme.int8Activations);
       else {
         auto dequant = tile::DequantOp::create(
             builder, at, realType, codes, scaleTile, zeroTile,

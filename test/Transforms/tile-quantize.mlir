@@ -10,6 +10,23 @@
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 zero-points placement=per-group" | FileCheck %s --check-prefix=PERGROUP
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 zero-points placement=per-group" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %s --tile-quantize=weights=int8 | FileCheck %s --check-prefix=AUTO
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8" | FileCheck %s --check-prefix=A8
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
+
+// int8 activations: each K tile of A is quantized per token, the MMA is
+// int8 x int8 -> i32, and both scales apply to its product.
+// A8: tile.kernel @gemm_bf16_int8_pc_a8k64(
+// A8: %[[A:.*]] = tile.load %{{.*}} : !tile.shared<128x64xbf16> -> tensor<128x64xbf16>
+// A8: %[[W:.*]] = tile.load %{{.*}} : !tile.shared<64x128xi8> -> tensor<64x128xi8>
+// A8: %[[WS:.*]] = tile.broadcast %{{.*}} dims [0] : tensor<128xf32> -> tensor<128x128xf32>
+// A8: %[[AQ:.*]], %[[AS:.*]] = tile.quant %[[A]] group [1, 64] : tensor<128x64xbf16> -> tensor<128x64xi8>, tensor<128x1xf32>
+// A8: %[[P:.*]] = tile.mma %[[AQ]], %[[W]], %{{.*}} : tensor<128x64xi8>, tensor<64x128xi8> -> tensor<128x128xi32>
+// A8: %[[ASR:.*]] = tile.reduce sum %[[AS]] dim 1 : tensor<128x1xf32> -> tensor<128xf32>
+// A8: %[[ASB:.*]] = tile.broadcast %[[ASR]] dims [1] : tensor<128xf32> -> tensor<128x128xf32>
+// A8: %[[PF:.*]] = arith.sitofp %[[P]] : tensor<128x128xi32> to tensor<128x128xf32>
+// A8: %[[T:.*]] = arith.mulf %[[PF]], %[[ASB]]
+// A8: %[[TW:.*]] = arith.mulf %[[T]], %[[WS]]
+// A8: arith.addf %{{.*}}, %[[TW]]
 // RUN: tessera-opt %s --tile-quantize=weights=int8 --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // The shipped GEMM's product has more rows (128) than its weight tile (64):
 // auto keeps the dequantization in registers.

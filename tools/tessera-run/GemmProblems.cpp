@@ -58,8 +58,9 @@ private:
 class QuantizedGemm : public Problem {
 public:
   QuantizedGemm(const Flags &flags, std::string kernel,
-                WeightQuantization scheme)
-      : kernel(std::move(kernel)), scheme(scheme), m(flags.get("m", 256)),
+                WeightQuantization scheme, int64_t activationBlock)
+      : kernel(std::move(kernel)), scheme(scheme),
+        activationBlock(activationBlock), m(flags.get("m", 256)),
         n(flags.get("n", 256)), k(flags.get("k", 256)), a({m, k}, 2),
         c({m, n}, 2) {}
 
@@ -70,7 +71,11 @@ public:
         scheme.format == WeightQuantization::Format::Int4 ? " int4" : " int8";
     text += scheme.group ? " group=" + std::to_string(scheme.group)
                          : std::string(" per-channel");
-    return scheme.zeroPoints ? text + " zero-points" : text;
+    if (scheme.zeroPoints)
+      text += " zero-points";
+    if (activationBlock)
+      text += " int8 activations per " + std::to_string(activationBlock) + " k";
+    return text;
   }
   void prepare(std::mt19937 &rng) override {
     fillRandomBF16(a, rng);
@@ -97,16 +102,22 @@ public:
     out.resize(m * n);
     for (int64_t i = 0; i < m * n; ++i)
       out[i] = fromBF16(c.as<uint16_t>()[i]);
-    // The kernel rounds each dequantized weight to bf16 before the MMA.
+    // With bf16 activations the kernel rounds each dequantized weight to
+    // bf16 before the MMA (or multiplies codes exact in bf16); with int8
+    // activations it multiplies the codes exactly.
     std::vector<double> weights(k * n);
     for (int64_t kk = 0; kk < k; ++kk)
       for (int64_t j = 0; j < n; ++j)
-        weights[kk * n + j] = fromBF16(toBF16(quantized.dequantized(kk, j)));
-    product(weights, ref);
+        weights[kk * n + j] =
+            activationBlock ? quantized.dequantized(kk, j)
+                            : fromBF16(toBF16(quantized.dequantized(kk, j)));
+    product(weights, ref, /*quantizeA=*/activationBlock > 0);
   }
   bool secondReference(std::vector<double> &ref, std::string &what) override {
-    what = "unquantized weights";
-    product(std::vector<double>(real.begin(), real.end()), ref);
+    what = activationBlock ? "unquantized weights and activations"
+                           : "unquantized weights";
+    product(std::vector<double>(real.begin(), real.end()), ref,
+            /*quantizeA=*/false);
     return true;
   }
   double tolerance() const override { return 1e-2; }
@@ -124,19 +135,40 @@ private:
     view.strides[1] = 1;
     return view;
   }
-  /// ref = A · weights in float64.
-  void product(const std::vector<double> &weights, std::vector<double> &ref) {
+  /// ref = A · weights in float64; with `quantizeA`, A as the kernel
+  /// quantizes it: per row and block of k, scale = max |a| / 127 and codes
+  /// round(a / scale), in float like the kernel.
+  void product(const std::vector<double> &weights, std::vector<double> &ref,
+               bool quantizeA) {
+    std::vector<double> rowA(k);
     ref.assign(m * n, 0.0);
-    for (int64_t i = 0; i < m; ++i)
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t kk = 0; kk < k; ++kk)
+        rowA[kk] = fromBF16(a.as<uint16_t>()[i * k + kk]);
+      if (quantizeA)
+        for (int64_t b = 0; b < k; b += activationBlock) {
+          int64_t end = std::min(k, b + activationBlock);
+          float largest = 0;
+          for (int64_t kk = b; kk < end; ++kk)
+            largest = std::max(largest, std::fabs(float(rowA[kk])));
+          float scale = largest / 127.0f;
+          for (int64_t kk = b; kk < end; ++kk)
+            rowA[kk] = scale > 0
+                           ? double(std::nearbyint(float(rowA[kk]) / scale)) *
+                                 double(scale)
+                           : 0.0;
+        }
       for (int64_t kk = 0; kk < k; ++kk) {
-        double x = fromBF16(a.as<uint16_t>()[i * k + kk]);
+        double x = rowA[kk];
         for (int64_t j = 0; j < n; ++j)
           ref[i * n + j] += x * weights[kk * n + j];
       }
+    }
   }
 
   std::string kernel;
   WeightQuantization scheme;
+  int64_t activationBlock;
   int64_t m, n, k;
   Tensor a, c;
   std::vector<float> real;
@@ -147,16 +179,25 @@ private:
 const bool registered = registerProblem<GemmBF16>("gemm_bf16");
 } // namespace
 
-std::optional<WeightQuantization>
+std::optional<QuantizedGemmScheme>
 tessera::run::quantizedGemmScheme(const std::string &kernel) {
   // The shipped int4 kernel, and the names tile-quantize gives.
   if (kernel == "gemm_w4a16")
-    return WeightQuantization{};
+    return QuantizedGemmScheme{};
   size_t at = kernel.rfind("_int");
   if (at == std::string::npos)
     return std::nullopt;
   std::string suffix = kernel.substr(at + 1);
-  WeightQuantization scheme;
+  QuantizedGemmScheme result;
+  if (size_t a8 = suffix.find("_a8k"); a8 != std::string::npos) {
+    std::string block = suffix.substr(a8 + 4);
+    if (block.empty() || block.size() > 6 ||
+        block.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    result.activationBlock = std::stoll(block);
+    suffix.resize(a8);
+  }
+  WeightQuantization &scheme = result.weights;
   if (suffix.size() > 3 && suffix.compare(suffix.size() - 3, 3, "_zp") == 0) {
     scheme.zeroPoints = true;
     suffix.resize(suffix.size() - 3);
@@ -170,13 +211,15 @@ tessera::run::quantizedGemmScheme(const std::string &kernel) {
   } else {
     return std::nullopt;
   }
-  return scheme;
+  return result;
 }
 
 std::unique_ptr<Problem>
 tessera::run::makeQuantizedGemm(const std::string &kernel, const Flags &flags) {
-  std::optional<WeightQuantization> scheme = quantizedGemmScheme(kernel);
-  if (!scheme)
+  std::optional<QuantizedGemmScheme> scheme = quantizedGemmScheme(kernel);
+  if (!scheme || (scheme->activationBlock &&
+                  scheme->weights.format != WeightQuantization::Format::Int8))
     return nullptr;
-  return std::make_unique<QuantizedGemm>(flags, kernel, *scheme);
+  return std::make_unique<QuantizedGemm>(flags, kernel, scheme->weights,
+                                         scheme->activationBlock);
 }

@@ -86,9 +86,15 @@ public:
   virtual double flops() const = 0;
 };
 
-/// The weight format of a quantized GEMM kernel: gemm_w4a16 or a name
-/// tile-quantize gives (`<gemm>_int4_g<G>[_zp]`, `<gemm>_int8_pc[_zp]`).
-std::optional<WeightQuantization>
+/// What a quantized GEMM kernel expects: gemm_w4a16 or a name tile-quantize
+/// gives (`<gemm>_int4_g<G>[_zp]`, `<gemm>_int8_pc[_zp][_a8k<BK>]`).
+struct QuantizedGemmScheme {
+  WeightQuantization weights;
+  /// int8 activations quantized per row within blocks of this many k; 0:
+  /// bf16 activations.
+  int64_t activationBlock = 0;
+};
+std::optional<QuantizedGemmScheme>
 quantizedGemmScheme(const std::string &kernel);
 std::unique_ptr<Problem> makeQuantizedGemm(const std::string &kernel,
                                            const Flags &flags);

@@ -164,8 +164,11 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
       are bound by `(g, n)`; a `tag.assert_eq` per load states that every
       code uses the scale (and zero point) of its own group and column, which
       `tag-check` proves;
+    * with `activations=int8` (int8 weights, no zero points) each K tile of
+      the a operand is quantized per token (`tile.quant`), the MMA runs
+      int8 x int8 into i32 and both scales apply to its product;
     * the kernel is renamed `<name>_int4_g<group>[_zp]` or
-      `<name>_int8_pc[_zp]`: its arguments changed.
+      `<name>_int8_pc[_zp][_a8k<BK>]`: its arguments changed.
 
     Groups run along k: int4 takes `group` = 32, 64 or 128 (default 128),
     and the weight tile must hold whole groups; int8 has one scale per
@@ -184,6 +187,11 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
            "Rows of k per int4 scale: 32, 64 or 128 (default 128)">,
     Option<"zeroPoints", "zero-points", "bool", /*default=*/"false",
            "Asymmetric codes with an f16 zero point per group">,
+    Option<"activations", "activations", "std::string",
+           /*default=*/"\"bf16\"",
+           "Activation format: bf16 (as written) or int8 (quantized per "
+           "token within each K tile, int8 x int8 MMA, both scales after; "
+           "needs weights=int8 without zero points)">,
     Option<"placement", "placement", "std::string", /*default=*/"\"auto\"",
            "Where the scales apply: registers (dequantize the weight tile "
            "before the MMA), per-group (MMA on the codes, scale each K "

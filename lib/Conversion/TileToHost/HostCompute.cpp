@@ -306,3 +306,77 @@ LogicalResult HostLowering::lowerDequant(tile::DequantOp op) {
   });
   return success();
 }
+
+/// scales[g] = max |input| over group g / the largest code; codes[e] =
+/// round-half-even(input[e] / scales[g]) saturated (0 where the group is 0).
+LogicalResult HostLowering::lowerQuant(tile::QuantOp op) {
+  Value input = buffer(op.getInput()), codes = buffer(op.getCodes());
+  Value scales = buffer(op.getScales());
+  auto codeType = cast<MemRefType>(codes.getType());
+  auto scaleType = cast<MemRefType>(scales.getType());
+  Type codeElement = op.getCodes().getType().getElementType();
+  if (!isa<IntegerType>(codeElement))
+    return op.emitOpError("with ") << codeElement
+                                   << " codes is not supported by "
+                                      "convert-tile-to-host";
+  float largest = codeElement.isInteger(4) ? 7.0f : 127.0f;
+  auto sizesOf = [&](MemRefType type) {
+    SmallVector<Value> sizes;
+    for (int64_t size : type.getShape())
+      sizes.push_back(index(size));
+    return sizes;
+  };
+  auto groupOf = [&](ValueRange ivs) {
+    SmallVector<Value> g;
+    for (auto [iv, size] : llvm::zip_equal(ivs, op.getGroup()))
+      g.push_back(arith::DivUIOp::create(builder, loc, iv, index(size)));
+    return g;
+  };
+  auto f32 = [&](float value) -> Value {
+    return arith::ConstantOp::create(builder, loc,
+                                     builder.getF32FloatAttr(value));
+  };
+  auto storeScale = [&](Value value, ValueRange at) {
+    if (!scaleType.getElementType().isF32())
+      value = arith::TruncFOp::create(builder, loc, scaleType.getElementType(),
+                                      value);
+    memref::StoreOp::create(builder, loc, value, scales, at);
+  };
+  auto loadScale = [&](ValueRange at) {
+    return toF32(builder, loc,
+                 memref::LoadOp::create(builder, loc, scales, at));
+  };
+  // Largest magnitude per group, then the scale.
+  loopNest(sizesOf(scaleType),
+           [&](ValueRange ivs) { storeScale(f32(0.0f), ivs); });
+  loopNest(sizesOf(codeType), [&](ValueRange ivs) {
+    SmallVector<Value> g = groupOf(ivs);
+    Value x =
+        toF32(builder, loc, memref::LoadOp::create(builder, loc, input, ivs));
+    Value magnitude = math::AbsFOp::create(builder, loc, x);
+    storeScale(arith::MaximumFOp::create(builder, loc, loadScale(g), magnitude),
+               g);
+  });
+  loopNest(sizesOf(scaleType), [&](ValueRange ivs) {
+    storeScale(
+        arith::DivFOp::create(builder, loc, loadScale(ivs), f32(largest)), ivs);
+  });
+  loopNest(sizesOf(codeType), [&](ValueRange ivs) {
+    Value scale = loadScale(groupOf(ivs));
+    Value x =
+        toF32(builder, loc, memref::LoadOp::create(builder, loc, input, ivs));
+    Value positive = arith::CmpFOp::create(
+        builder, loc, arith::CmpFPredicate::OGT, scale, f32(0.0f));
+    Value q = arith::SelectOp::create(
+        builder, loc, positive, arith::DivFOp::create(builder, loc, x, scale),
+        f32(0.0f));
+    q = math::RoundEvenOp::create(builder, loc, q);
+    q = arith::MinimumFOp::create(
+        builder, loc, arith::MaximumFOp::create(builder, loc, q, f32(-largest)),
+        f32(largest));
+    Value code =
+        arith::FPToSIOp::create(builder, loc, codeType.getElementType(), q);
+    memref::StoreOp::create(builder, loc, code, codes, ivs);
+  });
+  return success();
+}

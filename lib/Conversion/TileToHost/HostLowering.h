@@ -70,6 +70,7 @@ private:
   mlir::LogicalResult lowerReduce(tile::ReduceOp op);
   mlir::LogicalResult lowerBroadcast(tile::BroadcastOp op);
   mlir::LogicalResult lowerDequant(tile::DequantOp op);
+  mlir::LogicalResult lowerQuant(tile::QuantOp op);
   void fill(mlir::Value buffer, mlir::Value value);
   void copy(mlir::Value from, mlir::Value to);
   /// A copy of `matrix` (2-D) with its dimensions swapped.
