@@ -156,11 +156,11 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                             << activations << "'; use bf16 or int8";
     scheme.int8Activations = activations == "int8";
     if (scheme.int8Activations &&
-        (!scheme.int8 || zeroPoints || *where == Placement::Registers))
+        (zeroPoints || *where == Placement::Registers))
       return emitError(loc)
-             << "tile-quantize: int8 activations feed an int8 x int8 MMA "
-                "whose product is scaled after it: use weights=int8 without "
-                "zero-points and placement=per-group or auto";
+             << "tile-quantize: int8 activations feed an integer MMA whose "
+                "product is scaled after it: use weights without zero-points "
+                "and placement=per-group or auto";
     if (scheme.int8Activations)
       scheme.placement = Placement::PerGroup;
     if (!llvm::is_contained(
@@ -269,7 +269,8 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
 
   /// int8 activations: each MMA on the weight codes quantizes its a
   /// operand per token (one scale per row of the K tile), multiplies
-  /// int8 x int8 into i32, and scales the product by both scales.
+  /// int8 x int8 (int4 codes widened) into i32, and scales the product by
+  /// both scales.
   void integerMmas(Value codes, Value scaleTile,
                    llvm::function_ref<Value(Value, int64_t)> spread) {
     MLIRContext *context = codes.getContext();
@@ -293,8 +294,14 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       Value zero = arith::ConstantOp::create(
           before, loc, productType,
           DenseElementsAttr::get(productType, before.getZeroAttr(i32)));
+      // int4 codes widen to int8 operands.
+      Value weights = codes;
+      auto codeType = cast<RankedTensorType>(codes.getType());
+      if (!codeType.getElementType().isInteger(8))
+        weights = arith::ExtSIOp::create(
+            before, loc, RankedTensorType::get(codeType.getShape(), i8), codes);
       auto product = tile::MmaOp::create(
-          before, loc, productType, quant.getCodes(), codes, zero,
+          before, loc, productType, quant.getCodes(), weights, zero,
           mma.getKindAttr(), mma.getTransposeAAttr(), mma.getTransposeBAttr());
       // [m, 1] -> [m] (a sum over one column), then along the columns.
       Value tokenScales = tile::BroadcastOp::create(
@@ -423,7 +430,10 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       return weight.copy.emitError()
              << "tile-quantize: placement=per-group scales each K tile's "
                 "product once and needs one group per K tile (group = "
-             << rows << "); use that group or placement=registers";
+             << rows << "); use that group"
+             << (scheme.int8Activations
+                     ? " (int8 activations need the per-group placement)"
+                     : " or placement=registers");
     if (scheme.placement == Placement::Auto && oneGroupPerTile &&
         llvm::all_of(weight.loads, [&](tile::LoadOp load) {
           return llvm::all_of(load->getUsers(), [&](Operation *user) {

@@ -14,10 +14,12 @@
 // PLACEMENT: error: tile-quantize: unknown placement 'after'; use registers, per-group or auto
 // PERGROUP: gemm_bf16.mlir:{{[0-9]+}}:5: error: tile-quantize: placement=per-group scales each K tile's product once and needs one group per K tile (group = 64); use that group or placement=registers
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="activations=fp8" 2>&1 | FileCheck %s --check-prefix=ACT
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 activations=int8" 2>&1 | FileCheck %s --check-prefix=A8
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 zero-points activations=int8" 2>&1 | FileCheck %s --check-prefix=A8
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8 placement=registers" 2>&1 | FileCheck %s --check-prefix=A8
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 activations=int8" 2>&1 | FileCheck %s --check-prefix=A8GROUP
 // ACT: error: tile-quantize: unknown activation format 'fp8'; use bf16 or int8
-// A8: error: tile-quantize: int8 activations feed an int8 x int8 MMA whose product is scaled after it: use weights=int8 without zero-points and placement=per-group or auto
+// A8: error: tile-quantize: int8 activations feed an integer MMA whose product is scaled after it: use weights without zero-points and placement=per-group or auto
+// A8GROUP: error: tile-quantize: placement=per-group scales each K tile's product once and needs one group per K tile (group = 64); use that group (int8 activations need the per-group placement)
 // FORMAT: error: tile-quantize: unknown weight format 'fp8'; use int4 or int8
 // INT8: error: tile-quantize: int8 weights have one scale per channel; drop group=64
 // GROUP: error: tile-quantize: int4 groups are 32, 64 or 128 rows of k, not 48

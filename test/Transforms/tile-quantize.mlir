@@ -12,6 +12,11 @@
 // RUN: tessera-opt %s --tile-quantize=weights=int8 | FileCheck %s --check-prefix=AUTO
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8" | FileCheck %s --check-prefix=A8
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 activations=int8" | FileCheck %s --check-prefix=W4A8
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 activations=int8" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
+// W4A8: tile.kernel @gemm_bf16_int4_g64_a8k64(
+// W4A8: %[[W:.*]] = arith.extsi %{{.*}} : tensor<64x128xi4> to tensor<64x128xi8>
+// W4A8: tile.mma %{{.*}}, %[[W]], %{{.*}} : tensor<128x64xi8>, tensor<64x128xi8> -> tensor<128x128xi32>
 
 // int8 activations: each K tile of A is quantized per token, the MMA is
 // int8 x int8 -> i32, and both scales apply to its product.

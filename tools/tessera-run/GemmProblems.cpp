@@ -217,8 +217,7 @@ tessera::run::quantizedGemmScheme(const std::string &kernel) {
 std::unique_ptr<Problem>
 tessera::run::makeQuantizedGemm(const std::string &kernel, const Flags &flags) {
   std::optional<QuantizedGemmScheme> scheme = quantizedGemmScheme(kernel);
-  if (!scheme || (scheme->activationBlock &&
-                  scheme->weights.format != WeightQuantization::Format::Int8))
+  if (!scheme)
     return nullptr;
   return std::make_unique<QuantizedGemm>(flags, kernel, scheme->weights,
                                          scheme->activationBlock);

@@ -164,10 +164,11 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
       are bound by `(g, n)`; a `tag.assert_eq` per load states that every
       code uses the scale (and zero point) of its own group and column, which
       `tag-check` proves;
-    * with `activations=int8` (int8 weights, no zero points) each K tile of
-      the a operand is quantized per token (`tile.quant`), the MMA runs
-      int8 x int8 into i32 and both scales apply to its product;
-    * the kernel is renamed `<name>_int4_g<group>[_zp]` or
+    * with `activations=int8` (no zero points, one group per K tile) each
+      K tile of the a operand is quantized per token (`tile.quant`), the
+      MMA runs int8 x int8 (int4 codes widened) into i32 and both scales
+      apply to its product;
+    * the kernel is renamed `<name>_int4_g<group>[_zp][_a8k<BK>]` or
       `<name>_int8_pc[_zp][_a8k<BK>]`: its arguments changed.
 
     Groups run along k: int4 takes `group` = 32, 64 or 128 (default 128),
@@ -191,7 +192,7 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
            /*default=*/"\"bf16\"",
            "Activation format: bf16 (as written) or int8 (quantized per "
            "token within each K tile, int8 x int8 MMA, both scales after; "
-           "needs weights=int8 without zero points)">,
+           "needs weights without zero points and one group per K tile)">,
     Option<"placement", "placement", "std::string", /*default=*/"\"auto\"",
            "Where the scales apply: registers (dequantize the weight tile "
            "before the MMA), per-group (MMA on the codes, scale each K "
