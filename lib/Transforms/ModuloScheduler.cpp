@@ -19,6 +19,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <z3++.h>
 
@@ -48,16 +49,6 @@ llvm::SetVector<Operation *> tessera::getCopySlice(scf::ForOp loop) {
   }
   return slice;
 }
-
-static int64_t sharedBytes(tile::SharedType type) {
-  int64_t count = 1;
-  for (int64_t size : type.getShape())
-    count *= size;
-  return (count * type.getElementType().getIntOrFloatBitWidth() + 7) / 8 *
-         std::max<int64_t>(type.getStages(), 1);
-}
-
-static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 ModuloProblem tessera::buildModuloProblem(scf::ForOp loop,
                                           const LatencyModel &model) {
@@ -110,7 +101,7 @@ ModuloProblem tessera::buildModuloProblem(scf::ForOp loop,
     if (!copy)
       continue;
     if (buffers.insert(copy.getDest()))
-      problem.ringSlotBytes += sharedBytes(copy.getDest().getType());
+      problem.ringSlotBytes += copy.getDest().getType().getSizeInBytes();
     for (Operation *user : copy.getDest().getUsers())
       if (auto load = dyn_cast<tile::LoadOp>(user))
         if (std::optional<unsigned> reader = nodeOf(load)) {
@@ -133,7 +124,7 @@ ModuloProblem tessera::buildModuloProblem(scf::ForOp loop,
                 other->getAttrOfType<tile::PipelineAttr>("tile.pipeline");
             policy && isa<tile::CopyOp>(user))
           depth = std::max(depth, policy.getStages());
-    problem.otherSharedBytes += sharedBytes(alloc.getType()) * depth;
+    problem.otherSharedBytes += alloc.getType().getSizeInBytes() * depth;
   });
   return problem;
 }
@@ -148,7 +139,8 @@ int64_t tessera::getResourceBoundII(const ModuloProblem &problem) {
   }
   for (const ModuloProblem::Edge &edge : problem.edges)
     if (edge.from == edge.to && edge.distance > 0)
-      bound = std::max(bound, ceilDiv(edge.latency, edge.distance));
+      bound =
+          std::max(bound, llvm::divideCeilSigned(edge.latency, edge.distance));
   return bound;
 }
 

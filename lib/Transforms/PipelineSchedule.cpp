@@ -17,6 +17,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace tessera {
 #define GEN_PASS_DEF_TILEPIPELINELATENCIES
@@ -46,38 +47,40 @@ static int64_t bytesOf(ArrayRef<int64_t> shape, Type element) {
 
 SmallVector<std::pair<Resource, int64_t>>
 tessera::estimateOccupancy(Operation *op, const LatencyModel &model) {
-  auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
   if (auto copy = dyn_cast<tile::CopyOp>(op)) {
     tile::SharedType dest = copy.getDest().getType();
     int64_t bytes = bytesOf(dest.getShape(), dest.getElementType());
     SmallVector<std::pair<Resource, int64_t>> busy = {
-        {Resource::GlobalMemory, ceilDiv(bytes, model.globalBytesPerCycle)}};
+        {Resource::GlobalMemory,
+         llvm::divideCeilSigned(bytes, model.globalBytesPerCycle)}};
     if (!model.asyncCopyEngine)
       busy.push_back(
-          {Resource::SharedMemory, ceilDiv(bytes, model.sharedBytesPerCycle)});
+          {Resource::SharedMemory,
+           llvm::divideCeilSigned(bytes, model.sharedBytesPerCycle)});
     return busy;
   }
   if (auto mma = dyn_cast<tile::MmaOp>(op)) {
     auto a = mma.getA().getType();
     int64_t m = mma.getType().getDimSize(0), n = mma.getType().getDimSize(1);
     int64_t k = a.getDimSize(mma.getTransposeA() ? 0 : 1);
-    return {
-        {Resource::TensorCore, ceilDiv(2 * m * n * k, model.mmaFlopsPerCycle)}};
+    return {{Resource::TensorCore,
+             llvm::divideCeilSigned(2 * m * n * k, model.mmaFlopsPerCycle)}};
   }
   if (auto load = dyn_cast<tile::LoadOp>(op)) {
     auto type = load.getType();
     int64_t bytes = bytesOf(type.getShape(), type.getElementType());
     if (isa<tile::SharedType>(load.getSource().getType()))
-      return {
-          {Resource::SharedMemory, ceilDiv(bytes, model.sharedBytesPerCycle)}};
-    return {
-        {Resource::GlobalMemory, ceilDiv(bytes, model.globalBytesPerCycle)}};
+      return {{Resource::SharedMemory,
+               llvm::divideCeilSigned(bytes, model.sharedBytesPerCycle)}};
+    return {{Resource::GlobalMemory,
+             llvm::divideCeilSigned(bytes, model.globalBytesPerCycle)}};
   }
   // Other tile ops: one pass over the elements of their result.
   for (Type type : op->getResultTypes())
     if (auto tensor = dyn_cast<RankedTensorType>(type))
       return {{Resource::Vector,
-               ceilDiv(tensor.getNumElements(), model.vectorElementsPerCycle)}};
+               llvm::divideCeilSigned(tensor.getNumElements(),
+                                      model.vectorElementsPerCycle)}};
   return {};
 }
 
@@ -92,8 +95,7 @@ int64_t tessera::estimateLatency(Operation *op, const LatencyModel &model) {
   return global ? cycles + model.memoryLatency : cycles;
 }
 
-namespace {
-SmallVector<scf::ForOp> pipelinedLoops(ModuleOp module) {
+SmallVector<scf::ForOp> tessera::getPipelinedLoops(ModuleOp module) {
   SmallVector<scf::ForOp> loops;
   module.walk([&](scf::ForOp loop) {
     if (loop->hasAttr("tile.pipeline"))
@@ -102,6 +104,7 @@ SmallVector<scf::ForOp> pipelinedLoops(ModuleOp module) {
   return loops;
 }
 
+namespace {
 struct LatenciesPass : tessera::impl::TilePipelineLatenciesBase<LatenciesPass> {
   using Base::Base;
   void runOnOperation() override {
@@ -112,7 +115,7 @@ struct LatenciesPass : tessera::impl::TilePipelineLatenciesBase<LatenciesPass> {
       return signalPassFailure();
     }
     Builder builder(&getContext());
-    for (scf::ForOp loop : pipelinedLoops(getOperation()))
+    for (scf::ForOp loop : getPipelinedLoops(getOperation()))
       for (Operation &op : loop.getBody()->without_terminator())
         op.setAttr("tile.latency",
                    builder.getI64IntegerAttr(estimateLatency(&op, *model)));
@@ -126,7 +129,7 @@ struct SchedulePass : tessera::impl::TilePipelineScheduleBase<SchedulePass> {
     if (failed(verifyScheduleOptions(getOperation().getLoc(),
                                      "tile-pipeline-schedule", options)))
       return signalPassFailure();
-    for (scf::ForOp loop : pipelinedLoops(getOperation()))
+    for (scf::ForOp loop : getPipelinedLoops(getOperation()))
       if (cast<tile::PipelineAttr>(loop->getAttr("tile.pipeline")).getStages() >
               1 &&
           failed(scheduleLoop(loop, options)))

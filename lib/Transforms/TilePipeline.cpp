@@ -82,23 +82,16 @@ LogicalResult planLoop(scf::ForOp loop, LoopPlan &plan) {
   }
 
   // The body ops the copies' operands depend on, in body order.
-  llvm::SetVector<Operation *> needed;
-  SmallVector<Value> worklist;
-  for (tile::CopyOp copy : plan.copies)
-    llvm::append_range(worklist, copy->getOperands());
-  while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (!def || def->getBlock() != body || !needed.insert(def))
+  llvm::SetVector<Operation *> needed = getCopySlice(loop);
+  for (Operation &op : body->without_terminator()) {
+    if (!needed.contains(&op) || isa<tile::CopyOp>(op))
       continue;
-    if (!isPure(def) || def->getNumRegions())
-      return def->emitError("tile-pipeline: a copy's offsets must be pure "
-                            "arithmetic on the induction variable and "
-                            "values from outside the loop");
-    llvm::append_range(worklist, def->getOperands());
+    if (!isPure(&op) || op.getNumRegions())
+      return op.emitError("tile-pipeline: a copy's offsets must be pure "
+                          "arithmetic on the induction variable and "
+                          "values from outside the loop");
+    plan.slice.push_back(&op);
   }
-  for (Operation &op : body->without_terminator())
-    if (needed.contains(&op))
-      plan.slice.push_back(&op);
   return success();
 }
 
@@ -255,12 +248,7 @@ struct TilePipelinePass : tessera::impl::TilePipelineBase<TilePipelinePass> {
     if (failed(verifyScheduleOptions(getOperation().getLoc(), "tile-pipeline",
                                      options)))
       return signalPassFailure();
-    SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](scf::ForOp loop) {
-      if (loop->hasAttr("tile.pipeline"))
-        loops.push_back(loop);
-    });
-    for (scf::ForOp loop : loops) {
+    for (scf::ForOp loop : getPipelinedLoops(getOperation())) {
       auto policy = cast<tile::PipelineAttr>(loop->getAttr("tile.pipeline"));
       if (policy.getStages() == 1) {
         loop->removeAttr("tile.pipeline");

@@ -112,6 +112,24 @@ FailureOr<Weight> findWeight(tile::MmaOp mma, tile::KernelOp kernel) {
   return weight;
 }
 
+/// A 2-D tile with one unit dimension (`unit`), as f32 and repeated along
+/// that dimension to `shape`: a sum over the single element, then a
+/// broadcast.
+Value expandUnitDim(OpBuilder &builder, Location loc, Value tile, int64_t unit,
+                    ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  Type f32 = builder.getF32Type();
+  if (!type.getElementType().isF32())
+    tile = arith::ExtFOp::create(
+        builder, loc, RankedTensorType::get(type.getShape(), f32), tile);
+  Value line = tile::ReduceOp::create(
+      builder, loc, RankedTensorType::get({type.getDimSize(1 - unit)}, f32),
+      tile::ReduceKind::sum, tile, unit);
+  return tile::BroadcastOp::create(builder, loc,
+                                   RankedTensorType::get(shape, f32), line,
+                                   builder.getDenseI64ArrayAttr({unit}));
+}
+
 struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
   using Base::Base;
 
@@ -226,17 +244,8 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     int64_t rows = realType.getDimSize(0), cols = realType.getDimSize(1);
     Type f32 = builder.getF32Type();
     auto wide = RankedTensorType::get({rows, cols}, f32);
-    // [1, n] -> [n] (a sum over one row), then along the rows of `shape`.
-    auto spread = [&](Value groups, int64_t spreadRows) -> Value {
-      auto row = tile::ReduceOp::create(
-          builder, at, RankedTensorType::get({cols}, f32),
-          tile::ReduceKind::sum,
-          arith::ExtFOp::create(builder, at,
-                                RankedTensorType::get({1, cols}, f32), groups),
-          0);
-      return tile::BroadcastOp::create(
-          builder, at, RankedTensorType::get({spreadRows, cols}, f32), row,
-          builder.getDenseI64ArrayAttr({0}));
+    auto spread = [&](Value groups, int64_t spreadRows) {
+      return expandUnitDim(builder, at, groups, 0, {spreadRows, cols});
     };
     if (int8Activations)
       return integerMmas(codes, scaleTile, spread);
@@ -303,12 +312,8 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       auto product = tile::MmaOp::create(
           before, loc, productType, quant.getCodes(), weights, zero,
           mma.getKindAttr(), mma.getTransposeAAttr(), mma.getTransposeBAttr());
-      // [m, 1] -> [m] (a sum over one column), then along the columns.
-      Value tokenScales = tile::BroadcastOp::create(
-          before, loc, RankedTensorType::get({m, n}, f32),
-          tile::ReduceOp::create(before, loc, RankedTensorType::get({m}, f32),
-                                 tile::ReduceKind::sum, quant.getScales(), 1),
-          before.getDenseI64ArrayAttr({1}));
+      Value tokenScales =
+          expandUnitDim(before, loc, quant.getScales(), 1, {m, n});
       Value weightScales = spread(scaleTile, m);
       Value real = arith::SIToFPOp::create(
           before, loc, RankedTensorType::get({m, n}, f32), product);

@@ -10,6 +10,35 @@ float uniform(std::mt19937 &rng) {
   return std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng);
 }
 
+/// ref[M, N] = A[M, K] · weights[K, N] in float64 with bf16 A; with
+/// `activationBlock`, A as a kernel with int8 activations quantizes it: per
+/// row and block of that many k, scale = max |a| / 127 and codes
+/// round(a / scale), in float like the kernel.
+void referenceGemm(const uint16_t *a, int64_t m, int64_t k, int64_t n,
+                   const std::vector<double> &weights, int64_t activationBlock,
+                   std::vector<double> &ref) {
+  std::vector<double> rowA(k);
+  ref.assign(m * n, 0.0);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t kk = 0; kk < k; ++kk)
+      rowA[kk] = fromBF16(a[i * k + kk]);
+    for (int64_t b = 0; activationBlock && b < k; b += activationBlock) {
+      int64_t end = std::min(k, b + activationBlock);
+      float largest = 0;
+      for (int64_t kk = b; kk < end; ++kk)
+        largest = std::max(largest, std::fabs(float(rowA[kk])));
+      float scale = largest / 127.0f;
+      for (int64_t kk = b; kk < end; ++kk)
+        rowA[kk] = scale > 0
+                       ? double(std::nearbyint(float(rowA[kk]) / scale)) * scale
+                       : 0.0;
+    }
+    for (int64_t kk = 0; kk < k; ++kk)
+      for (int64_t j = 0; j < n; ++j)
+        ref[i * n + j] += rowA[kk] * weights[kk * n + j];
+  }
+}
+
 /// C[M, N] = A[M, K] · B[K, N] with bf16 storage (gemm_bf16).
 class GemmBF16 : public Problem {
 public:
@@ -33,15 +62,12 @@ public:
   }
   void results(std::vector<double> &out, std::vector<double> &ref) override {
     out.resize(m * n);
-    ref.assign(m * n, 0.0);
     for (int64_t i = 0; i < m * n; ++i)
       out[i] = fromBF16(c.as<uint16_t>()[i]);
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t kk = 0; kk < k; ++kk) {
-        double x = fromBF16(a.as<uint16_t>()[i * k + kk]);
-        for (int64_t j = 0; j < n; ++j)
-          ref[i * n + j] += x * fromBF16(b.as<uint16_t>()[kk * n + j]);
-      }
+    std::vector<double> weights(k * n);
+    for (int64_t i = 0; i < k * n; ++i)
+      weights[i] = fromBF16(b.as<uint16_t>()[i]);
+    referenceGemm(a.as<uint16_t>(), m, k, n, weights, 0, ref);
   }
   double tolerance() const override { return 1e-2; }
   double flops() const override { return 2.0 * m * n * k; }
@@ -111,13 +137,13 @@ public:
         weights[kk * n + j] =
             activationBlock ? quantized.dequantized(kk, j)
                             : fromBF16(toBF16(quantized.dequantized(kk, j)));
-    product(weights, ref, /*quantizeA=*/activationBlock > 0);
+    referenceGemm(a.as<uint16_t>(), m, k, n, weights, activationBlock, ref);
   }
   bool secondReference(std::vector<double> &ref, std::string &what) override {
     what = activationBlock ? "unquantized weights and activations"
                            : "unquantized weights";
-    product(std::vector<double>(real.begin(), real.end()), ref,
-            /*quantizeA=*/false);
+    referenceGemm(a.as<uint16_t>(), m, k, n,
+                  std::vector<double>(real.begin(), real.end()), 0, ref);
     return true;
   }
   double tolerance() const override { return 1e-2; }
@@ -135,37 +161,6 @@ private:
     view.strides[1] = 1;
     return view;
   }
-  /// ref = A · weights in float64; with `quantizeA`, A as the kernel
-  /// quantizes it: per row and block of k, scale = max |a| / 127 and codes
-  /// round(a / scale), in float like the kernel.
-  void product(const std::vector<double> &weights, std::vector<double> &ref,
-               bool quantizeA) {
-    std::vector<double> rowA(k);
-    ref.assign(m * n, 0.0);
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t kk = 0; kk < k; ++kk)
-        rowA[kk] = fromBF16(a.as<uint16_t>()[i * k + kk]);
-      if (quantizeA)
-        for (int64_t b = 0; b < k; b += activationBlock) {
-          int64_t end = std::min(k, b + activationBlock);
-          float largest = 0;
-          for (int64_t kk = b; kk < end; ++kk)
-            largest = std::max(largest, std::fabs(float(rowA[kk])));
-          float scale = largest / 127.0f;
-          for (int64_t kk = b; kk < end; ++kk)
-            rowA[kk] = scale > 0
-                           ? double(std::nearbyint(float(rowA[kk]) / scale)) *
-                                 double(scale)
-                           : 0.0;
-        }
-      for (int64_t kk = 0; kk < k; ++kk) {
-        double x = rowA[kk];
-        for (int64_t j = 0; j < n; ++j)
-          ref[i * n + j] += x * weights[kk * n + j];
-      }
-    }
-  }
-
   std::string kernel;
   WeightQuantization scheme;
   int64_t activationBlock;

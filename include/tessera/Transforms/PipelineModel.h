@@ -4,6 +4,7 @@
 #define TESSERA_TRANSFORMS_PIPELINEMODEL_H
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <array>
@@ -44,6 +45,9 @@ llvm::StringRef getResourceName(Resource resource);
 /// The cycles an op keeps each unit busy (the resource table).
 llvm::SmallVector<std::pair<Resource, int64_t>>
 estimateOccupancy(mlir::Operation *op, const LatencyModel &model);
+
+/// The loops carrying `tile.pipeline`, inner loops first (post order).
+llvm::SmallVector<mlir::scf::ForOp> getPipelinedLoops(mlir::ModuleOp module);
 
 /// The copies into shared memory of a loop body and the ops that compute
 /// their operands: stage 0 of every schedule.
