@@ -11,6 +11,8 @@
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize=group=128 2>&1 | FileCheck %s --check-prefix=WHOLE
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="placement=after" 2>&1 | FileCheck %s --check-prefix=PLACEMENT
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 placement=per-group" 2>&1 | FileCheck %s --check-prefix=PERGROUP
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 test-mutation=dequant-group" 2>&1 | FileCheck %s --check-prefix=MUTANT
+// MUTANT: error: tile-quantize: test-mutation=dequant-group needs a weight tile of at least two groups
 // PLACEMENT: error: tile-quantize: unknown placement 'after'; use registers, per-group or auto
 // PERGROUP: gemm_bf16.mlir:{{[0-9]+}}:5: error: tile-quantize: placement=per-group scales each K tile's product once and needs one group per K tile (group = 64); use that group or placement=registers
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="activations=fp8" 2>&1 | FileCheck %s --check-prefix=ACT
@@ -162,5 +164,23 @@ tile.kernel @three_component_tag(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf
   %b = tile.load %sB : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
   %c = tile.mma %a, %b, %z : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @weight_through_loop(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>, %K: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %sB = tile.alloc_shared : !tile.shared<64x64xbf16>
+  %last = scf.for %k = %c0 to %K step %c64 iter_args(%w = %B) -> (!tile.view<?x?xbf16>) {
+    tile.copy %w[%k, %c0] -> %sB : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+    %a = tile.load %A[%c0, %k] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %b = tile.load %sB : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-error @below {{tile-quantize: the weight must be copied from a kernel argument}}
+    %c = tile.mma %a, %b, %z : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    scf.yield %w : !tile.view<?x?xbf16>
+  }
   tile.return
 }
