@@ -100,10 +100,11 @@ static Value toF32(OpBuilder &b, Location loc, Value value) {
   return arith::SIToFPOp::create(b, loc, f32, value);
 }
 
-/// C[M, N] += A[M, K] · B[K, N] on buffers. With an f32 accumulator, float
-/// operands and M % 4 == 0, N % 16 == 0, each 4x16 block of C stays in eight
-/// vector<8xf32> registers across the whole K loop: per k, two vector loads
-/// of B, four broadcasts of A, eight FMAs.
+/// C[M, N] += A[M, K] · B[K, N] on buffers. With an f32 accumulator and
+/// float operands (or an i32 accumulator and integer operands) and
+/// M % 4 == 0, N % 16 == 0, each 4x16 block of C stays in eight vector<8x>
+/// registers across the whole K loop: per k, two vector loads of B, four
+/// broadcasts of A, eight FMAs (multiply-adds).
 LogicalResult HostLowering::lowerMma(tile::MmaOp op) {
   Value c;
   if (canReuse(op.getAcc(), op)) {
@@ -125,8 +126,26 @@ LogicalResult HostLowering::lowerMma(tile::MmaOp op) {
   Type accElement = cType.getElementType();
   bool floatOperands = isa<FloatType>(aType.getElementType());
 
-  if (accElement.isF32() && floatOperands && m % 4 == 0 && n % 16 == 0) {
-    auto vec = VectorType::get({8}, builder.getF32Type());
+  bool vectorized =
+      floatOperands ? accElement.isF32() : accElement.isInteger(32);
+  if (vectorized && m % 4 == 0 && n % 16 == 0) {
+    auto vec = VectorType::get({8}, accElement);
+    // Operands widen to the accumulator's type (integers sign-extend).
+    auto widen = [&](OpBuilder &nb, Location l, Value v) -> Value {
+      if (floatOperands)
+        return toF32(nb, l, v);
+      Type wide = accElement;
+      if (auto vector = dyn_cast<VectorType>(v.getType()))
+        wide = VectorType::get(vector.getShape(), accElement);
+      return v.getType() == wide ? v : arith::ExtSIOp::create(nb, l, wide, v);
+    };
+    auto multiplyAdd = [&](OpBuilder &nb, Location l, Value x, Value y,
+                           Value z) -> Value {
+      if (floatOperands)
+        return vector::FMAOp::create(nb, l, x, y, z);
+      return arith::AddIOp::create(nb, l, z,
+                                   arith::MulIOp::create(nb, l, x, y));
+    };
     auto bVec =
         VectorType::get({8}, cast<MemRefType>(b.getType()).getElementType());
     auto rows = scf::ForOp::create(builder, loc, index(0), index(m), index(4));
@@ -152,18 +171,18 @@ LogicalResult HostLowering::lowerMma(tile::MmaOp op) {
           SmallVector<Value> bv;
           for (int cc = 0; cc < 2; ++cc)
             bv.push_back(
-                toF32(nb, l,
+                widen(nb, l,
                       vector::LoadOp::create(nb, l, bVec, b,
                                              ValueRange{kk, colIdx[cc]})));
           SmallVector<Value> next;
           for (int r = 0; r < 4; ++r) {
-            Value av = toF32(
+            Value av = widen(
                 nb, l,
                 memref::LoadOp::create(nb, l, a, ValueRange{rowIdx[r], kk}));
             Value splat = vector::BroadcastOp::create(nb, l, vec, av);
             for (int cc = 0; cc < 2; ++cc)
-              next.push_back(vector::FMAOp::create(nb, l, splat, bv[cc],
-                                                   iter[r * 2 + cc]));
+              next.push_back(
+                  multiplyAdd(nb, l, splat, bv[cc], iter[r * 2 + cc]));
           }
           scf::YieldOp::create(nb, l, next);
         });
