@@ -169,6 +169,20 @@ LogicalResult tessera::scheduleLoop(scf::ForOp loop,
                                     const ScheduleOptions &options) {
   ModuloProblem problem =
       buildModuloProblem(loop, *getLatencyModel(options.chip));
+  // Both schedulers walk cycles of the II; keep that bounded (and free of
+  // overflow) whatever `tile.latency` a user wrote.
+  constexpr int64_t kMaxCycles = int64_t(1) << 24;
+  int64_t cycles = 0;
+  for (const ModuloProblem::Node &node : problem.nodes) {
+    cycles += std::min(node.latency, kMaxCycles);
+    for (int64_t busy : node.occupancy)
+      cycles += std::min(busy, kMaxCycles);
+  }
+  if (cycles > kMaxCycles)
+    return loop.emitError()
+           << "tile-pipeline-schedule: the loop body's latencies add up to "
+           << cycles << " cycles, more than the " << kMaxCycles
+           << " a schedule may span; check its tile.latency values";
   if (options.scheduler == "heuristic") {
     scheduleHeuristically(loop);
     if (std::optional<ModuloSchedule> greedy =
