@@ -6,7 +6,9 @@
 // Runs a shipped kernel of the bundle on random inputs. --check (the
 // default) poisons the outputs, compares them with a float64 reference and
 // prints the errors and PASS or FAIL (exit code 0 or 1); --bench prints the
-// median time and GFLOP/s.
+// median time and GFLOP/s. Quantized GEMMs (gemm_w4a16 and the kernels
+// tile-quantize names, e.g. gemm_bf16_int4_g64_zp) are checked against the
+// dequantized weights, and the error against the real ones is reported.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +26,8 @@ static int usage(const char *message) {
                "tessera-run: %s\n"
                "usage: tessera-run BUNDLE [--check] [--bench] [--kernel=NAME] "
                "[--device=host] [--threads=N] [--seed=S] [--iters=N]\n"
-               "  GEMM: --m --n --k; attention: --batch --heads --kv-heads "
+               "  GEMM (also quantized ones): --m --n --k; attention: --batch "
+               "--heads --kv-heads "
                "--seq-q --seq-kv --causal=0|1;\n"
                "  MoE: --tokens --experts --topk --hidden --inter\n",
                message);
