@@ -39,6 +39,18 @@ private:
   /// Renames element variables e0.. to `indices`.
   const Term *atIndices(const Term *term, llvm::ArrayRef<const Term *> indices);
   TagFn atIndices(const TagFn &fn, llvm::ArrayRef<const Term *> indices);
+  /// The tile `result` that `reader` reads from view `source` at `indices`:
+  /// offsets checked, tags with their validity, integer data as an unknown
+  /// function of its position.
+  void readView(mlir::Operation *reader, mlir::Value source,
+                mlir::TypedValue<mlir::RankedTensorType> result,
+                llvm::ArrayRef<const Term *> indices, const Term *inBounds);
+  /// The indices of element (i, kk) of an MMA's a and (kk, j) of its b,
+  /// with its transposes applied.
+  static std::pair<llvm::SmallVector<const Term *>,
+                   llvm::SmallVector<const Term *>>
+  mmaOperandIndices(bool transposeA, bool transposeB, const Term *i,
+                    const Term *j, const Term *kk);
 
   // --- Tags of values ----------------------------------------------------
   TagFn tagOf(mlir::Value value);

@@ -250,12 +250,8 @@ void Checker::checkContract(tag::AssertContractOp op) {
   int64_t n = tb.getDimSize(op.getTransposeB() ? 0 : 1);
   const Term *i = terms.freshSym("i"), *j = terms.freshSym("j"),
              *kk = terms.freshSym("kk");
-  SmallVector<const Term *> aIdx = op.getTransposeA()
-                                       ? SmallVector<const Term *>{kk, i}
-                                       : SmallVector<const Term *>{i, kk};
-  SmallVector<const Term *> bIdx = op.getTransposeB()
-                                       ? SmallVector<const Term *>{j, kk}
-                                       : SmallVector<const Term *>{kk, j};
+  auto [aIdx, bIdx] =
+      mmaOperandIndices(op.getTransposeA(), op.getTransposeB(), i, j, kk);
   TagFn at = atIndices(a, aIdx), bt = atIndices(b, bIdx);
   size_t before = facts.size();
   facts.push_back({terms.inRange(i, terms.cst(0), terms.cst(m)), {}});

@@ -94,6 +94,34 @@ const Term *Checker::atIndices(const Term *term,
   return terms.substitute(term, map);
 }
 
+void Checker::readView(Operation *reader, Value source,
+                       TypedValue<RankedTensorType> result,
+                       ArrayRef<const Term *> indices, const Term *inBounds) {
+  checkOffsets(reader, source, indices, inBounds, result.getType().getShape(),
+               0);
+  TagFn data = atIndices(tagOf(source), indices);
+  data.valid = data.valid ? terms.land(data.valid, inBounds) : inBounds;
+  data.origin = reader;
+  tags[result] = data;
+  // Integer data read from memory is an unknown function of its position
+  // (TAGS.md §1); out of bounds it reads as the padding.
+  if (result.getType().getElementType().isSignlessInteger()) {
+    const Term *read = terms.apply(sourceNames.get(source).substr(1), indices);
+    values[result] = terms.ite(inBounds, read, terms.cst(0));
+  }
+}
+
+std::pair<SmallVector<const Term *>, SmallVector<const Term *>>
+Checker::mmaOperandIndices(bool transposeA, bool transposeB, const Term *i,
+                           const Term *j, const Term *kk) {
+  SmallVector<const Term *> aIndex{i, kk}, bIndex{kk, j};
+  if (transposeA)
+    std::swap(aIndex[0], aIndex[1]);
+  if (transposeB)
+    std::swap(bIndex[0], bIndex[1]);
+  return {aIndex, bIndex};
+}
+
 TagFn Checker::atIndices(const TagFn &fn, ArrayRef<const Term *> indices) {
   TagFn result = fn;
   for (const Term *&comp : result.comps)
@@ -428,12 +456,8 @@ void Checker::processMma(tile::MmaOp op) {
   } else if (a.kind == TagFn::Tuple && b.kind == TagFn::Tuple) {
     const Term *i = elem(0), *j = elem(1);
     const Term *kk = terms.freshSym("kk");
-    SmallVector<const Term *> aIndex = op.getTransposeA()
-                                           ? SmallVector<const Term *>{kk, i}
-                                           : SmallVector<const Term *>{i, kk};
-    SmallVector<const Term *> bIndex = op.getTransposeB()
-                                           ? SmallVector<const Term *>{j, kk}
-                                           : SmallVector<const Term *>{kk, j};
+    auto [aIndex, bIndex] =
+        mmaOperandIndices(op.getTransposeA(), op.getTransposeB(), i, j, kk);
     TagFn rows = atIndices(a, aIndex), cols = atIndices(b, bIndex);
     product.kind = TagFn::Tuple;
     product.name = a.name + "*" + b.name;
@@ -500,20 +524,7 @@ LogicalResult Checker::processOp(Operation *op) {
         SmallVector<const Term *> indices =
             viewIndices(source, load.getIndices(),
                         load.getResult().getType().getRank(), 0, inBounds);
-        checkOffsets(load, source, indices, inBounds,
-                     load.getResult().getType().getShape(), 0);
-        TagFn data = atIndices(tagOf(source), indices);
-        data.valid = data.valid ? terms.land(data.valid, inBounds) : inBounds;
-        data.origin = load;
-        tags[load.getResult()] = data;
-        // Integer data read from memory is an unknown function of its
-        // position (TAGS.md §1); out of bounds it reads as the padding.
-        if (getElementTypeOrSelf(load.getResult().getType())
-                .isSignlessInteger()) {
-          const Term *read =
-              terms.apply(sourceNames.get(source).substr(1), indices);
-          values[load.getResult()] = terms.ite(inBounds, read, terms.cst(0));
-        }
+        readView(load, source, load.getResult(), indices, inBounds);
         return success();
       })
       .Case([&](tile::GatherOp gather) {
@@ -532,18 +543,7 @@ LogicalResult Checker::processOp(Operation *op) {
           inBounds =
               terms.land(inBounds, terms.inRange(indices[d], terms.cst(0),
                                                  dimTerm(source, d)));
-        checkOffsets(gather, source, indices, inBounds,
-                     gather.getResult().getType().getShape(), 0);
-        TagFn data = atIndices(tagOf(source), indices);
-        data.valid = data.valid ? terms.land(data.valid, inBounds) : inBounds;
-        data.origin = gather;
-        tags[gather.getResult()] = data;
-        if (getElementTypeOrSelf(gather.getResult().getType())
-                .isSignlessInteger()) {
-          const Term *read =
-              terms.apply(sourceNames.get(source).substr(1), indices);
-          values[gather.getResult()] = terms.ite(inBounds, read, terms.cst(0));
-        }
+        readView(gather, source, gather.getResult(), indices, inBounds);
         return success();
       })
       .Case([&](tile::StoreOp store) {
