@@ -102,6 +102,10 @@ FailureOr<Weight> findWeight(tile::MmaOp mma, tile::KernelOp kernel) {
   weight.argument = argument;
   for (Operation *user : argument.getUsers()) {
     if (auto bind = dyn_cast<tag::BindOp>(user)) {
+      if (bind.getMap().getNumResults() != 2 || !bind.getCaptures().empty())
+        return bind.emitError("tile-quantize: the weight's tag must have two "
+                              "components (its row and column) and no "
+                              "captures");
       weight.binding = bind;
       continue;
     }
@@ -377,23 +381,16 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                d1 = builder.getAffineDimExpr(1);
     AffineExpr groupOfRow = scheme.group ? d0.floorDiv(scheme.group)
                                          : builder.getAffineConstantExpr(0);
-    std::string column = "n";
+    // The weight's existing tag (checked by findWeight), or (k, n).
     SmallVector<AffineExpr> results = {d0, d1};
-    SmallVector<StringRef> components = {"k", "n"};
-    SmallVector<std::string> names;
+    SmallVector<std::string> names = {"k", "n"};
     if (weight.binding) {
-      AffineMap old = weight.binding.getMap();
-      if (old.getNumResults() != 2 || !weight.binding.getCaptures().empty())
-        return weight.binding.emitError(
-            "tile-quantize: the weight's tag must have two components (its "
-            "row and column) and no captures");
-      results.assign(old.getResults().begin(), old.getResults().end());
+      results = llvm::to_vector(weight.binding.getMap().getResults());
+      names.clear();
       for (Attribute attr : weight.binding.getComponents())
         names.push_back(cast<StringAttr>(attr).str());
-      column = names[1];
-    } else {
-      names = {"k", "n"};
     }
+    std::string column = names[1];
     names.push_back("g");
     results.push_back(groupOfRow);
     SmallVector<StringRef> nameRefs(names.begin(), names.end());
