@@ -372,16 +372,16 @@ tessera::scheduleWithSolver(const ModuloProblem &problem,
   ModuloSolverOutcome outcome;
   z3::context ctx;
   int64_t maxII = options.maxII ? options.maxII : getTrivialII(problem);
-  // For each depth, the least II by bisection on a bound assumption; the
-  // best (II, then depth) wins.
+  // For each depth, the least II by bisection on a bound assumption; a
+  // deeper ring is only taken for a strictly smaller II.
+  int64_t lowerBound = getResourceBoundII(problem);
   for (int64_t depth = 2; depth <= problem.maxStages; ++depth) {
     ModuloQuery query(ctx, problem, options);
     z3::expr ii = ctx.int_const("ii");
     query.encode(ii, ctx.int_val(depth));
-    int64_t lo = getResourceBoundII(problem), hi = maxII;
-    if (outcome.schedule)
-      hi = std::min(hi, outcome.schedule->ii - 1);
-    std::optional<ModuloSchedule> best;
+    int64_t lo = lowerBound,
+            hi = outcome.schedule ? std::min(maxII, outcome.schedule->ii - 1)
+                                  : maxII;
     while (lo <= hi) {
       int64_t mid = lo + (hi - lo) / 2;
       z3::check_result result = query.check({ii <= ctx.int_val(mid)});
@@ -393,11 +393,9 @@ tessera::scheduleWithSolver(const ModuloProblem &problem,
         lo = mid + 1;
         continue;
       }
-      best = query.schedule(ii, depth);
-      hi = best->ii - 1;
+      outcome.schedule = query.schedule(ii, depth);
+      hi = outcome.schedule->ii - 1;
     }
-    if (best)
-      outcome.schedule = std::move(best);
   }
   if (outcome.schedule)
     return outcome;
