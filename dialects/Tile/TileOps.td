@@ -345,13 +345,17 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
 }
 
 def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
-  let summary = "Broadcasts a tile along new dimensions";
+  let summary = "Broadcasts a tile along new or unit dimensions";
   let description = [{
-    Inserts the result dimensions listed in `dims` (sorted, in result
-    numbering); every other result dimension equals the input's in order.
+    Repeats the input along the result dimensions listed in `dims` (sorted,
+    in result numbering). With a lower-rank input, those dimensions are
+    inserted and every other result dimension equals the input's in order.
+    With an input of the result's rank, those dimensions have size 1 in the
+    input and are expanded; the others are equal.
 
     ```mlir
     %mb = tile.broadcast %m dims [1] : tensor<128xf32> -> tensor<128x64xf32>
+    %sb = tile.broadcast %s dims [0, 1] : tensor<1x1xf32> -> tensor<64x128xf32>
     ```
   }];
   let arguments = (ins Tile_Tensor:$input, DenseI64ArrayAttr:$dims);

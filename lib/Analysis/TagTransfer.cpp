@@ -587,11 +587,16 @@ LogicalResult Checker::processOp(Operation *op) {
         return success();
       })
       .Case([&](tile::BroadcastOp broadcast) {
-        // Input dimension d is the d-th result dimension not in `dims`.
+        // Input dimension d is the d-th result dimension not in `dims`;
+        // an expanded unit dimension reads index 0.
+        bool expands = broadcast.getType().getRank() ==
+                       broadcast.getInput().getType().getRank();
         SmallVector<const Term *> indices;
         for (int64_t d = 0; d < broadcast.getType().getRank(); ++d)
           if (!llvm::is_contained(broadcast.getDims(), d))
             indices.push_back(elem(d));
+          else if (expands)
+            indices.push_back(terms.cst(0));
         tags[broadcast.getResult()] =
             atIndices(tagOf(broadcast.getInput()), indices);
         if (auto it = values.find(broadcast.getInput()); it != values.end())

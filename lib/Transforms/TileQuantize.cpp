@@ -1,9 +1,10 @@
 //===- TileQuantize.cpp - Weight quantization of tile kernels ---*- C++ -*-===//
 //
 // Rewrites the real weight operand of a kernel's MMAs into quantized codes
-// with group scales (and zero points), dequantized in registers before the
-// MMA, and states what that needs as tags: every code is scaled by the scale
-// (and shifted by the zero point) of its own group and column.
+// (int4/int8 with scales per group of k in each column, or fp8 e4m3 with
+// 128x128 block scales), applied before the MMA or after it per K tile, and
+// states what that needs as tags: every code is scaled by the scale (and
+// shifted by the zero point) of its own group.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringSwitch.h"
+
+#include <tuple>
 
 namespace tessera {
 #define GEN_PASS_DEF_TILEQUANTIZE
@@ -36,22 +39,35 @@ struct Weight {
 };
 
 enum class Placement { Registers, PerGroup, Auto };
+enum class Format { Real, Int4, Int8, Fp8 };
+
+/// fp8 weights have one scale per block of kFp8Block x kFp8Block elements.
+constexpr int64_t kFp8Block = 128;
 
 /// What the options ask for, once checked.
 struct Scheme {
-  bool int8;
+  Format weights;
   int64_t group; // rows of k per scale; 0: per channel
   bool zeroPoints;
   Placement placement;
-  bool int8Activations = false;
+  Format activations = Format::Real;
+  /// Columns per scale: whole blocks for fp8, one column otherwise.
+  int64_t groupColumns() const {
+    return weights == Format::Fp8 ? kFp8Block : 1;
+  }
   /// The kernel's new name says its new arguments and what they hold.
   std::string suffix(int64_t kStep) const {
-    std::string text = int8 ? "int8_pc" : "int4_g" + std::to_string(group);
+    std::string text = weights == Format::Int8 ? "int8_pc"
+                       : weights == Format::Fp8
+                           ? "fp8_b128"
+                           : "int4_g" + std::to_string(group);
     if (zeroPoints)
       text += "_zp";
     // Activations are quantized per token within each K tile.
-    if (int8Activations)
+    if (activations == Format::Int8)
       text += "_a8k" + std::to_string(kStep);
+    if (activations == Format::Fp8)
+      text += "_af8k" + std::to_string(kStep);
     return text;
   }
 };
@@ -116,22 +132,21 @@ FailureOr<Weight> findWeight(tile::MmaOp mma, tile::KernelOp kernel) {
   return weight;
 }
 
-/// A 2-D tile with one unit dimension (`unit`), as f32 and repeated along
-/// that dimension to `shape`: a sum over the single element, then a
-/// broadcast.
-Value expandUnitDim(OpBuilder &builder, Location loc, Value tile, int64_t unit,
-                    ArrayRef<int64_t> shape) {
+/// A tile of scales as f32, its unit dimensions repeated to `shape`.
+Value spreadTo(OpBuilder &builder, Location loc, Value tile,
+               ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(tile.getType());
   Type f32 = builder.getF32Type();
   if (!type.getElementType().isF32())
     tile = arith::ExtFOp::create(
         builder, loc, RankedTensorType::get(type.getShape(), f32), tile);
-  Value line = tile::ReduceOp::create(
-      builder, loc, RankedTensorType::get({type.getDimSize(1 - unit)}, f32),
-      tile::ReduceKind::sum, tile, unit);
+  SmallVector<int64_t> unitDims;
+  for (auto [dim, size] : llvm::enumerate(type.getShape()))
+    if (size == 1 && shape[dim] != 1)
+      unitDims.push_back(dim);
   return tile::BroadcastOp::create(builder, loc,
-                                   RankedTensorType::get(shape, f32), line,
-                                   builder.getDenseI64ArrayAttr({unit}));
+                                   RankedTensorType::get(shape, f32), tile,
+                                   builder.getDenseI64ArrayAttr(unitDims));
 }
 
 struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
@@ -172,18 +187,39 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     if (!where)
       return emitError(loc) << "tile-quantize: unknown placement '" << placement
                             << "'; use registers, per-group or auto";
-    Scheme scheme{weights == "int8", group, zeroPoints, *where};
-    if (activations != "bf16" && activations != "int8")
+    auto format = [](StringRef name) {
+      return llvm::StringSwitch<std::optional<Format>>(name)
+          .Case("bf16", Format::Real)
+          .Case("int4", Format::Int4)
+          .Case("int8", Format::Int8)
+          .Case("fp8", Format::Fp8)
+          .Default(std::nullopt);
+    };
+    std::optional<Format> weightFormat = format(weights);
+    if (!weightFormat || *weightFormat == Format::Real)
+      return emitError(loc) << "tile-quantize: unknown weight format '"
+                            << weights << "'; use int4, int8 or fp8";
+    std::optional<Format> activationFormat = format(activations);
+    if (!activationFormat || *activationFormat == Format::Int4)
       return emitError(loc) << "tile-quantize: unknown activation format '"
-                            << activations << "'; use bf16 or int8";
-    scheme.int8Activations = activations == "int8";
-    if (scheme.int8Activations &&
+                            << activations << "'; use bf16, int8 or fp8";
+    Scheme scheme{*weightFormat, group, zeroPoints, *where, *activationFormat};
+    if (scheme.activations != Format::Real &&
         (zeroPoints || *where == Placement::Registers))
       return emitError(loc)
-             << "tile-quantize: int8 activations feed an integer MMA whose "
-                "product is scaled after it: use weights without zero-points "
-                "and placement=per-group or auto";
-    if (scheme.int8Activations)
+             << "tile-quantize: " << activations << " activations feed an "
+             << activations
+             << " MMA whose product is scaled after it: use weights without "
+                "zero-points and placement=per-group or auto";
+    bool fp8Weights = scheme.weights == Format::Fp8;
+    if (scheme.activations == Format::Fp8 && !fp8Weights)
+      return emitError(loc) << "tile-quantize: fp8 activations multiply fp8 "
+                               "weights; use weights=fp8";
+    if (scheme.activations == Format::Int8 && fp8Weights)
+      return emitError(loc) << "tile-quantize: int8 activations multiply "
+                               "integer weights; use activations=fp8 with "
+                               "weights=fp8";
+    if (scheme.activations != Format::Real)
       scheme.placement = Placement::PerGroup;
     if (!llvm::is_contained(
             {"", "scale-row", "zero-row", "scale-column", "dequant-group"},
@@ -192,15 +228,24 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
              << "tile-quantize: unknown test-mutation '" << testMutation
              << "'; use scale-row, zero-row, scale-column or "
                 "dequant-group";
-    if (weights != "int4" && weights != "int8")
-      return emitError(loc) << "tile-quantize: unknown weight format '"
-                            << weights << "'; use int4 or int8";
-    if (scheme.int8) {
+    if (scheme.weights == Format::Int8) {
       if (group > 0)
         return emitError(loc) << "tile-quantize: int8 weights have one "
                                  "scale per channel; drop group="
                               << static_cast<int64_t>(group);
       scheme.group = 0;
+      return scheme;
+    }
+    if (fp8Weights) {
+      if (group > 0 && group != kFp8Block)
+        return emitError(loc)
+               << "tile-quantize: fp8 weights have one scale per " << kFp8Block
+               << "x" << kFp8Block
+               << " block; drop group=" << static_cast<int64_t>(group);
+      if (zeroPoints)
+        return emitError(loc) << "tile-quantize: fp8 weights are symmetric; "
+                                 "drop zero-points";
+      scheme.group = kFp8Block;
       return scheme;
     }
     if (group < 0)
@@ -244,19 +289,25 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
   /// column before they join the accumulator: acc + (a . codes) * s.
   void scaleAfterMma(OpBuilder &builder, Location at, Value codes,
                      RankedTensorType realType, Value scaleTile, Value zeroTile,
-                     bool int8Activations) {
+                     Format activations) {
     int64_t rows = realType.getDimSize(0), cols = realType.getDimSize(1);
     Type f32 = builder.getF32Type();
     auto wide = RankedTensorType::get({rows, cols}, f32);
-    auto spread = [&](Value groups, int64_t spreadRows) {
-      return expandUnitDim(builder, at, groups, 0, {spreadRows, cols});
+    auto spread = [&](OpBuilder &b, Location loc, Value groups,
+                      int64_t spreadRows) {
+      return spreadTo(b, loc, groups, {spreadRows, cols});
     };
-    if (int8Activations)
-      return integerMmas(codes, scaleTile, spread);
-    auto asReal = arith::SIToFPOp::create(builder, at, wide, codes);
-    Value real = asReal;
+    if (activations != Format::Real)
+      return lowPrecisionMmas(codes, scaleTile, activations, spread);
+    // fp8 codes are reals already (exact in bf16 and f16).
+    Operation *asReal =
+        isa<FloatType>(getElementTypeOrSelf(codes.getType()))
+            ? arith::ExtFOp::create(builder, at, wide, codes).getOperation()
+            : arith::SIToFPOp::create(builder, at, wide, codes).getOperation();
+    Value real = asReal->getResult(0);
     if (zeroTile)
-      real = arith::SubFOp::create(builder, at, real, spread(zeroTile, rows));
+      real = arith::SubFOp::create(builder, at, real,
+                                   spread(builder, at, zeroTile, rows));
     if (realType.getElementType() != f32)
       real = arith::TruncFOp::create(builder, at, realType, real);
     codes.replaceAllUsesExcept(real, asReal);
@@ -272,24 +323,27 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
           builder, at, accType,
           DenseElementsAttr::get(accType,
                                  after.getZeroAttr(accType.getElementType()))));
-      Value product =
-          arith::MulFOp::create(after, mma.getLoc(), mma.getResult(),
-                                spread(scaleTile, accType.getDimSize(0)));
+      Value product = arith::MulFOp::create(
+          after, mma.getLoc(), mma.getResult(),
+          spread(after, mma.getLoc(), scaleTile, accType.getDimSize(0)));
       Value sum = arith::AddFOp::create(after, mma.getLoc(), acc, product);
       mma.getResult().replaceAllUsesExcept(sum, product.getDefiningOp());
     }
   }
 
-  /// int8 activations: each MMA on the weight codes quantizes its a
+  /// int8 or fp8 activations: each MMA on the weight codes quantizes its a
   /// operand per token (one scale per row of the K tile), multiplies
-  /// int8 x int8 (int4 codes widened) into i32, and scales the product by
-  /// both scales.
-  void integerMmas(Value codes, Value scaleTile,
-                   llvm::function_ref<Value(Value, int64_t)> spread) {
+  /// int8 x int8 into i32 (int4 codes widened) or fp8 x fp8 into f32, and
+  /// scales the product by both scales.
+  void lowPrecisionMmas(
+      Value codes, Value scaleTile, Format activations,
+      llvm::function_ref<Value(OpBuilder &, Location, Value, int64_t)> spread) {
     MLIRContext *context = codes.getContext();
     Builder types(context);
-    Type f32 = types.getF32Type(), i8 = types.getI8Type(),
-         i32 = types.getI32Type();
+    bool fp8 = activations == Format::Fp8;
+    Type f32 = types.getF32Type(), i8 = types.getI8Type();
+    Type codeType = fp8 ? Type(Float8E4M3FNType::get(context)) : i8;
+    Type productElement = fp8 ? f32 : types.getI32Type();
     for (Operation *user : llvm::to_vector(codes.getUsers())) {
       auto mma = dyn_cast<tile::MmaOp>(user);
       if (!mma || mma.getB() != codes)
@@ -301,28 +355,31 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
               n = mma.getType().getDimSize(1);
       auto quant = tile::QuantOp::create(
           before, NameLoc::get(StringAttr::get(context, "a_codes"), loc),
-          RankedTensorType::get({m, k}, i8), RankedTensorType::get({m, 1}, f32),
-          mma.getA(), before.getDenseI64ArrayAttr({1, k}));
-      auto productType = RankedTensorType::get({m, n}, i32);
+          RankedTensorType::get({m, k}, codeType),
+          RankedTensorType::get({m, 1}, f32), mma.getA(),
+          before.getDenseI64ArrayAttr({1, k}));
+      auto productType = RankedTensorType::get({m, n}, productElement);
       Value zero = arith::ConstantOp::create(
           before, loc, productType,
-          DenseElementsAttr::get(productType, before.getZeroAttr(i32)));
+          DenseElementsAttr::get(productType,
+                                 before.getZeroAttr(productElement)));
       // int4 codes widen to int8 operands.
       Value weights = codes;
-      auto codeType = cast<RankedTensorType>(codes.getType());
-      if (!codeType.getElementType().isInteger(8))
+      auto weightType = cast<RankedTensorType>(codes.getType());
+      if (weightType.getElementType().isInteger(4))
         weights = arith::ExtSIOp::create(
-            before, loc, RankedTensorType::get(codeType.getShape(), i8), codes);
-      auto product = tile::MmaOp::create(
+            before, loc, RankedTensorType::get(weightType.getShape(), i8),
+            codes);
+      Value real = tile::MmaOp::create(
           before, loc, productType, quant.getCodes(), weights, zero,
           mma.getKindAttr(), mma.getTransposeAAttr(), mma.getTransposeBAttr());
-      Value tokenScales =
-          expandUnitDim(before, loc, quant.getScales(), 1, {m, n});
-      Value weightScales = spread(scaleTile, m);
-      Value real = arith::SIToFPOp::create(
-          before, loc, RankedTensorType::get({m, n}, f32), product);
+      if (!fp8)
+        real = arith::SIToFPOp::create(
+            before, loc, RankedTensorType::get({m, n}, f32), real);
+      Value tokenScales = spreadTo(before, loc, quant.getScales(), {m, n});
       real = arith::MulFOp::create(before, loc, real, tokenScales);
-      real = arith::MulFOp::create(before, loc, real, weightScales);
+      real = arith::MulFOp::create(before, loc, real,
+                                   spread(before, loc, scaleTile, m));
       Value sum = arith::AddFOp::create(before, loc, mma.getAcc(), real);
       mma.getResult().replaceAllUsesWith(sum);
       mma.erase();
@@ -334,15 +391,31 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     MLIRContext *context = kernel.getContext();
     auto sharedType = weight.buffer.getType();
     int64_t rows = sharedType.getShape()[0], cols = sharedType.getShape()[1];
-    if (scheme.group && rows % scheme.group)
+    bool fp8 = scheme.weights == Format::Fp8;
+    // fp8 tiles may also lie inside one block (the tags prove the offsets
+    // keep them there).
+    for (auto [size, what, step] : {std::tuple(rows, "rows of k", "a K step"),
+                                    std::tuple(cols, "columns", "an N tile")})
+      if (fp8 && size % kFp8Block && kFp8Block % size)
+        return weight.copy.emitError()
+               << "tile-quantize: the weight tile holds " << size << " " << what
+               << "; with " << kFp8Block << "x" << kFp8Block
+               << " fp8 blocks a tile must hold whole blocks or lie inside "
+                  "one: use "
+               << step << " that divides or is a multiple of " << kFp8Block;
+    if (!fp8 && scheme.group && rows % scheme.group)
       return weight.copy.emitError()
              << "tile-quantize: the weight tile holds " << rows
              << " rows of k but group = " << scheme.group
              << ": a tile must hold whole groups; use a group that divides "
              << rows << " or a K step that is a multiple of " << scheme.group;
     Type real = sharedType.getElementType();
-    Type codeType = IntegerType::get(context, scheme.int8 ? 8 : 4);
-    Type scaleType = Float16Type::get(context);
+    Type codeType =
+        fp8 ? Type(Float8E4M3FNType::get(context))
+            : IntegerType::get(context, scheme.weights == Format::Int8 ? 8 : 4);
+    // Block scales are f32, as in DeepSeek-V3's fp8 GEMMs.
+    Type scaleType =
+        fp8 ? Type(Float32Type::get(context)) : Type(Float16Type::get(context));
     auto dynamic2d =
         SmallVector<int64_t>{ShapedType::kDynamic, ShapedType::kDynamic};
 
@@ -390,9 +463,14 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       for (Attribute attr : weight.binding.getComponents())
         names.push_back(cast<StringAttr>(attr).str());
     }
-    std::string column = names[1];
+    // Scales are labelled by (group, column), or (group, column block).
+    std::string column = fp8 ? "gn" : names[1];
     names.push_back("g");
     results.push_back(groupOfRow);
+    if (fp8) {
+      names.push_back(column);
+      results.push_back(d1.floorDiv(kFp8Block));
+    }
     SmallVector<StringRef> nameRefs(names.begin(), names.end());
     tag::BindOp::create(
         builder, loc, weight.argument, builder.getStringAttr(name),
@@ -422,20 +500,30 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                                      "dequant-group needs a weight tile of "
                                      "at least two groups");
     }
-    int64_t groupRows = rows / tileGroup;
+    int64_t groupColumns = scheme.groupColumns();
+    int64_t groupRows = std::max<int64_t>(1, rows / tileGroup);
+    int64_t scaleColumns =
+        fp8 ? std::max<int64_t>(1, cols / groupColumns) : cols;
     // Per group: the MMA runs on the raw codes and each K tile's product is
     // scaled once, which pays when the product has fewer rows than the
-    // weight tile (BM < BK); it needs one group per K tile.
-    bool oneGroupPerTile = groupRows == 1;
+    // weight tile (BM < BK); it needs one group per K tile (for fp8, one
+    // block per tile).
+    bool oneGroupPerTile = groupRows == 1 && (!fp8 || scaleColumns == 1);
     bool perGroup = scheme.placement == Placement::PerGroup;
     if (perGroup && !oneGroupPerTile)
       return weight.copy.emitError()
              << "tile-quantize: placement=per-group scales each K tile's "
-                "product once and needs one group per K tile (group = "
-             << rows << "); use that group"
-             << (scheme.int8Activations
-                     ? " (int8 activations need the per-group placement)"
-                     : " or placement=registers");
+                "product once and needs "
+             << (fp8 ? "the weight tile inside one fp8 block; use an N tile "
+                       "of at most " +
+                           std::to_string(kFp8Block)
+                     : "one group per K tile (group = " + std::to_string(rows) +
+                           "); use that group")
+             << (scheme.activations != Format::Real
+                     ? " (" + activations +
+                           " activations need the "
+                           "per-group placement)"
+                     : std::string(" or placement=registers"));
     if (scheme.placement == Placement::Auto && oneGroupPerTile &&
         llvm::all_of(weight.loads, [&](tile::LoadOp load) {
           return llvm::all_of(load->getUsers(), [&](Operation *user) {
@@ -452,14 +540,17 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       codes.setType(RankedTensorType::get({rows, cols}, codeType));
       builder.setInsertionPointAfter(load);
       Location at = load.getLoc();
-      Value groupRow;
-      if (scheme.group)
-        groupRow = arith::DivUIOp::create(
-            builder, at, kOffset,
-            arith::ConstantIndexOp::create(builder, at, tileGroup));
-      else
-        groupRow = arith::ConstantIndexOp::create(builder, at, 0);
-      auto groupType = RankedTensorType::get({groupRows, cols}, scaleType);
+      auto groupOf = [&](Value offset, int64_t size) -> Value {
+        return arith::DivUIOp::create(
+            builder, at, offset,
+            arith::ConstantIndexOp::create(builder, at, size));
+      };
+      Value groupRow = scheme.group
+                           ? groupOf(kOffset, tileGroup)
+                           : arith::ConstantIndexOp::create(builder, at, 0);
+      Value groupColumn = fp8 ? groupOf(nOffset, groupColumns) : nOffset;
+      auto groupType =
+          RankedTensorType::get({groupRows, scaleColumns}, scaleType);
       auto plusOne = [&](Value value) -> Value {
         return arith::AddIOp::create(
             builder, at, value, arith::ConstantIndexOp::create(builder, at, 1));
@@ -471,7 +562,7 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
             view == scales ? named("_scales", at) : named("_zeros", at),
             groupType, view,
             ValueRange{shiftRow ? plusOne(groupRow) : groupRow,
-                       shiftColumn ? plusOne(nOffset) : nOffset},
+                       shiftColumn ? plusOne(groupColumn) : groupColumn},
             /*pad=*/nullptr);
       };
       Value scaleTile = loadGroups(scales, testMutation == "scale-row",
@@ -481,11 +572,11 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                 : Value();
       if (perGroup)
         scaleAfterMma(builder, at, codes, realType, scaleTile, zeroTile,
-                      scheme.int8Activations);
+                      scheme.activations);
       else {
         auto dequant = tile::DequantOp::create(
             builder, at, realType, codes, scaleTile, zeroTile,
-            builder.getDenseI64ArrayAttr({tileGroup, 1}));
+            builder.getDenseI64ArrayAttr({tileGroup, groupColumns}));
         codes.replaceAllUsesExcept(dequant.getResult(), dequant);
       }
       auto assertSameGroup = [&](Value groups, StringRef what) {
@@ -493,12 +584,14 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
             builder, at, codes,
             AffineMapAttr::get(AffineMap::get(2, 0, {d0, d1}, context)),
             builder.getStrArrayAttr({"g", column}), groups,
-            AffineMapAttr::get(
-                AffineMap::get(2, 0, {d0.floorDiv(tileGroup), d1}, context)),
+            AffineMapAttr::get(AffineMap::get(
+                2, 0, {d0.floorDiv(tileGroup), d1.floorDiv(groupColumns)},
+                context)),
             builder.getStrArrayAttr({"g", column}), ValueRange(),
-            builder.getStringAttr(
-                ("every code uses the " + what + " of its own group and column")
-                    .str()));
+            builder.getStringAttr(("every code uses the " + what +
+                                   " of its own " +
+                                   (fp8 ? "block" : "group and column"))
+                                      .str()));
       };
       assertSameGroup(scaleTile, "scale");
       if (zeroTile)

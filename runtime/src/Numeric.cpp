@@ -1,4 +1,4 @@
-//===- Numeric.cpp - bf16 and f16 storage conversions -----------*- C++ -*-===//
+//===- Numeric.cpp - bf16, f16 and fp8 storage conversions ------*- C++ -*-===//
 
 #include "tessera/runtime/quantize.hpp"
 
@@ -55,4 +55,35 @@ float tessera::fromF16(uint16_t bits) {
   if (e == 31)
     return m ? NAN : sign * INFINITY;
   return sign * std::ldexp(float(m | 0x400), e - 25);
+}
+
+uint8_t tessera::toE4M3(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  uint8_t sign = (bits >> 24) & 0x80;
+  if (std::isnan(value))
+    return sign | 0x7F;
+  // Saturate: the largest finite e4m3 is 448 (no infinities).
+  float magnitude = std::fmin(std::fabs(value), 448.0f);
+  if (magnitude < 0.015625f) // below 2^-6: subnormal, units of 2^-9
+    return sign | static_cast<uint8_t>(std::nearbyint(magnitude * 512.0f));
+  int exponent;
+  float mantissa = std::frexp(magnitude, &exponent); // [0.5, 1)
+  float scaled = std::nearbyint(mantissa * 16.0f);   // 4 bits with the 1
+  if (scaled >= 16.0f) {
+    scaled /= 2;
+    ++exponent;
+  }
+  uint8_t e = static_cast<uint8_t>(exponent - 1 + 7);
+  return sign | (e << 3) | (static_cast<uint8_t>(scaled) & 0x7);
+}
+
+float tessera::fromE4M3(uint8_t bits) {
+  float sign = (bits & 0x80) ? -1.0f : 1.0f;
+  int e = (bits >> 3) & 0xF, m = bits & 0x7;
+  if (e == 15 && m == 7)
+    return NAN;
+  if (e == 0)
+    return sign * std::ldexp(float(m), -9);
+  return sign * std::ldexp(float(m | 0x8), e - 10);
 }

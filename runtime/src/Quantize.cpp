@@ -22,6 +22,12 @@ int64_t QuantizedWeights::groups() const {
   return scheme.group ? (rows + scheme.group - 1) / scheme.group : 1;
 }
 
+int64_t QuantizedWeights::blockColumns() const {
+  return scheme.format == WeightQuantization::Format::Fp8
+             ? (cols + scheme.group - 1) / scheme.group
+             : cols;
+}
+
 int QuantizedWeights::code(int64_t row, int64_t col) const {
   if (scheme.format == WeightQuantization::Format::Int8)
     return static_cast<int8_t>(codes[row * cols + col]);
@@ -32,10 +38,37 @@ int QuantizedWeights::code(int64_t row, int64_t col) const {
 
 float QuantizedWeights::dequantized(int64_t row, int64_t col) const {
   int64_t g = scheme.group ? row / scheme.group : 0;
+  if (scheme.format == WeightQuantization::Format::Fp8)
+    return fromE4M3(codes[row * cols + col]) *
+           blockScales[g * blockColumns() + col / scheme.group];
   float value = float(code(row, col));
   if (scheme.zeroPoints)
     value -= fromF16(zeros[g * cols + col]);
   return value * fromF16(scales[g * cols + col]);
+}
+
+/// One f32 scale per block (largest magnitude / 448), codes rounded to the
+/// nearest e4m3.
+static void quantizeBlocks(const float *weights, QuantizedWeights &out) {
+  int64_t rows = out.rows, cols = out.cols, side = out.scheme.group;
+  int64_t blockColumns = out.blockColumns();
+  out.blockScales.assign(out.groups() * blockColumns, 0.0f);
+  out.codes.assign(rows * cols, 0);
+  for (int64_t g = 0; g < out.groups(); ++g)
+    for (int64_t b = 0; b < blockColumns; ++b) {
+      int64_t lastRow = std::min(rows, (g + 1) * side);
+      int64_t lastCol = std::min(cols, (b + 1) * side);
+      float largest = 0;
+      for (int64_t r = g * side; r < lastRow; ++r)
+        for (int64_t c = b * side; c < lastCol; ++c)
+          largest = std::max(largest, std::fabs(weights[r * cols + c]));
+      float scale = largest / 448.0f;
+      out.blockScales[g * blockColumns + b] = scale;
+      for (int64_t r = g * side; r < lastRow; ++r)
+        for (int64_t c = b * side; c < lastCol; ++c)
+          out.codes[r * cols + c] =
+              scale > 0 ? toE4M3(weights[r * cols + c] / scale) : 0;
+    }
 }
 
 QuantizedWeights quantizeWeights(const float *weights, int64_t rows,
@@ -45,6 +78,10 @@ QuantizedWeights quantizeWeights(const float *weights, int64_t rows,
   out.rows = rows;
   out.cols = cols;
   out.scheme = scheme;
+  if (scheme.format == WeightQuantization::Format::Fp8) {
+    quantizeBlocks(weights, out);
+    return out;
+  }
   bool int4 = scheme.format == WeightQuantization::Format::Int4;
   int lo = int4 ? -8 : -127, hi = int4 ? 7 : 127;
   int64_t groups = out.groups();

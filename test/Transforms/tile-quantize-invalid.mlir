@@ -1,7 +1,7 @@
 // tile-quantize rejects what it cannot quantize, saying what to change.
 // RUN: tessera-opt %s --split-input-file --tile-quantize=group=64 --verify-diagnostics
 // Options are checked before any kernel is looked at.
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize=weights=fp8 2>&1 | FileCheck %s --check-prefix=FORMAT
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize=weights=fp4 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 group=64" 2>&1 | FileCheck %s --check-prefix=INT8
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=48" 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="test-mutation=nibbles" 2>&1 | FileCheck %s --check-prefix=MUTATION
@@ -15,14 +15,24 @@
 // MUTANT: error: tile-quantize: test-mutation=dequant-group needs a weight tile of at least two groups
 // PLACEMENT: error: tile-quantize: unknown placement 'after'; use registers, per-group or auto
 // PERGROUP: gemm_bf16.mlir:{{[0-9]+}}:5: error: tile-quantize: placement=per-group scales each K tile's product once and needs one group per K tile (group = 64); use that group or placement=registers
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="activations=fp8" 2>&1 | FileCheck %s --check-prefix=ACT
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="activations=int4" 2>&1 | FileCheck %s --check-prefix=ACT
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 activations=fp8" 2>&1 | FileCheck %s --check-prefix=F8ACT
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=int8" 2>&1 | FileCheck %s --check-prefix=F8A8
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=fp8 placement=registers" 2>&1 | FileCheck %s --check-prefix=F8REG
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 group=64" 2>&1 | FileCheck %s --check-prefix=F8GROUP
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 zero-points" 2>&1 | FileCheck %s --check-prefix=F8ZP
+// F8ACT: error: tile-quantize: fp8 activations multiply fp8 weights; use weights=fp8
+// F8A8: error: tile-quantize: int8 activations multiply integer weights; use activations=fp8 with weights=fp8
+// F8REG: error: tile-quantize: fp8 activations feed an fp8 MMA whose product is scaled after it: use weights without zero-points and placement=per-group or auto
+// F8GROUP: error: tile-quantize: fp8 weights have one scale per 128x128 block; drop group=64
+// F8ZP: error: tile-quantize: fp8 weights are symmetric; drop zero-points
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 zero-points activations=int8" 2>&1 | FileCheck %s --check-prefix=A8
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8 placement=registers" 2>&1 | FileCheck %s --check-prefix=A8
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 activations=int8" 2>&1 | FileCheck %s --check-prefix=A8GROUP
-// ACT: error: tile-quantize: unknown activation format 'fp8'; use bf16 or int8
-// A8: error: tile-quantize: int8 activations feed an integer MMA whose product is scaled after it: use weights without zero-points and placement=per-group or auto
+// ACT: error: tile-quantize: unknown activation format 'int4'; use bf16, int8 or fp8
+// A8: error: tile-quantize: int8 activations feed an int8 MMA whose product is scaled after it: use weights without zero-points and placement=per-group or auto
 // A8GROUP: error: tile-quantize: placement=per-group scales each K tile's product once and needs one group per K tile (group = 64); use that group (int8 activations need the per-group placement)
-// FORMAT: error: tile-quantize: unknown weight format 'fp8'; use int4 or int8
+// FORMAT: error: tile-quantize: unknown weight format 'fp4'; use int4, int8 or fp8
 // INT8: error: tile-quantize: int8 weights have one scale per channel; drop group=64
 // GROUP: error: tile-quantize: int4 groups are 32, 64 or 128 rows of k, not 48
 // MUTATION: error: tile-quantize: unknown test-mutation 'nibbles'; use scale-row, zero-row, scale-column or dequant-group

@@ -6,9 +6,13 @@
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 test-mutation=scale-column" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLUMN
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 test-mutation=dequant-group" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 test-mutation=dequant-group" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPED
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 test-mutation=scale-row" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP8ROW
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=fp8 test-mutation=scale-column" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP8COLUMN
 // The same options without a mutation pass.
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 zero-points" --tag-check -o /dev/null
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8" --tag-check -o /dev/null
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8" --tag-check -o /dev/null
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=fp8" --tile-pipeline --tag-check -o /dev/null
 
 // Scales of the next group.
 // ROW: error: tag assertion failed: every code uses the scale of its own group and column
@@ -31,3 +35,13 @@
 // GROUP: note: %b[32, 0] carries B(32, 0, 1); %B_scales[0, 0] carries B_scale(0, 0)
 // PIPED: error: tag assertion failed: every code uses the scale of its own group and column
 // PIPED: note: %b[{{[0-9]+}}, {{[0-9]+}}] carries B({{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}); %B_scales[0, {{[0-9]+}}] carries B_scale({{[0-9]+}}, {{[0-9]+}})
+
+// fp8: the scale of the next row of blocks. Rows 64-127 of a block share
+// its scale, so the solver needs the second K tile of a block (k = 64) to
+// show a code of block row 0 (k = 127) meeting the scale of block row 1.
+// FP8ROW: error: tag assertion failed: every code uses the scale of its own block
+// FP8ROW: note: %b[{{[0-9]+}}, {{[0-9]+}}] carries B({{[0-9]+}}, {{[0-9]+}}, 0, 0); %B_scales[0, 0] carries B_scale(1, 0)
+
+// fp8: the scale of the next column block, after pipelining.
+// FP8COLUMN: error: tag assertion failed: every code uses the scale of its own block
+// FP8COLUMN: note: %b[{{[0-9]+}}, {{[0-9]+}}] carries B({{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}); %B_scales[0, 0] carries B_scale({{[0-9]+}}, {{[0-9]+}})

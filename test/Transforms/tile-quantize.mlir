@@ -14,6 +14,48 @@
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 activations=int8" | FileCheck %s --check-prefix=W4A8
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 activations=int8" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8" | FileCheck %s --check-prefix=FP8
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 placement=per-group" | FileCheck %s --check-prefix=FP8-PG
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 placement=per-group" --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=fp8" | FileCheck %s --check-prefix=FP8A
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=fp8" --tile-pipeline=scheduler=solver --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
+
+// fp8 weights: e4m3 codes with one f32 scale per 128x128 block. The 64x128
+// weight tile lies inside one block: one scale per K step, at the block of
+// its k and n offsets; the tag gains the row and column block.
+// FP8: tile.kernel @gemm_bf16_fp8_b128(%arg0: !tile.view<?x?xbf16>, %arg1: !tile.view<?x?xf8E4M3FN>, %arg2: !tile.view<?x?xf32>, %arg3: !tile.view<?x?xbf16>)
+// FP8: tag.bind %arg1 as "B" (k, n, g, gn) = (d0, d1) -> (d0, d1, d0 floordiv 128, d1 floordiv 128) : !tile.view<?x?xf8E4M3FN>
+// FP8: tag.bind %arg2 as "B_scale" (g, gn) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf32>
+// FP8: %[[SW:.*]] = tile.alloc_shared : !tile.shared<64x128xf8E4M3FN>
+// FP8: tile.copy %arg1[%[[K:.*]], %[[N:.*]]] -> %[[SW]]
+// FP8: %[[CODES:.*]] = tile.load %[[SW]] : !tile.shared<64x128xf8E4M3FN> -> tensor<64x128xf8E4M3FN>
+// FP8: %[[GK:.*]] = arith.divui %[[K]], %c128
+// FP8: %[[GN:.*]] = arith.divui %[[N]], %c128
+// FP8: %[[S:.*]] = tile.load %arg2[%[[GK]], %[[GN]]] : !tile.view<?x?xf32> -> tensor<1x1xf32>
+// FP8: %[[W:.*]] = tile.dequant %[[CODES]], %[[S]] group [128, 128] : tensor<64x128xf8E4M3FN>, tensor<1x1xf32> -> tensor<64x128xbf16>
+// FP8: tag.assert_eq %[[CODES]][(d0, d1) -> (d0, d1)] (g, gn), %[[S]][(d0, d1) -> (d0 floordiv 128, d1 floordiv 128)] (g, gn) message "every code uses the scale of its own block"
+// FP8: tile.mma %{{.*}}, %[[W]], %{{.*}} : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x128xf32>
+
+// Per group: the codes widen exactly to bf16, the MMA's product is scaled
+// by the block's scale, repeated over the whole product.
+// FP8-PG: %[[CODES:.*]] = tile.load %{{.*}} : !tile.shared<64x128xf8E4M3FN> -> tensor<64x128xf8E4M3FN>
+// FP8-PG: %[[R:.*]] = arith.extf %[[CODES]] : tensor<64x128xf8E4M3FN> to tensor<64x128xf32>
+// FP8-PG: %[[W:.*]] = arith.truncf %[[R]] : tensor<64x128xf32> to tensor<64x128xbf16>
+// FP8-PG: %[[P:.*]] = tile.mma %{{.*}}, %[[W]], %{{.*}}
+// FP8-PG: %[[SB:.*]] = tile.broadcast %{{.*}} dims [0, 1] : tensor<1x1xf32> -> tensor<128x128xf32>
+// FP8-PG: arith.mulf %[[P]], %[[SB]]
+// FP8-PG-NOT: tile.dequant
+
+// fp8 activations: each K tile of A is quantized per token to e4m3, the
+// MMA is fp8 x fp8 -> f32, and both scales apply to its product.
+// FP8A: tile.kernel @gemm_bf16_fp8_b128_af8k64(
+// FP8A: %[[AQ:.*]], %[[AS:.*]] = tile.quant %{{.*}} group [1, 64] : tensor<128x64xbf16> -> tensor<128x64xf8E4M3FN>, tensor<128x1xf32>
+// FP8A: %[[P:.*]] = tile.mma %[[AQ]], %{{.*}}, %{{.*}} : tensor<128x64xf8E4M3FN>, tensor<64x128xf8E4M3FN> -> tensor<128x128xf32>
+// FP8A: %[[ASB:.*]] = tile.broadcast %[[AS]] dims [1] : tensor<128x1xf32> -> tensor<128x128xf32>
+// FP8A: %[[T:.*]] = arith.mulf %[[P]], %[[ASB]]
+// FP8A: %[[WS:.*]] = tile.broadcast %{{.*}} dims [0, 1] : tensor<1x1xf32> -> tensor<128x128xf32>
+// FP8A: arith.mulf %[[T]], %[[WS]]
 // W4A8: tile.kernel @gemm_bf16_int4_g64_a8k64(
 // W4A8: %[[W:.*]] = arith.extsi %{{.*}} : tensor<64x128xi4> to tensor<64x128xi8>
 // W4A8: tile.mma %{{.*}}, %[[W]], %{{.*}} : tensor<128x64xi8>, tensor<64x128xi8> -> tensor<128x128xi32>
@@ -23,13 +65,12 @@
 // A8: tile.kernel @gemm_bf16_int8_pc_a8k64(
 // A8: %[[A:.*]] = tile.load %{{.*}} : !tile.shared<128x64xbf16> -> tensor<128x64xbf16>
 // A8: %[[W:.*]] = tile.load %{{.*}} : !tile.shared<64x128xi8> -> tensor<64x128xi8>
-// A8: %[[WS:.*]] = tile.broadcast %{{.*}} dims [0] : tensor<128xf32> -> tensor<128x128xf32>
 // A8: %[[AQ:.*]], %[[AS:.*]] = tile.quant %[[A]] group [1, 64] : tensor<128x64xbf16> -> tensor<128x64xi8>, tensor<128x1xf32>
 // A8: %[[P:.*]] = tile.mma %[[AQ]], %[[W]], %{{.*}} : tensor<128x64xi8>, tensor<64x128xi8> -> tensor<128x128xi32>
-// A8: %[[ASR:.*]] = tile.reduce sum %[[AS]] dim 1 : tensor<128x1xf32> -> tensor<128xf32>
-// A8: %[[ASB:.*]] = tile.broadcast %[[ASR]] dims [1] : tensor<128xf32> -> tensor<128x128xf32>
 // A8: %[[PF:.*]] = arith.sitofp %[[P]] : tensor<128x128xi32> to tensor<128x128xf32>
+// A8: %[[ASB:.*]] = tile.broadcast %[[AS]] dims [1] : tensor<128x1xf32> -> tensor<128x128xf32>
 // A8: %[[T:.*]] = arith.mulf %[[PF]], %[[ASB]]
+// A8: %[[WS:.*]] = tile.broadcast %{{.*}} dims [0] : tensor<1x128xf32> -> tensor<128x128xf32>
 // A8: %[[TW:.*]] = arith.mulf %[[T]], %[[WS]]
 // A8: arith.addf %{{.*}}, %[[TW]]
 // RUN: tessera-opt %s --tile-quantize=weights=int8 --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
@@ -46,13 +87,12 @@
 // PERGROUP: %[[S:.*]] = tile.load %arg2
 // PERGROUP: %[[Z:.*]] = tile.load %arg3
 // PERGROUP: %[[R:.*]] = arith.sitofp %[[CODES]] : tensor<64x128xi4> to tensor<64x128xf32>
-// PERGROUP: %[[ZR:.*]] = tile.reduce sum %{{.*}} dim 0 : tensor<1x128xf32> -> tensor<128xf32>
-// PERGROUP: %[[ZB:.*]] = tile.broadcast %[[ZR]] dims [0] : tensor<128xf32> -> tensor<64x128xf32>
+// PERGROUP: %[[ZB:.*]] = tile.broadcast %{{.*}} dims [0] : tensor<1x128xf32> -> tensor<64x128xf32>
 // PERGROUP: %[[SHIFTED:.*]] = arith.subf %[[R]], %[[ZB]]
 // PERGROUP: %[[W:.*]] = arith.truncf %[[SHIFTED]] : tensor<64x128xf32> to tensor<64x128xbf16>
 // PERGROUP: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<128x128xf32>
-// PERGROUP: %[[SB:.*]] = tile.broadcast %{{.*}} dims [0] : tensor<128xf32> -> tensor<128x128xf32>
 // PERGROUP: %[[P:.*]] = tile.mma %{{.*}}, %[[W]], %[[ZERO]]
+// PERGROUP: %[[SB:.*]] = tile.broadcast %{{.*}} dims [0] : tensor<1x128xf32> -> tensor<128x128xf32>
 // PERGROUP: %[[SCALED:.*]] = arith.mulf %[[P]], %[[SB]]
 // PERGROUP: %[[NEXT:.*]] = arith.addf %{{.*}}, %[[SCALED]]
 // PERGROUP: scf.yield %[[NEXT]]
@@ -62,9 +102,10 @@
 // against a weight tile of 256: auto scales after the MMA.
 // AUTO-LABEL: tile.kernel @wide_int8_pc
 // AUTO-NOT: tile.dequant
-// AUTO: tile.mma
-// AUTO-NEXT: arith.mulf
-// AUTO-NEXT: arith.addf
+// AUTO: %[[P:.*]] = tile.mma
+// AUTO: %[[S:.*]] = tile.broadcast
+// AUTO-NEXT: %[[T:.*]] = arith.mulf %[[P]], %[[S]]
+// AUTO-NEXT: arith.addf %{{.*}}, %[[T]]
 
 // The weight becomes int4 codes followed by its scales and zero points; its
 // tag gains the scale group; each K step loads one row of scales and zeros

@@ -70,7 +70,14 @@ INSTANTIATE_TEST_SUITE_P(
                       Scheme{WeightQuantization::Format::Int4, 64, true},
                       Scheme{WeightQuantization::Format::Int4, 128, false},
                       Scheme{WeightQuantization::Format::Int8, 0, false},
-                      Scheme{WeightQuantization::Format::Int8, 0, true}));
+                      Scheme{WeightQuantization::Format::Int8, 0, true}),
+    [](const ::testing::TestParamInfo<Scheme> &info) {
+      const Scheme &p = info.param;
+      std::string name =
+          p.format == WeightQuantization::Format::Int4 ? "Int4" : "Int8";
+      name += p.group ? "Group" + std::to_string(p.group) : "PerChannel";
+      return p.zeroPoints ? name + "ZeroPoints" : name;
+    });
 
 TEST(QuantizeLayout, Int4PacksLowNibbleFirst) {
   // Row 0: codes -8, 7, 1; row 1: -1, 0, 3 (3 columns pad to 2 bytes).
@@ -117,5 +124,66 @@ TEST(QuantizeLayout, ZeroPointsCoverAOneSidedRange) {
   }
   EXPECT_EQ(shifted.code(rows - 1, 0), 7);
   EXPECT_LT(errZp, errSym);
+}
+
+TEST(E4M3, EveryCodeRoundTrips) {
+  // 0x7F and 0xFF are NaN; every other code decodes to a value that
+  // encodes back to itself.
+  for (int bits = 0; bits < 256; ++bits) {
+    float value = fromE4M3(uint8_t(bits));
+    if ((bits & 0x7F) == 0x7F) {
+      EXPECT_TRUE(std::isnan(value)) << bits;
+      continue;
+    }
+    EXPECT_EQ(toE4M3(value), bits) << "code " << bits << " = " << value;
+  }
+  EXPECT_EQ(fromE4M3(0x7E), 448.0f);
+  EXPECT_EQ(fromE4M3(0x08), 0.015625f);    // smallest normal, 2^-6
+  EXPECT_EQ(fromE4M3(0x01), 0.001953125f); // smallest subnormal, 2^-9
+  EXPECT_EQ(fromE4M3(0xC0), -2.0f);
+}
+
+TEST(E4M3, RoundsToNearestEvenAndSaturates) {
+  // Between 1 (0x38) and 1.125 (0x39): halfway rounds to the even 1.
+  EXPECT_EQ(toE4M3(1.0625f), 0x38);
+  EXPECT_EQ(toE4M3(1.07f), 0x39);
+  // Between 1.125 and 1.25 (0x3A): halfway rounds to the even 1.25.
+  EXPECT_EQ(toE4M3(1.1875f), 0x3A);
+  // Subnormals: half of 2^-9 rounds to even (0), 1.5 units to 2 units.
+  EXPECT_EQ(toE4M3(0.0009765625f), 0x00);
+  EXPECT_EQ(toE4M3(0.0029296875f), 0x02);
+  // Rounding up from the largest subnormal reaches the smallest normal.
+  EXPECT_EQ(toE4M3(0.0155f), 0x08);
+  // No infinities: beyond 448 saturates, with the sign.
+  EXPECT_EQ(toE4M3(1000.0f), 0x7E);
+  EXPECT_EQ(toE4M3(-460.0f), 0xFE);
+  EXPECT_EQ(toE4M3(-0.0f), 0x80);
+}
+
+TEST(QuantizeFp8, BlocksOf128x128) {
+  // 300 x 200: 3 x 2 blocks, the last ones partial. Each block's largest
+  // magnitude maps onto 448; every weight is within half an e4m3 step.
+  const int64_t rows = 300, cols = 200;
+  std::vector<float> w = randomWeights(rows, cols, 11);
+  w[5 * cols + 130] = 2.0f; // block (0, 1) gets a larger scale
+  QuantizedWeights q = quantizeWeights(
+      w.data(), rows, cols, {WeightQuantization::Format::Fp8, 128, false});
+  ASSERT_EQ(q.groups(), 3);
+  ASSERT_EQ(q.blockColumns(), 2);
+  ASSERT_EQ(q.blockScales.size(), 6u);
+  ASSERT_EQ(q.codes.size(), size_t(rows * cols));
+  EXPECT_TRUE(q.scales.empty());
+  EXPECT_FLOAT_EQ(q.blockScales[1], 2.0f / 448.0f);
+  EXPECT_EQ(q.codes[5 * cols + 130], 0x7E);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      float scale = q.blockScales[(r / 128) * 2 + c / 128];
+      float x = w[r * cols + c], y = q.dequantized(r, c);
+      EXPECT_EQ(y, fromE4M3(q.codes[r * cols + c]) * scale);
+      // 3 mantissa bits: within 2^-4 relative, or half a subnormal step.
+      EXPECT_LE(std::fabs(y - x),
+                std::max(std::fabs(x) / 16, scale * 0.0009765625f) * 1.0001f)
+          << "at (" << r << ", " << c << ")";
+    }
 }
 } // namespace

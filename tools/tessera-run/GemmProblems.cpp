@@ -11,12 +11,13 @@ float uniform(std::mt19937 &rng) {
 }
 
 /// ref[M, N] = A[M, K] · weights[K, N] in float64 with bf16 A; with
-/// `activationBlock`, A as a kernel with int8 activations quantizes it: per
-/// row and block of that many k, scale = max |a| / 127 and codes
-/// round(a / scale), in float like the kernel.
+/// `activationBlock`, A as a kernel with int8 (`fp8`: e4m3) activations
+/// quantizes it: per row and block of that many k, scale = max |a| / 127
+/// (448) and codes a / scale rounded to the nearest code, in float like the
+/// kernel.
 void referenceGemm(const uint16_t *a, int64_t m, int64_t k, int64_t n,
                    const std::vector<double> &weights, int64_t activationBlock,
-                   std::vector<double> &ref) {
+                   std::vector<double> &ref, bool fp8 = false) {
   std::vector<double> rowA(k);
   ref.assign(m * n, 0.0);
   for (int64_t i = 0; i < m; ++i) {
@@ -27,11 +28,12 @@ void referenceGemm(const uint16_t *a, int64_t m, int64_t k, int64_t n,
       float largest = 0;
       for (int64_t kk = b; kk < end; ++kk)
         largest = std::max(largest, std::fabs(float(rowA[kk])));
-      float scale = largest / 127.0f;
-      for (int64_t kk = b; kk < end; ++kk)
-        rowA[kk] = scale > 0
-                       ? double(std::nearbyint(float(rowA[kk]) / scale)) * scale
-                       : 0.0;
+      float scale = largest / (fp8 ? 448.0f : 127.0f);
+      for (int64_t kk = b; kk < end; ++kk) {
+        float q = scale > 0 ? float(rowA[kk]) / scale : 0.0f;
+        rowA[kk] = double(fp8 ? fromE4M3(toE4M3(q)) : std::nearbyint(q)) *
+                   double(scale);
+      }
     }
     for (int64_t kk = 0; kk < k; ++kk)
       for (int64_t j = 0; j < n; ++j)
@@ -78,9 +80,10 @@ private:
 };
 
 /// C = A · dequant(W, S[, Z]): codes W[K, N] (int4 packed two per byte
-/// along N, or int8), f16 scales S and zero points Z [groups, N], made by
-/// the runtime's quantizeWeights from random real weights. Checked against
-/// the dequantized weights; the error against the real ones is reported.
+/// along N, int8 or fp8), f16 scales S and zero points Z [groups, N] (fp8:
+/// f32 S per 128x128 block), made by the runtime's quantizeWeights from
+/// random real weights. Checked against the dequantized weights; the error
+/// against the real ones is reported.
 class QuantizedGemm : public Problem {
 public:
   QuantizedGemm(const Flags &flags, std::string kernel,
@@ -93,14 +96,19 @@ public:
   std::string describe() const override {
     std::string text = "M=" + std::to_string(m) + " N=" + std::to_string(n) +
                        " K=" + std::to_string(k);
-    text +=
-        scheme.format == WeightQuantization::Format::Int4 ? " int4" : " int8";
-    text += scheme.group ? " group=" + std::to_string(scheme.group)
-                         : std::string(" per-channel");
+    if (fp8())
+      text += " fp8 blocks=" + std::to_string(scheme.group) + "x" +
+              std::to_string(scheme.group);
+    else
+      text += (scheme.format == WeightQuantization::Format::Int4 ? " int4"
+                                                                 : " int8") +
+              (scheme.group ? " group=" + std::to_string(scheme.group)
+                            : std::string(" per-channel"));
     if (scheme.zeroPoints)
       text += " zero-points";
     if (activationBlock)
-      text += " int8 activations per " + std::to_string(activationBlock) + " k";
+      text += std::string(fp8() ? " fp8" : " int8") + " activations per " +
+              std::to_string(activationBlock) + " k";
     return text;
   }
   void prepare(std::mt19937 &rng) override {
@@ -112,7 +120,12 @@ public:
     bool int4 = scheme.format == WeightQuantization::Format::Int4;
     // Sizes count codes; the row stride counts bytes.
     w = makeView(quantized.codes.data(), {k, n}, int4 ? (n + 1) / 2 : n);
-    s = makeView(quantized.scales.data(), {quantized.groups(), n}, n);
+    if (fp8())
+      s = makeView(quantized.blockScales.data(),
+                   {quantized.groups(), quantized.blockColumns()},
+                   quantized.blockColumns());
+    else
+      s = makeView(quantized.scales.data(), {quantized.groups(), n}, n);
     z = makeView(quantized.zeros.data(), {quantized.groups(), n}, n);
     poisonBF16(c);
   }
@@ -129,15 +142,16 @@ public:
     for (int64_t i = 0; i < m * n; ++i)
       out[i] = fromBF16(c.as<uint16_t>()[i]);
     // With bf16 activations the kernel rounds each dequantized weight to
-    // bf16 before the MMA (or multiplies codes exact in bf16); with int8
-    // activations it multiplies the codes exactly.
+    // bf16 before the MMA (or multiplies codes exact in bf16); with int8 or
+    // fp8 activations it multiplies the codes exactly.
     std::vector<double> weights(k * n);
     for (int64_t kk = 0; kk < k; ++kk)
       for (int64_t j = 0; j < n; ++j)
         weights[kk * n + j] =
             activationBlock ? quantized.dequantized(kk, j)
                             : fromBF16(toBF16(quantized.dequantized(kk, j)));
-    referenceGemm(a.as<uint16_t>(), m, k, n, weights, activationBlock, ref);
+    referenceGemm(a.as<uint16_t>(), m, k, n, weights, activationBlock, ref,
+                  fp8());
   }
   bool secondReference(std::vector<double> &ref, std::string &what) override {
     what = activationBlock ? "unquantized weights and activations"
@@ -150,6 +164,7 @@ public:
   double flops() const override { return 2.0 * m * n * k; }
 
 private:
+  bool fp8() const { return scheme.format == WeightQuantization::Format::Fp8; }
   static tessera_view makeView(void *data, std::vector<int64_t> sizes,
                                int64_t rowStride) {
     tessera_view view{};
@@ -179,13 +194,19 @@ tessera::run::quantizedGemmScheme(const std::string &kernel) {
   // The shipped int4 kernel, and the names tile-quantize gives.
   if (kernel == "gemm_w4a16")
     return QuantizedGemmScheme{};
-  size_t at = kernel.rfind("_int");
-  if (at == std::string::npos)
+  // The suffix starts at the last "_int" or "_fp8".
+  size_t intAt = kernel.rfind("_int"), fp8At = kernel.rfind("_fp8");
+  if (intAt == std::string::npos && fp8At == std::string::npos)
     return std::nullopt;
+  size_t at = intAt == std::string::npos   ? fp8At
+              : fp8At == std::string::npos ? intAt
+                                           : std::max(intAt, fp8At);
   std::string suffix = kernel.substr(at + 1);
   QuantizedGemmScheme result;
-  if (size_t a8 = suffix.find("_a8k"); a8 != std::string::npos) {
-    std::string block = suffix.substr(a8 + 4);
+  bool fp8 = suffix.compare(0, 3, "fp8") == 0;
+  std::string activations = fp8 ? "_af8k" : "_a8k";
+  if (size_t a8 = suffix.find(activations); a8 != std::string::npos) {
+    std::string block = suffix.substr(a8 + activations.size());
     if (block.empty() || block.size() > 6 ||
         block.find_first_not_of("0123456789") != std::string::npos)
       return std::nullopt;
@@ -197,7 +218,10 @@ tessera::run::quantizedGemmScheme(const std::string &kernel) {
     scheme.zeroPoints = true;
     suffix.resize(suffix.size() - 3);
   }
-  if (suffix == "int8_pc") {
+  if (suffix == "fp8_b128") {
+    scheme.format = WeightQuantization::Format::Fp8;
+    scheme.group = 128;
+  } else if (suffix == "int8_pc") {
     scheme.format = WeightQuantization::Format::Int8;
     scheme.group = 0;
   } else if (suffix == "int4_g32" || suffix == "int4_g64" ||

@@ -90,8 +90,8 @@ public:
 /// gives (`<gemm>_int4_g<G>[_zp]`, `<gemm>_int8_pc[_zp][_a8k<BK>]`).
 struct QuantizedGemmScheme {
   WeightQuantization weights;
-  /// int8 activations quantized per row within blocks of this many k; 0:
-  /// bf16 activations.
+  /// int8 (fp8 with fp8 weights) activations quantized per row within
+  /// blocks of this many k; 0: bf16 activations.
   int64_t activationBlock = 0;
 };
 std::optional<QuantizedGemmScheme>

@@ -3,6 +3,9 @@
 #ifndef TESSERA_TRANSFORMS_PASSES_H
 #define TESSERA_TRANSFORMS_PASSES_H
 
+#include "tessera/Dialect/Tag/TagDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SMT/IR/SMTDialect.h"
 #include "mlir/Pass/Pass.h"
 

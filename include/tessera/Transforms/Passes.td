@@ -141,7 +141,7 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
 }
 
 def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
-  let summary = "Quantize a kernel's MMA weights to int4 or int8 codes";
+  let summary = "Quantize a kernel's MMA weights to int4, int8 or fp8 codes";
   let description = [{
     For the kernel named by `kernel` (or the module's only kernel), every
     `tile.mma` whose b operand is a `[k, n]` tile loaded from a shared
@@ -150,8 +150,10 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
 
     * the argument becomes `!tile.view<?x?xi4>` (two codes per byte along a
       row, low nibble first: the runtime's `tessera::quantizeWeights` packs
-      them) or `!tile.view<?x?xi8>`, followed by new arguments for the f16
-      scales `[groups, n]` and, with `zero-points`, the f16 zero points;
+      them), `!tile.view<?x?xi8>` or `!tile.view<?x?xf8E4M3FN>`, followed
+      by new arguments for the scales (f16 `[groups, n]`; fp8: f32
+      `[ceil(k / 128), ceil(n / 128)]`, one per 128x128 block) and, with
+      `zero-points`, the f16 zero points;
     * the scales (and zeros) of each loaded weight tile's groups are loaded
       next to it and applied where `placement` says: `registers`
       dequantizes the tile before the MMA (`tile.dequant`); `per-group`
@@ -160,20 +162,24 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
       accumulator, which needs one group per K tile; `auto` (default) picks
       per-group when legal and the product has fewer rows than the weight
       tile (it then multiplies fewer elements), registers otherwise;
-    * the weight's tag gains its scale group `g` and the scales and zeros
-      are bound by `(g, n)`; a `tag.assert_eq` per load states that every
-      code uses the scale (and zero point) of its own group and column, which
-      `tag-check` proves;
-    * with `activations=int8` (no zero points, one group per K tile) each
-      K tile of the a operand is quantized per token (`tile.quant`), the
-      MMA runs int8 x int8 (int4 codes widened) into i32 and both scales
-      apply to its product;
-    * the kernel is renamed `<name>_int4_g<group>[_zp][_a8k<BK>]` or
-      `<name>_int8_pc[_zp][_a8k<BK>]`: its arguments changed.
+    * the weight's tag gains its scale group `g` (fp8: also its column
+      block `gn`) and the scales and zeros are bound by `(g, n)` (fp8:
+      `(g, gn)`); a `tag.assert_eq` per load states that every code uses
+      the scale (and zero point) of its own group, which `tag-check`
+      proves;
+    * with `activations=int8` or `fp8` (no zero points, one group per K
+      tile) each K tile of the a operand is quantized per token
+      (`tile.quant`), the MMA runs int8 x int8 into i32 (int4 codes
+      widened) or fp8 x fp8 into f32, and both scales apply to its product;
+    * the kernel is renamed `<name>_int4_g<group>[_zp][_a8k<BK>]`,
+      `<name>_int8_pc[_zp][_a8k<BK>]` or `<name>_fp8_b128[_af8k<BK>]`: its
+      arguments changed.
 
     Groups run along k: int4 takes `group` = 32, 64 or 128 (default 128),
     and the weight tile must hold whole groups; int8 has one scale per
-    column (per channel). Run it before `tile-pipeline`.
+    column (per channel); fp8 (e4m3) has one scale per 128x128 block, and
+    the weight tile must hold whole blocks or lie inside one. Run it before
+    `tile-pipeline`.
 
     ```
     tessera-opt --tile-quantize="weights=int4 group=64 zero-points" --tag-check runtime/kernels/gemm/gemm_bf16.mlir
@@ -183,16 +189,18 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
     Option<"kernel", "kernel", "std::string", /*default=*/"\"\"",
            "The kernel to quantize; may be omitted when the module has one">,
     Option<"weights", "weights", "std::string", /*default=*/"\"int4\"",
-           "Weight format: int4 (group scales) or int8 (per channel)">,
+           "Weight format: int4 (group scales), int8 (per channel) or fp8 "
+           "(e4m3, 128x128 block scales)">,
     Option<"group", "group", "int64_t", /*default=*/"-1",
            "Rows of k per int4 scale: 32, 64 or 128 (default 128)">,
     Option<"zeroPoints", "zero-points", "bool", /*default=*/"false",
            "Asymmetric codes with an f16 zero point per group">,
     Option<"activations", "activations", "std::string",
            /*default=*/"\"bf16\"",
-           "Activation format: bf16 (as written) or int8 (quantized per "
-           "token within each K tile, int8 x int8 MMA, both scales after; "
-           "needs weights without zero points and one group per K tile)">,
+           "Activation format: bf16 (as written), int8 or fp8 (quantized "
+           "per token within each K tile, int8 x int8 or fp8 x fp8 MMA, "
+           "both scales after; needs weights without zero points and one "
+           "group per K tile; fp8 activations need fp8 weights)">,
     Option<"placement", "placement", "std::string", /*default=*/"\"auto\"",
            "Where the scales apply: registers (dequantize the weight tile "
            "before the MMA), per-group (MMA on the codes, scale each K "
@@ -202,7 +210,9 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
     Option<"testMutation", "test-mutation", "std::string", /*default=*/"\"\"",
            "Test only: plant a known bug that tag-check must reject "
            "(scale-row, zero-row, scale-column, dequant-group)">,
-  ];
+  ];  // The kernel may hold no tag or arith ops yet.
+  let dependentDialects = ["tessera::tag::TagDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 #endif // TESSERA_TRANSFORMS_PASSES

@@ -10,10 +10,131 @@
 
 #include "mlir/Dialect/Math/IR/Math.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace tessera;
 
 using utils::IteratorType;
+
+static bool isFp8(Type type) {
+  return isa<Float8E4M3FNType>(getElementTypeOrSelf(type));
+}
+
+/// A constant of `type` (a scalar or a vector of it) with `value` in every
+/// element.
+static Value splatConstant(OpBuilder &b, Location l, Type type,
+                           TypedAttr value) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, l,
+                                     DenseElementsAttr::get(vector, value));
+  return arith::ConstantOp::create(b, l, value);
+}
+
+/// Same shape (scalar or vector) as `like`, element type `element`.
+static Type withElement(Type like, Type element) {
+  if (auto vector = dyn_cast<VectorType>(like))
+    return VectorType::get(vector.getShape(), element);
+  return element;
+}
+
+/// f8E4M3FN bits (i8, scalar or vector) to f32.
+static Value decodeE4M3(OpBuilder &b, Location l, Value bits) {
+  Type i32 = withElement(bits.getType(), b.getI32Type());
+  Type f32 = withElement(bits.getType(), b.getF32Type());
+  auto int32 = [&](int64_t v) {
+    return splatConstant(b, l, i32, b.getI32IntegerAttr(v));
+  };
+  auto real = [&](float v) {
+    return splatConstant(b, l, f32, b.getF32FloatAttr(v));
+  };
+  auto eq = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, y);
+  };
+  Value u = arith::ExtUIOp::create(b, l, i32, bits);
+  Value sign = arith::ShLIOp::create(
+      b, l, arith::AndIOp::create(b, l, u, int32(0x80)), int32(24));
+  Value magnitude = arith::AndIOp::create(b, l, u, int32(0x7F));
+  // Normal: exponent bias 7 -> 127 and the 3 mantissa bits on top of f32's.
+  Value normal = arith::BitcastOp::create(
+      b, l, f32,
+      arith::AddIOp::create(b, l,
+                            arith::ShLIOp::create(b, l, magnitude, int32(20)),
+                            int32(120 << 23)));
+  // Subnormal: mantissa * 2^-9.
+  Value subnormal = arith::MulFOp::create(
+      b, l,
+      arith::UIToFPOp::create(b, l, f32,
+                              arith::AndIOp::create(b, l, u, int32(7))),
+      real(1.0f / 512));
+  Value isSubnormal =
+      eq(arith::ShRUIOp::create(b, l, magnitude, int32(3)), int32(0));
+  Value value = arith::SelectOp::create(b, l, isSubnormal, subnormal, normal);
+  value = arith::SelectOp::create(b, l, eq(magnitude, int32(0x7F)),
+                                  real(std::numeric_limits<float>::quiet_NaN()),
+                                  value);
+  return arith::BitcastOp::create(
+      b, l, f32,
+      arith::OrIOp::create(b, l, arith::BitcastOp::create(b, l, i32, value),
+                           sign));
+}
+
+/// f32 to f8E4M3FN bits: rounded to nearest even, saturated to +-448
+/// (fp8 quantization clamps), NaN stays NaN.
+static Value encodeE4M3(OpBuilder &b, Location l, Value value) {
+  Type i32 = b.getI32Type();
+  auto int32 = [&](int64_t v) {
+    return arith::ConstantOp::create(b, l, b.getI32IntegerAttr(v));
+  };
+  auto real = [&](float v) {
+    return arith::ConstantOp::create(b, l, b.getF32FloatAttr(v));
+  };
+  Value bits = arith::BitcastOp::create(b, l, i32, value);
+  Value sign = arith::AndIOp::create(
+      b, l, arith::ShRUIOp::create(b, l, bits, int32(24)), int32(0x80));
+  Value magnitude = math::AbsFOp::create(b, l, value);
+  Value isNaN = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO,
+                                      magnitude, magnitude);
+  magnitude = arith::MinimumFOp::create(b, l, magnitude, real(448.0f));
+  // Normal: round f32's mantissa to 3 bits (to nearest even), then rebias
+  // the exponent from 127 to 7.
+  Value m = arith::BitcastOp::create(b, l, i32, magnitude);
+  Value odd = arith::AndIOp::create(
+      b, l, arith::ShRUIOp::create(b, l, m, int32(20)), int32(1));
+  Value rounded = arith::AddIOp::create(
+      b, l, m, arith::AddIOp::create(b, l, odd, int32(0x7FFFF)));
+  Value normal = arith::SubIOp::create(
+      b, l, arith::ShRUIOp::create(b, l, rounded, int32(20)), int32(120 << 3));
+  // Below 2^-6: multiples of 2^-9.
+  Value subnormal = arith::FPToSIOp::create(
+      b, l, i32,
+      math::RoundEvenOp::create(
+          b, l, arith::MulFOp::create(b, l, magnitude, real(512.0f))));
+  Value small = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT,
+                                      magnitude, real(1.0f / 64));
+  Value code = arith::SelectOp::create(b, l, small, subnormal, normal);
+  code = arith::SelectOp::create(b, l, isNaN, int32(0x7F), code);
+  code = arith::OrIOp::create(b, l, code, sign);
+  return arith::TruncIOp::create(b, l, b.getI8Type(), code);
+}
+
+Value HostLowering::realBuffer(Value tile) {
+  Value bits = buffer(tile);
+  if (!isFp8(tile.getType()))
+    return bits;
+  auto type = cast<MemRefType>(bits.getType());
+  Value real = alloc(MemRefType::get(type.getShape(), builder.getF32Type()));
+  MLIRContext *ctx = builder.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
+  linalg::GenericOp::create(
+      builder, loc, ValueRange{bits}, ValueRange{real},
+      ArrayRef<AffineMap>{identity, identity},
+      SmallVector<IteratorType>(type.getRank(), IteratorType::parallel),
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        linalg::YieldOp::create(b, l, decodeE4M3(b, l, args[0]));
+      });
+  return real;
+}
 
 void HostLowering::fill(Value buffer, Value value) {
   linalg::FillOp::create(builder, loc, ValueRange{value}, ValueRange{buffer});
@@ -47,6 +168,11 @@ LogicalResult HostLowering::lowerElementwise(Operation *op) {
     return op->emitOpError("is not supported by convert-tile-to-host");
   Value result = op->getResult(0);
   auto type = cast<RankedTensorType>(result.getType());
+  bool decodes = isa<arith::ExtFOp>(op) && isFp8(op->getOperand(0).getType());
+  if (!decodes && (isFp8(type) || llvm::any_of(op->getOperandTypes(), isFp8)))
+    return op->emitOpError("on fp8 tiles is not supported by "
+                           "convert-tile-to-host (only arith.extf, "
+                           "tile.dequant, tile.quant and tile.mma are)");
   SmallVector<Value> inputs;
   for (Value operand : op->getOperands()) {
     auto operandType = dyn_cast<RankedTensorType>(operand.getType());
@@ -72,6 +198,10 @@ LogicalResult HostLowering::lowerElementwise(Operation *op) {
             value = arith::IndexCastOp::create(b, l, element, value);
         } else if (isa<tile::SelectOp>(op)) {
           value = arith::SelectOp::create(b, l, args[0], args[1], args[2]);
+        } else if (decodes) {
+          value = decodeE4M3(b, l, args[0]);
+          if (!element.isF32())
+            value = arith::TruncFOp::create(b, l, element, value);
         } else if (isa<arith::ExtSIOp>(op) && args[0].getType() == element) {
           // i4 codes are held sign-extended in i8: widening them to i8 is
           // the identity on the host.
@@ -114,7 +244,8 @@ LogicalResult HostLowering::lowerMma(tile::MmaOp op) {
     c = buffer(op.getResult());
     copy(buffer(op.getAcc()), c);
   }
-  Value a = buffer(op.getA()), b = buffer(op.getB());
+  // fp8 operands are decoded to f32 once per MMA.
+  Value a = realBuffer(op.getA()), b = realBuffer(op.getB());
   if (op.getTransposeA())
     a = transposed(a);
   if (op.getTransposeB())
@@ -282,11 +413,14 @@ LogicalResult HostLowering::lowerReduce(tile::ReduceOp op) {
 
 LogicalResult HostLowering::lowerBroadcast(tile::BroadcastOp op) {
   int64_t rank = op.getType().getRank();
+  bool expands = op.getInput().getType().getRank() == rank;
   MLIRContext *ctx = builder.getContext();
   SmallVector<AffineExpr> inputDims;
   for (int64_t d = 0; d < rank; ++d)
     if (!llvm::is_contained(op.getDims(), d))
       inputDims.push_back(getAffineDimExpr(d, ctx));
+    else if (expands)
+      inputDims.push_back(getAffineConstantExpr(0, ctx));
   AffineMap inMap = AffineMap::get(rank, 0, inputDims, ctx);
   AffineMap outMap = AffineMap::getMultiDimIdentityMap(rank, ctx);
   SmallVector<IteratorType> iterators(rank, IteratorType::parallel);
@@ -301,7 +435,7 @@ LogicalResult HostLowering::lowerBroadcast(tile::BroadcastOp op) {
 
 /// result[e] = (codes[e] - zeros[g]) * scales[g] with g = e floordiv group.
 LogicalResult HostLowering::lowerDequant(tile::DequantOp op) {
-  Value codes = buffer(op.getCodes()), scales = buffer(op.getScales());
+  Value codes = realBuffer(op.getCodes()), scales = buffer(op.getScales());
   Value zeros = op.getZeros() ? buffer(op.getZeros()) : Value();
   Value out = buffer(op.getResult());
   auto outType = cast<MemRefType>(out.getType());
@@ -331,18 +465,16 @@ LogicalResult HostLowering::lowerDequant(tile::DequantOp op) {
 }
 
 /// scales[g] = max |input| over group g / the largest code; codes[e] =
-/// round-half-even(input[e] / scales[g]) saturated (0 where the group is 0).
+/// input[e] / scales[g] rounded to the nearest code (half to even) and
+/// saturated (0 where the group is 0).
 LogicalResult HostLowering::lowerQuant(tile::QuantOp op) {
   Value input = buffer(op.getInput()), codes = buffer(op.getCodes());
   Value scales = buffer(op.getScales());
   auto codeType = cast<MemRefType>(codes.getType());
   auto scaleType = cast<MemRefType>(scales.getType());
   Type codeElement = op.getCodes().getType().getElementType();
-  if (!isa<IntegerType>(codeElement))
-    return op.emitOpError("with ") << codeElement
-                                   << " codes is not supported by "
-                                      "convert-tile-to-host";
-  float largest = codeElement.isInteger(4) ? 7.0f : 127.0f;
+  bool fp8 = isFp8(codeElement);
+  float largest = fp8 ? 448.0f : codeElement.isInteger(4) ? 7.0f : 127.0f;
   auto sizesOf = [&](MemRefType type) {
     SmallVector<Value> sizes;
     for (int64_t size : type.getShape())
@@ -393,6 +525,11 @@ LogicalResult HostLowering::lowerQuant(tile::QuantOp op) {
     Value q = arith::SelectOp::create(
         builder, loc, positive, arith::DivFOp::create(builder, loc, x, scale),
         f32(0.0f));
+    if (fp8) {
+      memref::StoreOp::create(builder, loc, encodeE4M3(builder, loc, q), codes,
+                              ivs);
+      return;
+    }
     q = math::RoundEvenOp::create(builder, loc, q);
     q = arith::MinimumFOp::create(
         builder, loc, arith::MaximumFOp::create(builder, loc, q, f32(-largest)),

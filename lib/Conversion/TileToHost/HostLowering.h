@@ -42,6 +42,10 @@ private:
                 llvm::function_ref<void(mlir::ValueRange)> body);
 
   // --- Data movement (HostMemory.cpp) ------------------------------------
+  /// A constant as the host stores it (fp8 as its bits).
+  mlir::Value storedConstant(mlir::Attribute value);
+  /// The padding `pad` (null: zero) of a buffer of `element`s.
+  mlir::Value padValue(mlir::Type element, mlir::Attribute pad);
   /// Copies the tile of `view` at `offsets` into `dest` (padding out of
   /// bounds with `pad`) or, with `store`, `dest` into the view (masked).
   void viewTransfer(mlir::Value view, mlir::Type viewElement,
@@ -71,6 +75,8 @@ private:
   mlir::LogicalResult lowerBroadcast(tile::BroadcastOp op);
   mlir::LogicalResult lowerDequant(tile::DequantOp op);
   mlir::LogicalResult lowerQuant(tile::QuantOp op);
+  /// A tile's buffer, as f32 when the tile holds fp8 bits.
+  mlir::Value realBuffer(mlir::Value tile);
   void fill(mlir::Value buffer, mlir::Value value);
   void copy(mlir::Value from, mlir::Value to);
   /// A copy of `matrix` (2-D) with its dimensions swapped.
@@ -93,11 +99,13 @@ private:
 };
 
 /// Register tiles and shared buffers of int4 codes hold one sign-extended
-/// code per i8 on the host; everything else keeps its element type.
+/// code per i8 on the host, fp8 (f8E4M3FN) its bits in an i8; everything
+/// else keeps its element type.
 mlir::Type getHostStorageType(mlir::Type element);
 
 /// The memref a view argument becomes: dynamic strides, unit innermost
-/// stride; int4 becomes i8 with the innermost size halved (rounded up).
+/// stride; int4 becomes i8 with the innermost size halved (rounded up),
+/// fp8 i8.
 mlir::MemRefType getHostViewType(tile::ViewType view);
 
 } // namespace tessera

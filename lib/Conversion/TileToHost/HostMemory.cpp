@@ -11,16 +11,24 @@
 using namespace mlir;
 using namespace tessera;
 
+Value HostLowering::storedConstant(Attribute value) {
+  // fp8 is stored as its bits.
+  if (auto real = dyn_cast<FloatAttr>(value);
+      real && isa<Float8E4M3FNType>(real.getType()))
+    value = builder.getIntegerAttr(builder.getI8Type(),
+                                   real.getValue().bitcastToAPInt());
+  return arith::ConstantOp::create(builder, loc, cast<TypedAttr>(value));
+}
+
 /// The padding of a buffer with element type `element` (int4 codes are
 /// stored as i8 on the host).
-static Value padValue(OpBuilder &builder, Location loc, Type element,
-                      Attribute pad) {
+Value HostLowering::padValue(Type element, Attribute pad) {
   if (auto integer = dyn_cast_if_present<IntegerAttr>(pad))
     return arith::ConstantOp::create(
         builder, loc,
         builder.getIntegerAttr(element, integer.getValue().getSExtValue()));
-  if (auto typed = dyn_cast_if_present<TypedAttr>(pad))
-    return arith::ConstantOp::create(builder, loc, typed);
+  if (pad)
+    return storedConstant(pad);
   return arith::ConstantOp::create(builder, loc, builder.getZeroAttr(element));
 }
 
@@ -76,7 +84,7 @@ void HostLowering::viewTransfer(Value view, Type viewElement,
   auto tileType = cast<MemRefType>(tileBuffer.getType());
   unsigned rank = offsets.size(), tileRank = tileType.getRank();
   if (!store)
-    fill(tileBuffer, padValue(builder, loc, tileType.getElementType(), pad));
+    fill(tileBuffer, padValue(tileType.getElementType(), pad));
 
   Value inside = arith::ConstantIntOp::create(builder, loc, 1, 1);
   SmallVector<Value> extents;
@@ -170,7 +178,7 @@ LogicalResult HostLowering::lowerGather(tile::GatherOp op) {
   Type element = viewElements.lookup(op.getSource());
   Value out = buffer(op.getResult());
   auto outType = cast<MemRefType>(out.getType());
-  fill(out, padValue(builder, loc, outType.getElementType(), op.getPadAttr()));
+  fill(out, padValue(outType.getElementType(), op.getPadAttr()));
   forEachElementInView(outType, view, op.getOffsets(), buffer(op.getRows()),
                        [&](ValueRange ivs, ValueRange viewIndex) {
                          Value value =

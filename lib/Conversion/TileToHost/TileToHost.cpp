@@ -29,14 +29,13 @@ std::string tessera::getHostEntryName(StringRef kernelName) {
 }
 
 Type tessera::getHostStorageType(Type element) {
-  return element.isInteger(4) ? IntegerType::get(element.getContext(), 8)
-                              : element;
+  return element.isInteger(4) || isa<Float8E4M3FNType>(element)
+             ? IntegerType::get(element.getContext(), 8)
+             : element;
 }
 
 MemRefType tessera::getHostViewType(tile::ViewType view) {
-  Type element = view.getElementType();
-  if (element.isInteger(4))
-    element = IntegerType::get(view.getContext(), 8);
+  Type element = getHostStorageType(view.getElementType());
   SmallVector<int64_t> shape(view.getRank(), ShapedType::kDynamic);
   SmallVector<int64_t> strides(view.getRank(), ShapedType::kDynamic);
   strides.back() = 1;
@@ -133,7 +132,50 @@ static void eraseTagOps(tile::KernelOp kernel) {
   }
 }
 
+/// The element type of a tile, view or shared buffer; null for scalars.
+static Type getTileElementType(Type type) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.getElementType();
+  if (auto view = dyn_cast<tile::ViewType>(type))
+    return view.getElementType();
+  if (auto shared = dyn_cast<tile::SharedType>(type))
+    return shared.getElementType();
+  return nullptr;
+}
+
+/// The host computes in f32 and stores f8E4M3FN as bytes; other 8-bit
+/// floats have no host conversions yet.
+static LogicalResult checkHostElementTypes(tile::KernelOp kernel) {
+  auto unsupported = [](Type type) {
+    Type element = getTileElementType(type);
+    auto real = dyn_cast_if_present<FloatType>(element);
+    return real && real.getWidth() < 16 && !isa<Float8E4M3FNType>(real);
+  };
+  for (BlockArgument argument : kernel.getArguments())
+    if (unsupported(argument.getType()))
+      return kernel.emitOpError("argument #")
+             << argument.getArgNumber() << " has element type "
+             << getTileElementType(argument.getType())
+             << ", which convert-tile-to-host does not support (of the 8-bit "
+                "floats only f8E4M3FN)";
+  WalkResult result = kernel.walk([&](Operation *op) {
+    for (Type type : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
+                                        llvm::to_vector(op->getResultTypes())))
+      if (unsupported(type)) {
+        op->emitOpError("on ")
+            << getTileElementType(type)
+            << " elements is not supported by convert-tile-to-host (of the "
+               "8-bit floats only f8E4M3FN)";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult HostLowering::run() {
+  if (failed(checkHostElementTypes(kernel)))
+    return failure();
   eraseTagOps(kernel);
   MLIRContext *ctx = kernel.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
@@ -363,9 +405,8 @@ LogicalResult HostLowering::lowerOp(Operation *op) {
         if (!splat)
           return constant.emitOpError(
               "only splat constant tiles are supported on the host target");
-        Value value = arith::ConstantOp::create(
-            builder, loc, cast<TypedAttr>(splat.getSplatValue<Attribute>()));
-        fill(buffer(constant.getResult()), value);
+        fill(buffer(constant.getResult()),
+             storedConstant(splat.getSplatValue<Attribute>()));
         return success();
       })
       .Case([&](scf::ForOp loop) { return lowerFor(loop); })

@@ -393,21 +393,33 @@ LogicalResult BroadcastOp::verify() {
       failed(verifyTile(*this, result, "result")))
     return failure();
   ArrayRef<int64_t> dims = getDims();
-  if (result.getRank() != input.getRank() + static_cast<int64_t>(dims.size()))
+  // Same rank: the listed dimensions are unit dimensions to expand.
+  bool expands = result.getRank() == input.getRank();
+  if (!expands &&
+      result.getRank() != input.getRank() + static_cast<int64_t>(dims.size()))
     return emitOpError() << "result rank " << result.getRank()
                          << " must be the input rank " << input.getRank()
-                         << " plus the " << dims.size() << " new dimensions";
+                         << " plus the " << dims.size()
+                         << " new dimensions, or equal to it to expand unit "
+                            "dimensions";
   for (auto [index, dim] : llvm::enumerate(dims)) {
     if (dim < 0 || dim >= result.getRank())
-      return emitOpError() << "new dimension " << dim
-                           << " is out of range for the result";
+      return emitOpError() << (expands ? "expanded" : "new") << " dimension "
+                           << dim << " is out of range for the result";
     if (index > 0 && dims[index - 1] >= dim)
-      return emitOpError("new dimensions must be sorted and unique");
+      return emitOpError() << (expands ? "expanded" : "new")
+                           << " dimensions must be sorted and unique";
+    if (expands && input.getDimSize(dim) != 1)
+      return emitOpError() << "expanded dimension " << dim
+                           << " must have size 1 in the input, got "
+                           << input.getDimSize(dim);
   }
   int64_t inputDim = 0;
   for (int64_t dim = 0; dim < result.getRank(); ++dim) {
-    if (llvm::is_contained(dims, dim))
+    if (llvm::is_contained(dims, dim)) {
+      inputDim += expands;
       continue;
+    }
     if (result.getDimSize(dim) != input.getDimSize(inputDim))
       return emitOpError() << "result dimension " << dim << " has size "
                            << result.getDimSize(dim) << " but input dimension "

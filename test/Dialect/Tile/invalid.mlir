@@ -507,6 +507,24 @@ tile.kernel @k() threads(32) {
 // -----
 
 tile.kernel @k() threads(32) {
+  %a = arith.constant dense<0.0> : tensor<2x1xf32>
+  // expected-error @below {{expanded dimension 0 must have size 1 in the input, got 2}}
+  %r = tile.broadcast %a dims [0, 1] : tensor<2x1xf32> -> tensor<4x4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(32) {
+  %a = arith.constant dense<0.0> : tensor<1x8xf32>
+  // expected-error @below {{result dimension 1 has size 4 but input dimension 1 has size 8}}
+  %r = tile.broadcast %a dims [0] : tensor<1x8xf32> -> tensor<4x4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(32) {
   %a = arith.constant dense<0.0> : tensor<16xf32>
   // expected-error @below {{result element type must equal the input's}}
   %r = tile.broadcast %a dims [1] : tensor<16xf32> -> tensor<16x4xf16>

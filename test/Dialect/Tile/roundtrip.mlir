@@ -87,6 +87,9 @@ tile.kernel @math(%x: f32, %i: i32) threads(32) {
   %r2 = tile.reduce sum %m dim 0 : tensor<128x128xf32> -> tensor<128xf32>
   // CHECK: tile.broadcast %{{.*}} dims [1] : tensor<128xf32> -> tensor<128x64xf32>
   %bc = tile.broadcast %r dims [1] : tensor<128xf32> -> tensor<128x64xf32>
+  // CHECK: tile.broadcast %{{.*}} dims [0, 1] : tensor<1x1xf32> -> tensor<128x64xf32>
+  %unit = arith.constant dense<2.0> : tensor<1x1xf32>
+  %bu = tile.broadcast %unit dims [0, 1] : tensor<1x1xf32> -> tensor<128x64xf32>
   // CHECK: tile.splat %{{.*}} : f32 -> tensor<128x64xf32>
   %sp = tile.splat %x : f32 -> tensor<128x64xf32>
   // CHECK: tile.iota : tensor<64xi32>

@@ -1,8 +1,9 @@
 //===- quantize.hpp - Host-side weight quantization and packing -*- C++ -*-===//
 //
 // What a kernel rewritten by `tile-quantize` expects of its weight operand:
-// codes in the packed order it reads, one scale (and zero point) per group
-// of k in each column, as f16. Plain C++, no GPU or MLIR needed.
+// codes in the packed order it reads, one f16 scale (and zero point) per
+// group of k in each column, or for fp8 one f32 scale per 128x128 block.
+// Plain C++, no GPU or MLIR needed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,16 +15,20 @@
 
 namespace tessera {
 
-/// bf16 and f16 storage with round-to-nearest-even conversion.
+/// bf16, f16 and fp8 (e4m3fn) storage with round-to-nearest-even
+/// conversion; toE4M3 saturates to +-448 as fp8 quantization does.
 uint16_t toBF16(float value);
 float fromBF16(uint16_t bits);
 uint16_t toF16(float value);
 float fromF16(uint16_t bits);
+uint8_t toE4M3(float value);
+float fromE4M3(uint8_t bits);
 
 /// A weight format of `tile-quantize` (option `weights`).
 struct WeightQuantization {
-  enum class Format { Int4, Int8 } format = Format::Int4;
-  /// Rows of k per scale; 0 for one scale per column (per channel).
+  enum class Format { Int4, Int8, Fp8 } format = Format::Int4;
+  /// Rows of k per scale; 0 for one scale per column (per channel). fp8:
+  /// the side of the square blocks of one scale.
   int64_t group = 128;
   /// Asymmetric: `(code - zero) * scale` with an integer-valued zero.
   bool zeroPoints = false;
@@ -34,13 +39,16 @@ struct QuantizedWeights {
   int64_t rows = 0, cols = 0;
   WeightQuantization scheme;
   /// int4: two codes per byte along a row, low nibble first, rows padded to
-  /// whole bytes (packInt4); int8: one code per byte, row-major.
+  /// whole bytes (packInt4); int8 and fp8: one code per byte, row-major.
   std::vector<uint8_t> codes;
   /// f16 bits, [groups, cols] with groups = ceil(rows / group) (1 per
-  /// channel); zeros empty unless scheme.zeroPoints.
+  /// channel); zeros empty unless scheme.zeroPoints. Empty for fp8.
   std::vector<uint16_t> scales, zeros;
+  /// fp8: f32 [groups, blockColumns()], one per group x group block.
+  std::vector<float> blockScales;
   int64_t groups() const;
-  /// The signed code of element (row, col).
+  int64_t blockColumns() const;
+  /// The signed code of element (row, col) (int4 and int8).
   int code(int64_t row, int64_t col) const;
   /// (code - zero) * scale of element (row, col), in float.
   float dequantized(int64_t row, int64_t col) const;
@@ -48,7 +56,8 @@ struct QuantizedWeights {
 
 /// Quantizes row-major `weights` [rows, cols] by round to nearest: per
 /// group the scale maps the largest magnitude (symmetric) or the range
-/// (with zero points) onto the code range, int4 [-8, 7], int8 [-127, 127].
+/// (with zero points) onto the code range, int4 [-8, 7], int8 [-127, 127],
+/// fp8 e4m3 [-448, 448] (per block, symmetric).
 QuantizedWeights quantizeWeights(const float *weights, int64_t rows,
                                  int64_t cols,
                                  const WeightQuantization &scheme);
