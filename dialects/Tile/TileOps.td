@@ -521,4 +521,31 @@ def Tile_QuantOp : Tile_Op<"quant", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_UnpackOp : Tile_Op<"unpack", [Pure]> {
+  let summary = "Interleaves packed sub-byte codes into a tile";
+  let description = [{
+    The input's trailing dimension holds the `P` codes that share one
+    storage unit (a byte of two int4 codes: `P = 2`), in storage order; the
+    result has one dimension less and dimension `dim` `P` times longer:
+    `result[..., i * P + p, ...] = input[..., i, ..., order[p]]`. `order`
+    is a permutation of `[0, P)`: the storage position of the `p`-th code of
+    each unit. The runtime packs int4 codes low nibble first, which is
+    `order [0, 1]`; tag-check compares the order with the packing a
+    `tag.bind` of the packed view states.
+
+    ```mlir
+    %codes = tile.unpack %packed dim 1 order [0, 1]
+        : tensor<64x64x2xi4> -> tensor<64x128xi4>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$input, I64Attr:$dim,
+                       DenseI64ArrayAttr:$order);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $input `dim` $dim `order` $order attr-dict `:` type($input) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TESSERA_TILE_OPS

@@ -586,6 +586,30 @@ LogicalResult Checker::processOp(Operation *op) {
         processMma(mma);
         return success();
       })
+      .Case([&](tile::UnpackOp unpack) {
+        // result[.., i * P + p, ..] = input[.., i, .., order[p]].
+        int64_t dim = unpack.getDim(), rank = unpack.getType().getRank();
+        ArrayRef<int64_t> order = unpack.getOrder();
+        const Term *units = terms.cst(order.size());
+        const Term *p = terms.mod(elem(dim), units);
+        // The identity order keeps the index linear, so that the element's
+        // own index comes back whole.
+        const Term *position = p;
+        if (!llvm::equal(order, llvm::seq<int64_t>(0, order.size()))) {
+          position = terms.cst(order.back());
+          for (int64_t q = order.size() - 1; q-- > 0;)
+            position = terms.ite(terms.eq(p, terms.cst(q)), terms.cst(order[q]),
+                                 position);
+        }
+        SmallVector<const Term *> indices;
+        for (int64_t d = 0; d < rank; ++d)
+          indices.push_back(d == dim ? terms.div(elem(d), units) : elem(d));
+        indices.push_back(position);
+        tags[unpack.getResult()] = atIndices(tagOf(unpack.getInput()), indices);
+        if (auto it = values.find(unpack.getInput()); it != values.end())
+          values[unpack.getResult()] = atIndices(it->second, indices);
+        return success();
+      })
       .Case([&](tile::BroadcastOp broadcast) {
         // Input dimension d is the d-th result dimension not in `dims`;
         // an expanded unit dimension reads index 0.

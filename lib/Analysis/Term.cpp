@@ -108,6 +108,27 @@ TermContext::buildSum(int64_t constant,
     proto.operands.erase(proto.operands.begin() + i);
     proto.coeffs.erase(proto.coeffs.begin() + i);
   }
+  // a * c * (x floordiv c) + a * (x mod c) = a * x: unpacking sub-byte
+  // codes splits a column index into both.
+  for (size_t i = 0; i < proto.operands.size(); ++i) {
+    const Term *rem = proto.operands[i];
+    if (rem->getKind() != TermKind::Mod || !rem->getOperands()[1]->isConst())
+      continue;
+    for (size_t j = 0; j < proto.operands.size(); ++j) {
+      const Term *quot = proto.operands[j];
+      if (quot->getKind() != TermKind::Div ||
+          quot->getOperands() != rem->getOperands() ||
+          proto.coeffs[j] !=
+              proto.coeffs[i] * rem->getOperands()[1]->getValue())
+        continue;
+      std::vector<std::pair<const Term *, int64_t>> rest;
+      for (size_t k = 0; k < proto.operands.size(); ++k)
+        if (k != i && k != j)
+          rest.emplace_back(proto.operands[k], proto.coeffs[k]);
+      linearize(rem->getOperands()[0], proto.coeffs[i], constant, rest);
+      return buildSum(constant, std::move(rest));
+    }
+  }
   if (proto.operands.empty())
     return cst(constant);
   if (constant == 0 && proto.operands.size() == 1 && proto.coeffs[0] == 1)

@@ -221,13 +221,13 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                                "weights=fp8";
     if (scheme.activations != Format::Real)
       scheme.placement = Placement::PerGroup;
-    if (!llvm::is_contained(
-            {"", "scale-row", "zero-row", "scale-column", "dequant-group"},
-            testMutation))
+    if (!llvm::is_contained({"", "scale-row", "zero-row", "scale-column",
+                             "dequant-group", "nibble-order"},
+                            testMutation))
       return emitError(loc)
              << "tile-quantize: unknown test-mutation '" << testMutation
-             << "'; use scale-row, zero-row, scale-column or "
-                "dequant-group";
+             << "'; use scale-row, zero-row, scale-column, dequant-group or "
+                "nibble-order";
     if (scheme.weights == Format::Int8) {
       if (group > 0)
         return emitError(loc) << "tile-quantize: int8 weights have one "
@@ -418,12 +418,49 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
         fp8 ? Type(Float32Type::get(context)) : Type(Float16Type::get(context));
     auto dynamic2d =
         SmallVector<int64_t>{ShapedType::kDynamic, ShapedType::kDynamic};
+    // int4 codes are packed two per byte along n: the view, the copy and
+    // the buffer are [k, n / 2, 2] (nibble p of byte j is column 2j + p),
+    // and each load is unpacked in the runtime's order.
+    bool packed = scheme.weights == Format::Int4;
+    if (packed && cols % 2)
+      return weight.copy.emitError()
+             << "tile-quantize: int4 codes are packed two per byte along n; "
+                "the weight tile needs an even number of columns, not "
+             << cols;
+    if (packed)
+      for (Operation *user : weight.argument.getUsers())
+        if (auto dim = dyn_cast<tile::DimOp>(user);
+            dim && dim.getDimensionAttr().getInt() == 1)
+          return dim.emitError("tile-quantize: int4 packs the weight's "
+                               "columns two per byte, so its dimension 1 "
+                               "no longer counts them; take n from another "
+                               "operand");
+    bool mutateNibbleOrder = testMutation == "nibble-order";
+    if (mutateNibbleOrder && !packed)
+      return weight.copy.emitError("tile-quantize: test-mutation=nibble-order "
+                                   "needs int4 weights");
+    Value kOffset = weight.copy.getOffsets()[0];
+    Value nOffset = weight.copy.getOffsets()[1];
 
     // The argument, its buffer and its loads now hold codes.
     unsigned index = weight.argument.getArgNumber();
-    weight.argument.setType(tile::ViewType::get(context, dynamic2d, codeType));
+    SmallVector<int64_t> bufferShape = {rows, cols};
+    if (packed) {
+      weight.argument.setType(tile::ViewType::get(
+          context, {ShapedType::kDynamic, ShapedType::kDynamic, 2}, codeType));
+      bufferShape = {rows, cols / 2, 2};
+      OpBuilder before(weight.copy);
+      Location at = weight.copy.getLoc();
+      Value byteColumn = arith::DivUIOp::create(
+          before, at, nOffset, arith::ConstantIndexOp::create(before, at, 2));
+      weight.copy.getOffsetsMutable().assign(ValueRange{
+          kOffset, byteColumn, arith::ConstantIndexOp::create(before, at, 0)});
+    } else {
+      weight.argument.setType(
+          tile::ViewType::get(context, dynamic2d, codeType));
+    }
     weight.buffer.getResult().setType(
-        tile::SharedType::get(context, {rows, cols}, codeType, 0));
+        tile::SharedType::get(context, bufferShape, codeType, 0));
     auto scaleView = tile::ViewType::get(context, dynamic2d, scaleType);
     Location loc = weight.argument.getLoc();
     std::string name = weight.binding ? weight.binding.getName().str() : "W";
@@ -472,11 +509,16 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       results.push_back(d1.floorDiv(kFp8Block));
     }
     SmallVector<StringRef> nameRefs(names.begin(), names.end());
-    tag::BindOp::create(
-        builder, loc, weight.argument, builder.getStringAttr(name),
-        builder.getStrArrayAttr(nameRefs),
-        AffineMapAttr::get(AffineMap::get(2, 0, results, context)),
-        ValueRange());
+    // Packed: byte (d0, d1) holds columns 2 * d1 + d2, the runtime's
+    // packing order.
+    AffineMap tagMap = AffineMap::get(2, 0, results, context);
+    if (packed)
+      tagMap = tagMap.replaceDimsAndSymbols(
+          {d0, d1 * 2 + builder.getAffineDimExpr(2)}, {}, 3, 0);
+    tag::BindOp::create(builder, loc, weight.argument,
+                        builder.getStringAttr(name),
+                        builder.getStrArrayAttr(nameRefs),
+                        AffineMapAttr::get(tagMap), ValueRange());
     if (weight.binding)
       weight.binding.erase();
     auto bindGroups = [&](Value value, StringRef label) {
@@ -532,14 +574,25 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
           });
         }))
       perGroup = true;
-    Value kOffset = weight.copy.getOffsets()[0];
-    Value nOffset = weight.copy.getOffsets()[1];
     for (tile::LoadOp load : weight.loads) {
       Value codes = load.getResult();
       auto realType = RankedTensorType::get({rows, cols}, real);
-      codes.setType(RankedTensorType::get({rows, cols}, codeType));
+      auto codesType = RankedTensorType::get({rows, cols}, codeType);
       builder.setInsertionPointAfter(load);
       Location at = load.getLoc();
+      if (packed) {
+        load.getResult().setType(RankedTensorType::get(bufferShape, codeType));
+        auto unpack = tile::UnpackOp::create(
+            builder, at, codesType, load.getResult(),
+            builder.getI64IntegerAttr(1),
+            builder.getDenseI64ArrayAttr(mutateNibbleOrder
+                                             ? ArrayRef<int64_t>{1, 0}
+                                             : ArrayRef<int64_t>{0, 1}));
+        load.getResult().replaceAllUsesExcept(unpack.getResult(), unpack);
+        codes = unpack.getResult();
+      } else {
+        codes.setType(codesType);
+      }
       auto groupOf = [&](Value offset, int64_t size) -> Value {
         return arith::DivUIOp::create(
             builder, at, offset,
@@ -593,6 +646,24 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                                    (fp8 ? "block" : "group and column"))
                                       .str()));
       };
+      if (packed) {
+        // Code (d0, d1) of the tile is the one the runtime packed for
+        // (k + d0, n + d1): in byte (n + d1) floordiv 2, nibble (n + d1)
+        // mod 2 of row k + d0.
+        AffineExpr s0 = builder.getAffineSymbolExpr(0),
+                   s1 = builder.getAffineSymbolExpr(1);
+        SmallVector<StringRef> coordinates = {names[0], names[1]};
+        tag::AssertEqOp::create(
+            builder, at, codes,
+            AffineMapAttr::get(AffineMap::get(2, 2, {d0, d1}, context)),
+            builder.getStrArrayAttr(coordinates), weight.argument,
+            AffineMapAttr::get(AffineMap::get(
+                2, 2, {d0 + s0, (d1 + s1).floorDiv(2), (d1 + s1) % 2},
+                context)),
+            builder.getStrArrayAttr(coordinates), ValueRange{kOffset, nOffset},
+            builder.getStringAttr("every code is unpacked from the nibble "
+                                  "the runtime packed it in"));
+      }
       assertSameGroup(scaleTile, "scale");
       if (zeroTile)
         assertSameGroup(zeroTile, "zero point");

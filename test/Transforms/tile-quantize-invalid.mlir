@@ -12,6 +12,8 @@
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="placement=after" 2>&1 | FileCheck %s --check-prefix=PLACEMENT
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 placement=per-group" 2>&1 | FileCheck %s --check-prefix=PERGROUP
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 test-mutation=dequant-group" 2>&1 | FileCheck %s --check-prefix=MUTANT
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 test-mutation=nibble-order" 2>&1 | FileCheck %s --check-prefix=NIBBLES
+// NIBBLES: gemm_bf16.mlir:{{[0-9]+}}:5: error: tile-quantize: test-mutation=nibble-order needs int4 weights
 // MUTANT: error: tile-quantize: test-mutation=dequant-group needs a weight tile of at least two groups
 // PLACEMENT: error: tile-quantize: unknown placement 'after'; use registers, per-group or auto
 // PERGROUP: gemm_bf16.mlir:{{[0-9]+}}:5: error: tile-quantize: placement=per-group scales each K tile's product once and needs one group per K tile (group = 64); use that group or placement=registers
@@ -35,7 +37,7 @@
 // FORMAT: error: tile-quantize: unknown weight format 'fp4'; use int4, int8 or fp8
 // INT8: error: tile-quantize: int8 weights have one scale per channel; drop group=64
 // GROUP: error: tile-quantize: int4 groups are 32, 64 or 128 rows of k, not 48
-// MUTATION: error: tile-quantize: unknown test-mutation 'nibbles'; use scale-row, zero-row, scale-column or dequant-group
+// MUTATION: error: tile-quantize: unknown test-mutation 'nibbles'; use scale-row, zero-row, scale-column, dequant-group or nibble-order
 // NAME: error: tile-quantize: no kernel named 'gemm'
 // MANY: error: tile-quantize: the module has 2 kernels; name the one to quantize with kernel=<name>
 // WHOLE: gemm_bf16.mlir:{{[0-9]+}}:5: error: tile-quantize: the weight tile holds 64 rows of k but group = 128: a tile must hold whole groups; use a group that divides 64 or a K step that is a multiple of 128
@@ -192,5 +194,40 @@ tile.kernel @weight_through_loop(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf
     %c = tile.mma %a, %b, %z : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
     scf.yield %w : !tile.view<?x?xbf16>
   }
+  tile.return
+}
+
+// -----
+
+// int4 codes are packed two per byte along n.
+tile.kernel @odd_columns(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %sA = tile.alloc_shared : !tile.shared<16x64xbf16>
+  %sB = tile.alloc_shared : !tile.shared<64x15xbf16>
+  tile.copy %A[%c0, %c0] -> %sA : !tile.view<?x?xbf16> -> !tile.shared<16x64xbf16>
+  // expected-error @below {{tile-quantize: int4 codes are packed two per byte along n; the weight tile needs an even number of columns, not 15}}
+  tile.copy %B[%c0, %c0] -> %sB : !tile.view<?x?xbf16> -> !tile.shared<64x15xbf16>
+  %a = tile.load %sA : !tile.shared<16x64xbf16> -> tensor<16x64xbf16>
+  %b = tile.load %sB : !tile.shared<64x15xbf16> -> tensor<64x15xbf16>
+  %z = arith.constant dense<0.0> : tensor<16x15xf32>
+  %c = tile.mma %a, %b, %z : tensor<16x64xbf16>, tensor<64x15xbf16> -> tensor<16x15xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @reads_n(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{tile-quantize: int4 packs the weight's columns two per byte, so its dimension 1 no longer counts them; take n from another operand}}
+  %n = tile.dim %B, 1 : !tile.view<?x?xbf16>
+  %sA = tile.alloc_shared : !tile.shared<16x64xbf16>
+  %sB = tile.alloc_shared : !tile.shared<64x16xbf16>
+  tile.copy %A[%c0, %c0] -> %sA : !tile.view<?x?xbf16> -> !tile.shared<16x64xbf16>
+  tile.copy %B[%c0, %c0] -> %sB : !tile.view<?x?xbf16> -> !tile.shared<64x16xbf16>
+  %a = tile.load %sA : !tile.shared<16x64xbf16> -> tensor<16x64xbf16>
+  %b = tile.load %sB : !tile.shared<64x16xbf16> -> tensor<64x16xbf16>
+  %z = arith.constant dense<0.0> : tensor<16x16xf32>
+  %c = tile.mma %a, %b, %z : tensor<16x64xbf16>, tensor<64x16xbf16> -> tensor<16x16xf32>
+  tile.store %c -> %C[%c0, %n] : tensor<16x16xf32> -> !tile.view<?x?xf32>
   tile.return
 }

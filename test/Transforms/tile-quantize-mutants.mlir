@@ -7,6 +7,8 @@
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 test-mutation=dequant-group" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 test-mutation=dequant-group" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPED
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 test-mutation=scale-row" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP8ROW
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 test-mutation=nibble-order" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=NIBBLES
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 activations=int8 test-mutation=nibble-order" --tile-pipeline=scheduler=solver --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=NIBBLES-PIPED
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=fp8 test-mutation=scale-column" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP8COLUMN
 // The same options without a mutation pass.
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 zero-points" --tag-check -o /dev/null
@@ -45,3 +47,12 @@
 // fp8: the scale of the next column block, after pipelining.
 // FP8COLUMN: error: tag assertion failed: every code uses the scale of its own block
 // FP8COLUMN: note: %b[{{[0-9]+}}, {{[0-9]+}}] carries B({{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}); %B_scales[0, 0] carries B_scale({{[0-9]+}}, {{[0-9]+}})
+
+// Nibbles unpacked high first while the runtime packs them low first: code
+// (0, 1) of the tile is column 0. Caught by the packing-order assertion
+// (and by the scale assertions, which see column 0's codes in column 1).
+// NIBBLES: error: tag assertion failed: every code is unpacked from the nibble the runtime packed it in
+// NIBBLES: note: counterexample: {{.*}}d0 = 0, d1 = 1
+// NIBBLES: note: %b[0, 1] carries B(0, 0, 0); %B[0, 0, 1] carries B(0, 1, 0)
+// NIBBLES-PIPED: error: tag assertion failed: every code is unpacked from the nibble the runtime packed it in
+// NIBBLES-PIPED: note: %b[{{[0-9]+}}, {{[0-9]+}}] carries B({{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}); %B[{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}] carries B({{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}})

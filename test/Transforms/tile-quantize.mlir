@@ -83,7 +83,7 @@
 // Per group: the MMA reads the codes minus the zero points (exact in
 // bf16) and its product is scaled per column before it joins the
 // accumulator, which the MMA no longer carries.
-// PERGROUP: %[[CODES:.*]] = tile.load %{{.*}} : !tile.shared<64x128xi4> -> tensor<64x128xi4>
+// PERGROUP: %[[CODES:.*]] = tile.unpack %{{.*}} dim 1 order [0, 1] : tensor<64x64x2xi4> -> tensor<64x128xi4>
 // PERGROUP: %[[S:.*]] = tile.load %arg2
 // PERGROUP: %[[Z:.*]] = tile.load %arg3
 // PERGROUP: %[[R:.*]] = arith.sitofp %[[CODES]] : tensor<64x128xi4> to tensor<64x128xf32>
@@ -107,20 +107,26 @@
 // AUTO-NEXT: %[[T:.*]] = arith.mulf %[[P]], %[[S]]
 // AUTO-NEXT: arith.addf %{{.*}}, %[[T]]
 
-// The weight becomes int4 codes followed by its scales and zero points; its
-// tag gains the scale group; each K step loads one row of scales and zeros
-// (64 rows of k = one group) and dequantizes before the MMA.
-// INT4: tile.kernel @gemm_bf16_int4_g64_zp(%arg0: !tile.view<?x?xbf16>, %arg1: !tile.view<?x?xi4>, %arg2: !tile.view<?x?xf16>, %arg3: !tile.view<?x?xf16>, %arg4: !tile.view<?x?xbf16>)
-// INT4: tag.bind %arg1 as "B" (k, n, g) = (d0, d1) -> (d0, d1, d0 floordiv 64) : !tile.view<?x?xi4>
+// The weight becomes int4 codes packed two per byte along n, low nibble
+// first ([k, n / 2, 2]; its tag states that order: byte d1, nibble d2 is
+// column 2 * d1 + d2), followed by its scales and zero points; its tag
+// gains the scale group; each K step copies bytes n / 2.., unpacks them in
+// the same order, loads one row of scales and zeros (64 rows of k = one
+// group) and dequantizes before the MMA.
+// INT4: tile.kernel @gemm_bf16_int4_g64_zp(%arg0: !tile.view<?x?xbf16>, %arg1: !tile.view<?x?x2xi4>, %arg2: !tile.view<?x?xf16>, %arg3: !tile.view<?x?xf16>, %arg4: !tile.view<?x?xbf16>)
+// INT4: tag.bind %arg1 as "B" (k, n, g) = (d0, d1, d2) -> (d0, d1 * 2 + d2, d0 floordiv 64) : !tile.view<?x?x2xi4>
 // INT4: tag.bind %arg2 as "B_scale" (g, n) = (d0, d1) -> (d0, d1)
 // INT4: tag.bind %arg3 as "B_zero" (g, n) = (d0, d1) -> (d0, d1)
-// INT4: %[[SW:.*]] = tile.alloc_shared : !tile.shared<64x128xi4>
-// INT4: tile.copy %arg1[%[[K:.*]], %[[N:.*]]] -> %[[SW]] : !tile.view<?x?xi4> -> !tile.shared<64x128xi4>
-// INT4: %[[CODES:.*]] = tile.load %[[SW]] : !tile.shared<64x128xi4> -> tensor<64x128xi4>
+// INT4: %[[SW:.*]] = tile.alloc_shared : !tile.shared<64x64x2xi4>
+// INT4: %[[BYTE:.*]] = arith.divui %[[N:.*]], %c2 : index
+// INT4: tile.copy %arg1[%[[K:.*]], %[[BYTE]], %{{.*}}] -> %[[SW]] : !tile.view<?x?x2xi4> -> !tile.shared<64x64x2xi4>
+// INT4: %[[PACKED:.*]] = tile.load %[[SW]] : !tile.shared<64x64x2xi4> -> tensor<64x64x2xi4>
+// INT4: %[[CODES:.*]] = tile.unpack %[[PACKED]] dim 1 order [0, 1] : tensor<64x64x2xi4> -> tensor<64x128xi4>
 // INT4: %[[G:.*]] = arith.divui %[[K]], %{{.*}} : index
 // INT4: %[[S:.*]] = tile.load %arg2[%[[G]], %[[N]]] : !tile.view<?x?xf16> -> tensor<1x128xf16>
 // INT4: %[[Z:.*]] = tile.load %arg3[%[[G]], %[[N]]] : !tile.view<?x?xf16> -> tensor<1x128xf16>
 // INT4: %[[W:.*]] = tile.dequant %[[CODES]], %[[S]], %[[Z]] group [64, 1] : tensor<64x128xi4>, tensor<1x128xf16>, tensor<1x128xf16> -> tensor<64x128xbf16>
+// INT4: tag.assert_eq %[[CODES]][(d0, d1)[s0, s1] -> (d0, d1)] (k, n), %arg1[(d0, d1)[s0, s1] -> (d0 + s0, (d1 + s1) floordiv 2, (d1 + s1) mod 2)] (k, n) captures(%[[K]], %[[N]]) message "every code is unpacked from the nibble the runtime packed it in"
 // INT4: tag.assert_eq %[[CODES]][(d0, d1) -> (d0, d1)] (g, n), %[[S]][(d0, d1) -> (d0 floordiv 64, d1)] (g, n) message "every code uses the scale of its own group and column"
 // INT4: tag.assert_eq %[[CODES]][(d0, d1) -> (d0, d1)] (g, n), %[[Z]][(d0, d1) -> (d0 floordiv 64, d1)] (g, n) message "every code uses the zero point
 // INT4: tag.assert_contract %{{.*}}, %[[W]]

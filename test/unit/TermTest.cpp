@@ -50,6 +50,19 @@ TEST_F(TermTest, DivisionAndRemainderByConstants) {
   EXPECT_EQ(t.div(t.add(k, i), t.cst(2))->getKind(), TermKind::Div);
 }
 
+TEST_F(TermTest, QuotientAndRemainderRecombine) {
+  // 2 (x floordiv 2) + x mod 2 = x, also scaled and inside a larger sum:
+  // what unpacking a byte of two nibbles does to a column index.
+  const Term *two = t.cst(2), *x = t.add(k, i);
+  EXPECT_EQ(t.add(t.mul(two, t.div(x, two)), t.mod(x, two)), x);
+  const Term *scaled = t.add(t.mul(t.cst(6), t.div(k, t.cst(2))),
+                             t.add(t.mul(t.cst(3), t.mod(k, t.cst(2))), i));
+  EXPECT_EQ(scaled, t.add(t.mul(t.cst(3), k), i));
+  // Not the same divisor or not the matching coefficient: no change.
+  EXPECT_NE(t.add(t.mul(two, t.div(k, t.cst(4))), t.mod(k, t.cst(4))), k);
+  EXPECT_NE(t.add(t.div(k, two), t.mod(k, two)), k);
+}
+
 TEST_F(TermTest, SubstitutionIsSimultaneousAndResimplifies) {
   const Term *e0 = t.freshSym("e0"), *e1 = t.freshSym("e1");
   const Term *swap = t.sub(e0, e1);

@@ -87,11 +87,11 @@ private:
 class QuantizedGemm : public Problem {
 public:
   QuantizedGemm(const Flags &flags, std::string kernel,
-                WeightQuantization scheme, int64_t activationBlock)
-      : kernel(std::move(kernel)), scheme(scheme),
-        activationBlock(activationBlock), m(flags.get("m", 256)),
-        n(flags.get("n", 256)), k(flags.get("k", 256)), a({m, k}, 2),
-        c({m, n}, 2) {}
+                QuantizedGemmScheme layout)
+      : kernel(std::move(kernel)), scheme(layout.weights),
+        activationBlock(layout.activationBlock), packedView(layout.packedView),
+        m(flags.get("m", 256)), n(flags.get("n", 256)), k(flags.get("k", 256)),
+        a({m, k}, 2), c({m, n}, 2) {}
 
   std::string describe() const override {
     std::string text = "M=" + std::to_string(m) + " N=" + std::to_string(n) +
@@ -120,6 +120,13 @@ public:
     bool int4 = scheme.format == WeightQuantization::Format::Int4;
     // Sizes count codes; the row stride counts bytes.
     w = makeView(quantized.codes.data(), {k, n}, int4 ? (n + 1) / 2 : n);
+    if (int4 && packedView) {
+      w.rank = 3;
+      w.sizes[1] = (n + 1) / 2;
+      w.sizes[2] = 2;
+      w.strides[1] = 1;
+      w.strides[2] = 1;
+    }
     if (fp8())
       s = makeView(quantized.blockScales.data(),
                    {quantized.groups(), quantized.blockColumns()},
@@ -179,6 +186,7 @@ private:
   std::string kernel;
   WeightQuantization scheme;
   int64_t activationBlock;
+  bool packedView;
   int64_t m, n, k;
   Tensor a, c;
   std::vector<float> real;
@@ -227,6 +235,7 @@ tessera::run::quantizedGemmScheme(const std::string &kernel) {
   } else if (suffix == "int4_g32" || suffix == "int4_g64" ||
              suffix == "int4_g128") {
     scheme.group = std::stoll(suffix.substr(6));
+    result.packedView = true;
   } else {
     return std::nullopt;
   }
@@ -238,6 +247,5 @@ tessera::run::makeQuantizedGemm(const std::string &kernel, const Flags &flags) {
   std::optional<QuantizedGemmScheme> scheme = quantizedGemmScheme(kernel);
   if (!scheme)
     return nullptr;
-  return std::make_unique<QuantizedGemm>(flags, kernel, scheme->weights,
-                                         scheme->activationBlock);
+  return std::make_unique<QuantizedGemm>(flags, kernel, *scheme);
 }

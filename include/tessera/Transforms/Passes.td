@@ -148,9 +148,11 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
     buffer that one `tile.copy` fills from a bf16/f16 kernel argument gets
     that argument quantized:
 
-    * the argument becomes `!tile.view<?x?xi4>` (two codes per byte along a
-      row, low nibble first: the runtime's `tessera::quantizeWeights` packs
-      them), `!tile.view<?x?xi8>` or `!tile.view<?x?xf8E4M3FN>`, followed
+    * the argument becomes `!tile.view<?x?x2xi4>` (`[k, ceil(n / 2), 2]`:
+      two codes per byte along a row, low nibble first, as the runtime's
+      `tessera::quantizeWeights` packs them; each loaded tile is unpacked by
+      `tile.unpack ... order [0, 1]`), `!tile.view<?x?xi8>` or
+      `!tile.view<?x?xf8E4M3FN>`, followed
       by new arguments for the scales (f16 `[groups, n]`; fp8: f32
       `[ceil(k / 128), ceil(n / 128)]`, one per 128x128 block) and, with
       `zero-points`, the f16 zero points;
@@ -163,7 +165,9 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
       per-group when legal and the product has fewer rows than the weight
       tile (it then multiplies fewer elements), registers otherwise;
     * the weight's tag gains its scale group `g` (fp8: also its column
-      block `gn`) and the scales and zeros are bound by `(g, n)` (fp8:
+      block `gn`; int4: the tag of the packed view states the packing order,
+      column `2 * d1 + d2`, so tag-check compares the unpacking order with
+      it) and the scales and zeros are bound by `(g, n)` (fp8:
       `(g, gn)`); a `tag.assert_eq` per load states that every code uses
       the scale (and zero point) of its own group, which `tag-check`
       proves;
@@ -209,7 +213,8 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
            "tile)">,
     Option<"testMutation", "test-mutation", "std::string", /*default=*/"\"\"",
            "Test only: plant a known bug that tag-check must reject "
-           "(scale-row, zero-row, scale-column, dequant-group)">,
+           "(scale-row, zero-row, scale-column, dequant-group, "
+           "nibble-order)">,
   ];  // The kernel may hold no tag or arith ops yet.
   let dependentDialects = ["tessera::tag::TagDialect",
                            "mlir::arith::ArithDialect"];

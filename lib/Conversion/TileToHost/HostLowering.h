@@ -66,6 +66,7 @@ private:
       mlir::Value rows,
       llvm::function_ref<void(mlir::ValueRange, mlir::ValueRange)> body);
   mlir::LogicalResult lowerGather(tile::GatherOp op);
+  mlir::LogicalResult lowerUnpack(tile::UnpackOp op);
   mlir::LogicalResult lowerAtomicAdd(tile::AtomicAddOp op);
 
   // --- Compute (HostCompute.cpp) -----------------------------------------

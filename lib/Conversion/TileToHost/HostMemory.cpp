@@ -205,3 +205,32 @@ LogicalResult HostLowering::lowerAtomicAdd(tile::AtomicAddOp op) {
                        });
   return success();
 }
+
+/// result[.., i * P + p, ..] = input[.., i, .., order[p]], element by element
+/// (the codes are already one per i8).
+LogicalResult HostLowering::lowerUnpack(tile::UnpackOp op) {
+  Value input = buffer(op.getInput()), out = buffer(op.getResult());
+  int64_t dim = op.getDim();
+  ArrayRef<int64_t> order = op.getOrder();
+  SmallVector<Value> sizes;
+  for (int64_t size : op.getType().getShape())
+    sizes.push_back(index(size));
+  loopNest(sizes, [&](ValueRange ivs) {
+    Value units = index(order.size());
+    Value p = arith::RemUIOp::create(builder, loc, ivs[dim], units);
+    Value position = index(order.back());
+    for (int64_t q = order.size() - 1; q-- > 0;)
+      position = arith::SelectOp::create(
+          builder, loc,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, p,
+                                index(q)),
+          index(order[q]), position);
+    SmallVector<Value> from(ivs);
+    from[dim] = arith::DivUIOp::create(builder, loc, ivs[dim], units);
+    from.push_back(position);
+    memref::StoreOp::create(builder, loc,
+                            memref::LoadOp::create(builder, loc, input, from),
+                            out, ivs);
+  });
+  return success();
+}

@@ -382,6 +382,7 @@ LogicalResult HostLowering::lowerOp(Operation *op) {
       .Case([&](tile::ReduceOp reduce) { return lowerReduce(reduce); })
       .Case([&](tile::BroadcastOp bcast) { return lowerBroadcast(bcast); })
       .Case([&](tile::DequantOp dequant) { return lowerDequant(dequant); })
+      .Case([&](tile::UnpackOp unpack) { return lowerUnpack(unpack); })
       .Case([&](tile::QuantOp quant) { return lowerQuant(quant); })
       .Case([&](tile::SplatOp splat) {
         fill(buffer(splat.getResult()), scalar(splat.getValue()));

@@ -7,6 +7,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace tessera::tile;
@@ -567,6 +568,42 @@ LogicalResult QuantOp::verify() {
   if (codes.getShape() != input.getShape())
     return emitOpError("codes shape must equal the input shape");
   return verifyGroups(*this, codes, scales, getGroup());
+}
+
+LogicalResult UnpackOp::verify() {
+  RankedTensorType input = getInput().getType(), result = getResult().getType();
+  if (failed(verifyTile(*this, input, "input")) ||
+      failed(verifyTile(*this, result, "result")))
+    return failure();
+  if (input.getRank() < 2 || result.getRank() != input.getRank() - 1)
+    return emitOpError() << "the input needs a trailing dimension of packed "
+                            "codes and the result one dimension less, got "
+                         << input << " -> " << result;
+  int64_t dim = getDim(), units = input.getShape().back();
+  if (dim < 0 || dim >= result.getRank())
+    return emitOpError() << "dimension " << dim
+                         << " is out of range for the result";
+  ArrayRef<int64_t> order = getOrder();
+  if (static_cast<int64_t>(order.size()) != units)
+    return emitOpError() << "order has " << order.size()
+                         << " entries but the trailing dimension packs "
+                         << units << " codes";
+  llvm::SmallBitVector seen(units);
+  for (int64_t position : order) {
+    if (position < 0 || position >= units || seen.test(position))
+      return emitOpError() << "order must be a permutation of [0, " << units
+                           << ")";
+    seen.set(position);
+  }
+  for (int64_t d = 0; d < result.getRank(); ++d) {
+    int64_t expected = input.getDimSize(d) * (d == dim ? units : 1);
+    if (result.getDimSize(d) != expected)
+      return emitOpError() << "result dimension " << d << " must be "
+                           << expected << ", got " << result.getDimSize(d);
+  }
+  if (result.getElementType() != input.getElementType())
+    return emitOpError("result element type must equal the input's");
+  return success();
 }
 
 #define GET_OP_CLASSES

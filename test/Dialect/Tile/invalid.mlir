@@ -696,3 +696,57 @@ tile.kernel @k() threads(32) {
   tile.barrier {tile.stage = -1}
   tile.return
 }
+
+// -----
+
+tile.kernel @k() threads(32) {
+  %p = arith.constant dense<0> : tensor<4x2xi4>
+  // expected-error @below {{the input needs a trailing dimension of packed codes and the result one dimension less, got 'tensor<4x2xi4>' -> 'tensor<4x2xi4>'}}
+  %r = tile.unpack %p dim 0 order [0, 1] : tensor<4x2xi4> -> tensor<4x2xi4>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(32) {
+  %p = arith.constant dense<0> : tensor<4x4x2xi4>
+  // expected-error @below {{dimension 2 is out of range for the result}}
+  %r = tile.unpack %p dim 2 order [0, 1] : tensor<4x4x2xi4> -> tensor<4x8xi4>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(32) {
+  %p = arith.constant dense<0> : tensor<4x4x2xi4>
+  // expected-error @below {{order has 3 entries but the trailing dimension packs 2 codes}}
+  %r = tile.unpack %p dim 1 order [0, 1, 2] : tensor<4x4x2xi4> -> tensor<4x8xi4>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(32) {
+  %p = arith.constant dense<0> : tensor<4x4x2xi4>
+  // expected-error @below {{order must be a permutation of [0, 2)}}
+  %r = tile.unpack %p dim 1 order [1, 1] : tensor<4x4x2xi4> -> tensor<4x8xi4>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(32) {
+  %p = arith.constant dense<0> : tensor<4x4x2xi4>
+  // expected-error @below {{result dimension 0 must be 8, got 4}}
+  %r = tile.unpack %p dim 0 order [0, 1] : tensor<4x4x2xi4> -> tensor<4x8xi4>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(32) {
+  %p = arith.constant dense<0> : tensor<4x4x2xi4>
+  // expected-error @below {{result element type must equal the input's}}
+  %r = tile.unpack %p dim 1 order [1, 0] : tensor<4x4x2xi4> -> tensor<4x8xi8>
+  tile.return
+}

@@ -90,6 +90,9 @@ tile.kernel @math(%x: f32, %i: i32) threads(32) {
   // CHECK: tile.broadcast %{{.*}} dims [0, 1] : tensor<1x1xf32> -> tensor<128x64xf32>
   %unit = arith.constant dense<2.0> : tensor<1x1xf32>
   %bu = tile.broadcast %unit dims [0, 1] : tensor<1x1xf32> -> tensor<128x64xf32>
+  // CHECK: tile.unpack %{{.*}} dim 1 order [1, 0] : tensor<4x4x2xi4> -> tensor<4x8xi4>
+  %packed = arith.constant dense<1> : tensor<4x4x2xi4>
+  %unpacked = tile.unpack %packed dim 1 order [1, 0] : tensor<4x4x2xi4> -> tensor<4x8xi4>
   // CHECK: tile.splat %{{.*}} : f32 -> tensor<128x64xf32>
   %sp = tile.splat %x : f32 -> tensor<128x64xf32>
   // CHECK: tile.iota : tensor<64xi32>
