@@ -28,9 +28,9 @@ using namespace mlir;
 using namespace tessera;
 
 namespace {
-/// A weight the pass can quantize: a kernel argument copied into a shared
-/// buffer once per iteration, loaded as the b operand of MMAs.
-struct Weight {
+/// An MMA operand the pass can quantize: a kernel argument copied into a
+/// shared buffer once per iteration and loaded as the MMAs' a or b operand.
+struct Source {
   BlockArgument argument;
   tile::CopyOp copy;
   tile::AllocSharedOp buffer;
@@ -51,6 +51,9 @@ struct Scheme {
   bool zeroPoints;
   Placement placement;
   Format activations = Format::Real;
+  /// Activations arrive quantized with one scale per token (row), instead
+  /// of being quantized per token within each K tile by the kernel.
+  bool tokenScales = false;
   /// Columns per scale: whole blocks for fp8, one column otherwise.
   int64_t groupColumns() const {
     return weights == Format::Fp8 ? kFp8Block : 1;
@@ -63,73 +66,80 @@ struct Scheme {
                            : "int4_g" + std::to_string(group);
     if (zeroPoints)
       text += "_zp";
-    // Activations are quantized per token within each K tile.
-    if (activations == Format::Int8)
-      text += "_a8k" + std::to_string(kStep);
-    if (activations == Format::Fp8)
-      text += "_af8k" + std::to_string(kStep);
+    // Activations per token (_a8t) or per token within each K tile.
+    if (activations != Format::Real)
+      text += (activations == Format::Int8 ? "_a8" : "_af8") +
+              (tokenScales ? std::string("t") : "k" + std::to_string(kStep));
     return text;
   }
 };
 
-/// The weight behind the b operand of `mma`, or a diagnostic saying why
-/// there is none.
-FailureOr<Weight> findWeight(tile::MmaOp mma, tile::KernelOp kernel) {
+/// The source of the b operand (the weight) of `mma`, or of its a operand
+/// (the activation), or a diagnostic saying why there is none.
+FailureOr<Source> findSource(tile::MmaOp mma, tile::KernelOp kernel,
+                             bool weight) {
   auto reject = [&](const Twine &why) {
     return mma.emitError("tile-quantize: ") << why;
   };
-  if (mma.getTransposeB())
-    return reject("the weight operand b is transposed; quantize a kernel "
-                  "that reads b as [k, n]");
-  auto load = mma.getB().getDefiningOp<tile::LoadOp>();
+  StringRef role = weight ? "weight" : "activation";
+  StringRef operand = weight ? "b" : "a";
+  if (weight ? mma.getTransposeB() : mma.getTransposeA())
+    return reject("the ") << role << " operand " << operand
+                          << " is transposed; quantize a kernel that reads "
+                          << operand << (weight ? " as [k, n]" : " as [m, k]");
+  auto load = (weight ? mma.getB() : mma.getA()).getDefiningOp<tile::LoadOp>();
   auto buffer =
       load ? load.getSource().getDefiningOp<tile::AllocSharedOp>() : nullptr;
   if (!buffer)
-    return reject("operand b must be a tile.load of a tile.alloc_shared "
-                  "buffer");
+    return reject("operand ")
+           << operand << " must be a tile.load of a tile.alloc_shared buffer";
   if (buffer.getType().isRing())
-    return reject("the weight buffer is already a ring; run tile-quantize "
-                  "before tile-pipeline");
-  Weight weight;
-  weight.buffer = buffer;
+    return reject("the ") << role
+                          << " buffer is already a ring; run tile-quantize "
+                             "before tile-pipeline";
+  Source source;
+  source.buffer = buffer;
   for (Operation *user : buffer->getUsers()) {
     if (auto copy = dyn_cast<tile::CopyOp>(user)) {
-      if (weight.copy)
-        return reject("the weight buffer is filled by more than one "
-                      "tile.copy");
-      weight.copy = copy;
+      if (source.copy)
+        return reject("the ")
+               << role << " buffer is filled by more than one tile.copy";
+      source.copy = copy;
     } else if (auto read = dyn_cast<tile::LoadOp>(user)) {
-      weight.loads.push_back(read);
+      source.loads.push_back(read);
     } else if (!isa<tag::TagDialect>(user->getDialect())) {
-      return reject("the weight buffer is used by '")
-             << user->getName() << "'; only tile.copy and tile.load can "
-             << "follow a change of its element type";
+      return reject("the ")
+             << role << " buffer is used by '" << user->getName()
+             << "'; only tile.copy and tile.load can follow a change of its "
+                "element type";
     }
   }
-  if (!weight.copy)
-    return reject("the weight buffer is not filled by a tile.copy");
-  auto argument = dyn_cast<BlockArgument>(weight.copy.getSource());
+  if (!source.copy)
+    return reject("the ") << role << " buffer is not filled by a tile.copy";
+  auto argument = dyn_cast<BlockArgument>(source.copy.getSource());
   if (!argument || argument.getOwner() != &kernel.getBody().front())
-    return reject("the weight must be copied from a kernel argument");
+    return reject("the ") << role << " must be copied from a kernel argument";
   auto view = cast<tile::ViewType>(argument.getType());
   if (view.getRank() != 2 ||
       !(view.getElementType().isBF16() || view.getElementType().isF16()))
-    return reject("the weight must be a 2-D bf16 or f16 view, not ") << view;
-  weight.argument = argument;
+    return reject("the ") << role << " must be a 2-D bf16 or f16 view, not "
+                          << view;
+  source.argument = argument;
   for (Operation *user : argument.getUsers()) {
     if (auto bind = dyn_cast<tag::BindOp>(user)) {
       if (bind.getMap().getNumResults() != 2 || !bind.getCaptures().empty())
-        return bind.emitError("tile-quantize: the weight's tag must have two "
-                              "components (its row and column) and no "
-                              "captures");
-      weight.binding = bind;
+        return bind.emitError("tile-quantize: the ")
+               << role
+               << "'s tag must have two components (its row and column) and "
+                  "no captures";
+      source.binding = bind;
       continue;
     }
-    if (user != weight.copy.getOperation() && !isa<tile::DimOp>(user))
-      return reject("the weight argument is used by '")
-             << user->getName() << "' besides its tile.copy";
+    if (user != source.copy.getOperation() && !isa<tile::DimOp>(user))
+      return reject("the ") << role << " argument is used by '"
+                            << user->getName() << "' besides its tile.copy";
   }
-  return weight;
+  return source;
 }
 
 /// A tile of scales as f32, its unit dimensions repeated to `shape`.
@@ -221,13 +231,24 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                                "weights=fp8";
     if (scheme.activations != Format::Real)
       scheme.placement = Placement::PerGroup;
+    if (activationScales != "tile" && activationScales != "token")
+      return emitError(loc) << "tile-quantize: unknown activation-scales '"
+                            << activationScales << "'; use tile or token";
+    scheme.tokenScales = activationScales == "token";
+    if (scheme.tokenScales && scheme.activations == Format::Real)
+      return emitError(loc) << "tile-quantize: activation-scales=token "
+                               "quantizes the activations; use "
+                               "activations=int8 or fp8";
     if (!llvm::is_contained({"", "scale-row", "zero-row", "scale-column",
-                             "dequant-group", "nibble-order"},
+                             "dequant-group", "nibble-order", "token-row"},
                             testMutation))
       return emitError(loc)
              << "tile-quantize: unknown test-mutation '" << testMutation
-             << "'; use scale-row, zero-row, scale-column, dequant-group or "
-                "nibble-order";
+             << "'; use scale-row, zero-row, scale-column, dequant-group, "
+                "nibble-order or token-row";
+    if (testMutation == "token-row" && !scheme.tokenScales)
+      return emitError(loc) << "tile-quantize: test-mutation=token-row needs "
+                               "activation-scales=token";
     if (scheme.weights == Format::Int8) {
       if (group > 0)
         return emitError(loc) << "tile-quantize: int8 weights have one "
@@ -262,25 +283,100 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     kernel.walk([&](tile::MmaOp mma) { mmas.push_back(mma); });
     if (mmas.empty())
       return kernel.emitError("tile-quantize: the kernel has no tile.mma");
-    SmallVector<Weight> weights;
+    SmallVector<Source> weights;
     for (tile::MmaOp mma : mmas) {
-      FailureOr<Weight> weight = findWeight(mma, kernel);
+      FailureOr<Source> weight = findSource(mma, kernel, /*weight=*/true);
       if (failed(weight))
         return failure();
-      if (llvm::none_of(weights, [&](const Weight &w) {
+      if (llvm::none_of(weights, [&](const Source &w) {
             return w.argument == weight->argument;
           }))
         weights.push_back(*weight);
     }
+    // Pre-quantized activations first: the weights' MMAs then read their
+    // codes.
+    if (scheme.tokenScales) {
+      SmallVector<Source> activations;
+      for (tile::MmaOp mma : mmas) {
+        FailureOr<Source> activation =
+            findSource(mma, kernel, /*weight=*/false);
+        if (failed(activation))
+          return failure();
+        if (llvm::none_of(activations, [&](const Source &a) {
+              return a.argument == activation->argument;
+            }))
+          activations.push_back(*activation);
+      }
+      for (Source &activation : activations)
+        if (failed(rewriteActivation(kernel, activation, scheme)))
+          return failure();
+    }
     // Arguments move as scales are inserted: rewrite from the last one.
-    llvm::sort(weights, [](const Weight &a, const Weight &b) {
+    llvm::sort(weights, [](const Source &a, const Source &b) {
       return a.argument.getArgNumber() > b.argument.getArgNumber();
     });
-    for (Weight &weight : weights)
+    for (Source &weight : weights)
       if (failed(rewrite(kernel, weight, scheme)))
         return failure();
     int64_t kStep = weights.front().buffer.getType().getShape()[0];
     kernel.setSymName((kernel.getSymName() + "_" + scheme.suffix(kStep)).str());
+    return success();
+  }
+
+  /// Where the per-token scales of a pre-quantized activation tile are.
+  struct TokenScales {
+    Value view;          // [M] f32
+    Value rowOffset;     // of the tile in the activation
+    std::string rowName; // the activation's row component
+  };
+  /// Loaded activation tiles that hold codes -> their scales.
+  DenseMap<Value, TokenScales> tokenScales;
+
+  /// The activation argument becomes int8 or fp8 codes, followed by a new
+  /// argument of one f32 scale per token (row); its loads hold codes.
+  LogicalResult rewriteActivation(tile::KernelOp kernel, Source &activation,
+                                  const Scheme &scheme) {
+    MLIRContext *context = kernel.getContext();
+    Type codeType = scheme.activations == Format::Fp8
+                        ? Type(Float8E4M3FNType::get(context))
+                        : Type(IntegerType::get(context, 8));
+    auto shape = activation.buffer.getType().getShape();
+    activation.argument.setType(tile::ViewType::get(
+        context, {ShapedType::kDynamic, ShapedType::kDynamic}, codeType));
+    activation.buffer.getResult().setType(
+        tile::SharedType::get(context, shape, codeType, 0));
+    for (tile::LoadOp load : activation.loads)
+      load.getResult().setType(RankedTensorType::get(shape, codeType));
+    std::string name =
+        activation.binding ? activation.binding.getName().str() : "A";
+    std::string row =
+        activation.binding
+            ? cast<StringAttr>(activation.binding.getComponents()[0]).str()
+            : "m";
+    unsigned index = activation.argument.getArgNumber();
+    Location loc = NameLoc::get(StringAttr::get(context, name + "_scale"),
+                                activation.argument.getLoc());
+    if (failed(kernel.insertArgument(
+            index + 1,
+            tile::ViewType::get(context, {ShapedType::kDynamic},
+                                Float32Type::get(context)),
+            {}, loc)))
+      return failure();
+    kernel.setFunctionType(FunctionType::get(
+        context, SmallVector<Type>(kernel.getBody().getArgumentTypes()), {}));
+    Value scales = kernel.getArgument(index + 1);
+    OpBuilder builder(context);
+    builder.setInsertionPointToStart(&kernel.getBody().front());
+    if (activation.binding)
+      builder.setInsertionPointAfter(activation.binding);
+    tag::BindOp::create(
+        builder, loc, scales, builder.getStringAttr(name + "_scale"),
+        builder.getStrArrayAttr({row}),
+        AffineMapAttr::get(AffineMap::getMultiDimIdentityMap(1, context)),
+        ValueRange());
+    for (tile::LoadOp load : activation.loads)
+      tokenScales[load.getResult()] = {scales, activation.copy.getOffsets()[0],
+                                       row};
     return success();
   }
 
@@ -353,11 +449,39 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       auto aType = mma.getA().getType();
       int64_t m = aType.getDimSize(0), k = aType.getDimSize(1),
               n = mma.getType().getDimSize(1);
-      auto quant = tile::QuantOp::create(
-          before, NameLoc::get(StringAttr::get(context, "a_codes"), loc),
-          RankedTensorType::get({m, k}, codeType),
-          RankedTensorType::get({m, 1}, f32), mma.getA(),
-          before.getDenseI64ArrayAttr({1, k}));
+      Value aCodes, aScales;
+      if (auto known = tokenScales.find(mma.getA());
+          known != tokenScales.end()) {
+        // Pre-quantized: this tile's rows of the per-token scales.
+        const TokenScales &token = known->second;
+        Value row = token.rowOffset;
+        if (testMutation == "token-row")
+          row = arith::AddIOp::create(
+              before, loc, row, arith::ConstantIndexOp::create(before, loc, 1));
+        aCodes = mma.getA();
+        aScales = tile::LoadOp::create(
+            before,
+            NameLoc::get(StringAttr::get(context, "a_token_scales"), loc),
+            RankedTensorType::get({m}, f32), token.view, ValueRange{row},
+            /*pad=*/nullptr);
+        AffineExpr d0 = before.getAffineDimExpr(0),
+                   d1 = before.getAffineDimExpr(1);
+        tag::AssertEqOp::create(
+            before, loc, aCodes,
+            AffineMapAttr::get(AffineMap::get(2, 0, {d0, d1}, context)),
+            before.getStrArrayAttr({token.rowName}), aScales,
+            AffineMapAttr::get(AffineMap::get(2, 0, {d0}, context)),
+            before.getStrArrayAttr({token.rowName}), ValueRange(),
+            before.getStringAttr("every row uses the scale of its own token"));
+      } else {
+        auto quant = tile::QuantOp::create(
+            before, NameLoc::get(StringAttr::get(context, "a_codes"), loc),
+            RankedTensorType::get({m, k}, codeType),
+            RankedTensorType::get({m, 1}, f32), mma.getA(),
+            before.getDenseI64ArrayAttr({1, k}));
+        aCodes = quant.getCodes();
+        aScales = quant.getScales();
+      }
       auto productType = RankedTensorType::get({m, n}, productElement);
       Value zero = arith::ConstantOp::create(
           before, loc, productType,
@@ -371,13 +495,20 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
             before, loc, RankedTensorType::get(weightType.getShape(), i8),
             codes);
       Value real = tile::MmaOp::create(
-          before, loc, productType, quant.getCodes(), weights, zero,
-          mma.getKindAttr(), mma.getTransposeAAttr(), mma.getTransposeBAttr());
+          before, loc, productType, aCodes, weights, zero, mma.getKindAttr(),
+          mma.getTransposeAAttr(), mma.getTransposeBAttr());
       if (!fp8)
         real = arith::SIToFPOp::create(
             before, loc, RankedTensorType::get({m, n}, f32), real);
-      Value tokenScales = spreadTo(before, loc, quant.getScales(), {m, n});
-      real = arith::MulFOp::create(before, loc, real, tokenScales);
+      // Per-token scales: [m, 1] from tile.quant or [m] given.
+      Value rowScales =
+          cast<RankedTensorType>(aScales.getType()).getRank() == 1
+              ? tile::BroadcastOp::create(
+                    before, loc, RankedTensorType::get({m, n}, f32), aScales,
+                    before.getDenseI64ArrayAttr({1}))
+                    .getResult()
+              : spreadTo(before, loc, aScales, {m, n});
+      real = arith::MulFOp::create(before, loc, real, rowScales);
       real = arith::MulFOp::create(before, loc, real,
                                    spread(before, loc, scaleTile, m));
       Value sum = arith::AddFOp::create(before, loc, mma.getAcc(), real);
@@ -386,7 +517,7 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     }
   }
 
-  LogicalResult rewrite(tile::KernelOp kernel, Weight &weight,
+  LogicalResult rewrite(tile::KernelOp kernel, Source &weight,
                         const Scheme &scheme) {
     MLIRContext *context = kernel.getContext();
     auto sharedType = weight.buffer.getType();
@@ -491,7 +622,7 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                d1 = builder.getAffineDimExpr(1);
     AffineExpr groupOfRow = scheme.group ? d0.floorDiv(scheme.group)
                                          : builder.getAffineConstantExpr(0);
-    // The weight's existing tag (checked by findWeight), or (k, n).
+    // The weight's existing tag (checked by findSource), or (k, n).
     SmallVector<AffineExpr> results = {d0, d1};
     SmallVector<std::string> names = {"k", "n"};
     if (weight.binding) {

@@ -126,4 +126,49 @@ QuantizedWeights quantizeWeights(const float *weights, int64_t rows,
   return out;
 }
 
+int64_t QuantizedActivations::blocks() const {
+  return block ? (cols + block - 1) / block : 1;
+}
+
+float QuantizedActivations::dequantized(int64_t row, int64_t col) const {
+  uint8_t bits = codes[row * cols + col];
+  float code = format == ActivationFormat::Fp8
+                   ? fromE4M3(bits)
+                   : float(static_cast<int8_t>(bits));
+  return code * scales[row * blocks() + (block ? col / block : 0)];
+}
+
+QuantizedActivations quantizeActivations(const float *a, int64_t rows,
+                                         int64_t cols, ActivationFormat format,
+                                         int64_t block) {
+  QuantizedActivations out;
+  out.rows = rows;
+  out.cols = cols;
+  out.block = block;
+  out.format = format;
+  bool fp8 = format == ActivationFormat::Fp8;
+  int64_t width = block ? block : cols;
+  out.codes.assign(rows * cols, 0);
+  out.scales.assign(rows * out.blocks(), 0.0f);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t b = 0; b < out.blocks(); ++b) {
+      const float *x = a + r * cols;
+      int64_t first = b * width, last = std::min(cols, first + width);
+      float largest = 0;
+      for (int64_t c = first; c < last; ++c)
+        largest = std::max(largest, std::fabs(x[c]));
+      // As tile.quant computes it: the scale in float, then x / scale.
+      float scale = largest / (fp8 ? 448.0f : 127.0f);
+      out.scales[r * out.blocks() + b] = scale;
+      for (int64_t c = first; c < last; ++c) {
+        float q = scale > 0 ? x[c] / scale : 0.0f;
+        out.codes[r * cols + c] =
+            fp8 ? toE4M3(q)
+                : static_cast<uint8_t>(static_cast<int8_t>(
+                      std::clamp(std::nearbyint(q), -127.0f, 127.0f)));
+      }
+    }
+  return out;
+}
+
 } // namespace tessera

@@ -8,6 +8,7 @@
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 test-mutation=dequant-group" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPED
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 test-mutation=scale-row" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP8ROW
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 test-mutation=nibble-order" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=NIBBLES
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8 activation-scales=token test-mutation=token-row" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOKEN-SCALE
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 activations=int8 test-mutation=nibble-order" --tile-pipeline=scheduler=solver --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=NIBBLES-PIPED
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=fp8 test-mutation=scale-column" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP8COLUMN
 // The same options without a mutation pass.
@@ -56,3 +57,8 @@
 // NIBBLES: note: %b[0, 1] carries B(0, 0, 0); %B[0, 0, 1] carries B(0, 1, 0)
 // NIBBLES-PIPED: error: tag assertion failed: every code is unpacked from the nibble the runtime packed it in
 // NIBBLES-PIPED: note: %b[{{[0-9]+}}, {{[0-9]+}}] carries B({{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}); %B[{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}] carries B({{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}})
+
+// Per-token scales read one row down: row 0 of the tile gets token 1's.
+// TOKEN-SCALE: error: tag assertion failed: every row uses the scale of its own token
+// TOKEN-SCALE: note: %a[{{[0-9]+}}, {{[0-9]+}}] carries A([[#T:]], {{[0-9]+}});
+// TOKEN-SCALE-SAME: %a_token_scales[{{[0-9]+}}] carries A_scale([[#T+1]])

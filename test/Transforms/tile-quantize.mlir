@@ -14,12 +14,32 @@
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 activations=int8" | FileCheck %s --check-prefix=W4A8
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 activations=int8" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8 activation-scales=token" | FileCheck %s --check-prefix=TOKEN
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8 activation-scales=token" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=fp8 activation-scales=token" --tile-pipeline=scheduler=solver --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8" | FileCheck %s --check-prefix=FP8
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 placement=per-group" | FileCheck %s --check-prefix=FP8-PG
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 placement=per-group" --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=fp8" | FileCheck %s --check-prefix=FP8A
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=fp8" --tile-pipeline=scheduler=solver --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
+
+// Per-token activation scales: A arrives as int8 codes followed by one f32
+// scale per token; each K tile reads its rows' scales, asserts they are its
+// own tokens', and scales the int8 x int8 product by both scales.
+// TOKEN: tile.kernel @gemm_bf16_int8_pc_a8t(%arg0: !tile.view<?x?xi8>, %arg1: !tile.view<?xf32>, %arg2: !tile.view<?x?xi8>, %arg3: !tile.view<?x?xf16>, %arg4: !tile.view<?x?xbf16>)
+// TOKEN: tag.bind %arg0 as "A" (m, k) = (d0, d1) -> (d0, d1) : !tile.view<?x?xi8>
+// TOKEN: tag.bind %arg1 as "A_scale" (m) = (d0) -> (d0) : !tile.view<?xf32>
+// TOKEN: %[[SA:.*]] = tile.alloc_shared : !tile.shared<128x64xi8>
+// TOKEN: tile.copy %arg0[%[[M:.*]], %{{.*}}] -> %[[SA]]
+// TOKEN: %[[A:.*]] = tile.load %[[SA]] : !tile.shared<128x64xi8> -> tensor<128x64xi8>
+// TOKEN: %[[TS:.*]] = tile.load %arg1[%[[M]]] : !tile.view<?xf32> -> tensor<128xf32>
+// TOKEN: tag.assert_eq %[[A]][(d0, d1) -> (d0, d1)] (m), %[[TS]][(d0, d1) -> (d0)] (m) message "every row uses the scale of its own token"
+// TOKEN: %[[P:.*]] = tile.mma %[[A]], %{{.*}}, %{{.*}} : tensor<128x64xi8>, tensor<64x128xi8> -> tensor<128x128xi32>
+// TOKEN: %[[PF:.*]] = arith.sitofp %[[P]]
+// TOKEN: %[[TB:.*]] = tile.broadcast %[[TS]] dims [1] : tensor<128xf32> -> tensor<128x128xf32>
+// TOKEN: arith.mulf %[[PF]], %[[TB]]
+// TOKEN-NOT: tile.quant
 
 // fp8 weights: e4m3 codes with one f32 scale per 128x128 block. The 64x128
 // weight tile lies inside one block: one scale per K step, at the block of

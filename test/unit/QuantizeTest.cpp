@@ -186,4 +186,38 @@ TEST(QuantizeFp8, BlocksOf128x128) {
           << "at (" << r << ", " << c << ")";
     }
 }
+
+TEST(QuantizeActivations, OneScalePerTokenOrBlock) {
+  // Row 0 peaks at 2.54 (scale 0.02), row 1 is all zero, row 2 peaks at
+  // -448 in its first block of 4 and at 3 in its second.
+  const int64_t rows = 3, cols = 6;
+  std::vector<float> a = {0.1f, -2.54f, 1.0f, 0.0f,    0.3f,  2.0f, //
+                          0,    0,      0,    0,       0,     0,    //
+                          1.0f, -1.0f,  0.5f, -448.0f, 0.25f, 3.0f};
+  QuantizedActivations perToken =
+      quantizeActivations(a.data(), rows, cols, ActivationFormat::Int8);
+  ASSERT_EQ(perToken.blocks(), 1);
+  ASSERT_EQ(perToken.scales.size(), 3u);
+  EXPECT_FLOAT_EQ(perToken.scales[0], 2.54f / 127.0f);
+  EXPECT_EQ(perToken.scales[1], 0.0f);
+  EXPECT_EQ(static_cast<int8_t>(perToken.codes[1]), -127);
+  EXPECT_EQ(static_cast<int8_t>(perToken.codes[2]), 50); // 1.0 / 0.02
+  for (int64_t c = 0; c < cols; ++c)
+    EXPECT_EQ(perToken.dequantized(1, c), 0.0f);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      EXPECT_LE(std::fabs(perToken.dequantized(r, c) - a[r * cols + c]),
+                0.5f * perToken.scales[r] * 1.0001f);
+
+  // fp8 per block of 4: each of row 2's blocks maps its own peak onto 448.
+  QuantizedActivations blocks =
+      quantizeActivations(a.data(), rows, cols, ActivationFormat::Fp8, 4);
+  ASSERT_EQ(blocks.blocks(), 2);
+  EXPECT_EQ(blocks.scales[2 * 2], 1.0f);
+  EXPECT_FLOAT_EQ(blocks.scales[2 * 2 + 1], 3.0f / 448.0f);
+  EXPECT_EQ(blocks.codes[2 * cols + 3], 0xFE); // -448
+  EXPECT_EQ(blocks.codes[2 * cols + 0], 0x38); // 1.0
+  EXPECT_EQ(blocks.codes[2 * cols + 5], 0x7E); // 3 / (3 / 448) = 448
+  EXPECT_FLOAT_EQ(blocks.dequantized(2, 5), 3.0f);
+}
 } // namespace

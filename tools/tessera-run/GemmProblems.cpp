@@ -10,35 +10,22 @@ float uniform(std::mt19937 &rng) {
   return std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng);
 }
 
-/// ref[M, N] = A[M, K] · weights[K, N] in float64 with bf16 A; with
-/// `activationBlock`, A as a kernel with int8 (`fp8`: e4m3) activations
-/// quantizes it: per row and block of that many k, scale = max |a| / 127
-/// (448) and codes a / scale rounded to the nearest code, in float like the
-/// kernel.
-void referenceGemm(const uint16_t *a, int64_t m, int64_t k, int64_t n,
-                   const std::vector<double> &weights, int64_t activationBlock,
-                   std::vector<double> &ref, bool fp8 = false) {
-  std::vector<double> rowA(k);
+/// ref[M, N] = a[M, K] · weights[K, N] in float64.
+void referenceGemm(const std::vector<double> &a, int64_t m, int64_t k,
+                   int64_t n, const std::vector<double> &weights,
+                   std::vector<double> &ref) {
   ref.assign(m * n, 0.0);
-  for (int64_t i = 0; i < m; ++i) {
-    for (int64_t kk = 0; kk < k; ++kk)
-      rowA[kk] = fromBF16(a[i * k + kk]);
-    for (int64_t b = 0; activationBlock && b < k; b += activationBlock) {
-      int64_t end = std::min(k, b + activationBlock);
-      float largest = 0;
-      for (int64_t kk = b; kk < end; ++kk)
-        largest = std::max(largest, std::fabs(float(rowA[kk])));
-      float scale = largest / (fp8 ? 448.0f : 127.0f);
-      for (int64_t kk = b; kk < end; ++kk) {
-        float q = scale > 0 ? float(rowA[kk]) / scale : 0.0f;
-        rowA[kk] = double(fp8 ? fromE4M3(toE4M3(q)) : std::nearbyint(q)) *
-                   double(scale);
-      }
-    }
+  for (int64_t i = 0; i < m; ++i)
     for (int64_t kk = 0; kk < k; ++kk)
       for (int64_t j = 0; j < n; ++j)
-        ref[i * n + j] += rowA[kk] * weights[kk * n + j];
-  }
+        ref[i * n + j] += a[i * k + kk] * weights[kk * n + j];
+}
+
+std::vector<double> bf16Values(const uint16_t *bits, int64_t count) {
+  std::vector<double> values(count);
+  for (int64_t i = 0; i < count; ++i)
+    values[i] = fromBF16(bits[i]);
+  return values;
 }
 
 /// C[M, N] = A[M, K] · B[K, N] with bf16 storage (gemm_bf16).
@@ -66,10 +53,8 @@ public:
     out.resize(m * n);
     for (int64_t i = 0; i < m * n; ++i)
       out[i] = fromBF16(c.as<uint16_t>()[i]);
-    std::vector<double> weights(k * n);
-    for (int64_t i = 0; i < k * n; ++i)
-      weights[i] = fromBF16(b.as<uint16_t>()[i]);
-    referenceGemm(a.as<uint16_t>(), m, k, n, weights, 0, ref);
+    referenceGemm(bf16Values(a.as<uint16_t>(), m * k), m, k, n,
+                  bf16Values(b.as<uint16_t>(), k * n), ref);
   }
   double tolerance() const override { return 1e-2; }
   double flops() const override { return 2.0 * m * n * k; }
@@ -82,16 +67,20 @@ private:
 /// C = A · dequant(W, S[, Z]): codes W[K, N] (int4 packed two per byte
 /// along N, int8 or fp8), f16 scales S and zero points Z [groups, N] (fp8:
 /// f32 S per 128x128 block), made by the runtime's quantizeWeights from
-/// random real weights. Checked against the dequantized weights; the error
-/// against the real ones is reported.
+/// random real weights. With quantized activations the kernel quantizes A
+/// per token within each K tile, or (token scales) takes A as codes with
+/// one scale per row, both made by the runtime's quantizeActivations.
+/// Checked against the dequantized operands; the error against the real
+/// ones is reported.
 class QuantizedGemm : public Problem {
 public:
   QuantizedGemm(const Flags &flags, std::string kernel,
                 QuantizedGemmScheme layout)
       : kernel(std::move(kernel)), scheme(layout.weights),
         activationBlock(layout.activationBlock), packedView(layout.packedView),
-        m(flags.get("m", 256)), n(flags.get("n", 256)), k(flags.get("k", 256)),
-        a({m, k}, 2), c({m, n}, 2) {}
+        tokenScales(layout.tokenScales), m(flags.get("m", 256)),
+        n(flags.get("n", 256)), k(flags.get("k", 256)), a({m, k}, 2),
+        c({m, n}, 2) {}
 
   std::string describe() const override {
     std::string text = "M=" + std::to_string(m) + " N=" + std::to_string(n) +
@@ -106,9 +95,10 @@ public:
                             : std::string(" per-channel"));
     if (scheme.zeroPoints)
       text += " zero-points";
-    if (activationBlock)
+    if (quantizedActivations())
       text += std::string(fp8() ? " fp8" : " int8") + " activations per " +
-              std::to_string(activationBlock) + " k";
+              (tokenScales ? std::string("token")
+                           : std::to_string(activationBlock) + " k");
     return text;
   }
   void prepare(std::mt19937 &rng) override {
@@ -134,10 +124,27 @@ public:
     else
       s = makeView(quantized.scales.data(), {quantized.groups(), n}, n);
     z = makeView(quantized.zeros.data(), {quantized.groups(), n}, n);
+    // The activations as the kernel multiplies them.
+    std::vector<double> bf16 = bf16Values(a.as<uint16_t>(), m * k);
+    activations = bf16;
+    if (quantizedActivations()) {
+      std::vector<float> values(bf16.begin(), bf16.end());
+      aQuantized = quantizeActivations(values.data(), m, k,
+                                       fp8() ? ActivationFormat::Fp8
+                                             : ActivationFormat::Int8,
+                                       tokenScales ? 0 : activationBlock);
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t kk = 0; kk < k; ++kk)
+          activations[i * k + kk] = aQuantized.dequantized(i, kk);
+      aCodes = makeView(aQuantized.codes.data(), {m, k}, k);
+      aScales = tessera::view(aQuantized.scales.data(), {m});
+    }
     poisonBF16(c);
   }
   tessera_status launch(tessera_module *module) override {
     std::vector<void *> args = {&a.view, &w, &s};
+    if (tokenScales)
+      args = {&aCodes, &aScales, &w, &s};
     if (scheme.zeroPoints)
       args.push_back(&z);
     args.push_back(&c.view);
@@ -155,16 +162,16 @@ public:
     for (int64_t kk = 0; kk < k; ++kk)
       for (int64_t j = 0; j < n; ++j)
         weights[kk * n + j] =
-            activationBlock ? quantized.dequantized(kk, j)
-                            : fromBF16(toBF16(quantized.dequantized(kk, j)));
-    referenceGemm(a.as<uint16_t>(), m, k, n, weights, activationBlock, ref,
-                  fp8());
+            quantizedActivations()
+                ? quantized.dequantized(kk, j)
+                : fromBF16(toBF16(quantized.dequantized(kk, j)));
+    referenceGemm(activations, m, k, n, weights, ref);
   }
   bool secondReference(std::vector<double> &ref, std::string &what) override {
-    what = activationBlock ? "unquantized weights and activations"
-                           : "unquantized weights";
-    referenceGemm(a.as<uint16_t>(), m, k, n,
-                  std::vector<double>(real.begin(), real.end()), 0, ref);
+    what = quantizedActivations() ? "unquantized weights and activations"
+                                  : "unquantized weights";
+    referenceGemm(bf16Values(a.as<uint16_t>(), m * k), m, k, n,
+                  std::vector<double>(real.begin(), real.end()), ref);
     return true;
   }
   double tolerance() const override { return 1e-2; }
@@ -172,6 +179,7 @@ public:
 
 private:
   bool fp8() const { return scheme.format == WeightQuantization::Format::Fp8; }
+  bool quantizedActivations() const { return activationBlock || tokenScales; }
   static tessera_view makeView(void *data, std::vector<int64_t> sizes,
                                int64_t rowStride) {
     tessera_view view{};
@@ -186,12 +194,14 @@ private:
   std::string kernel;
   WeightQuantization scheme;
   int64_t activationBlock;
-  bool packedView;
+  bool packedView, tokenScales;
   int64_t m, n, k;
   Tensor a, c;
   std::vector<float> real;
   QuantizedWeights quantized;
-  tessera_view w{}, s{}, z{};
+  QuantizedActivations aQuantized;
+  std::vector<double> activations;
+  tessera_view w{}, s{}, z{}, aCodes{}, aScales{};
 };
 
 const bool registered = registerProblem<GemmBF16>("gemm_bf16");
@@ -213,7 +223,13 @@ tessera::run::quantizedGemmScheme(const std::string &kernel) {
   QuantizedGemmScheme result;
   bool fp8 = suffix.compare(0, 3, "fp8") == 0;
   std::string activations = fp8 ? "_af8k" : "_a8k";
-  if (size_t a8 = suffix.find(activations); a8 != std::string::npos) {
+  std::string perToken = fp8 ? "_af8t" : "_a8t";
+  if (suffix.size() > perToken.size() &&
+      suffix.compare(suffix.size() - perToken.size(), perToken.size(),
+                     perToken) == 0) {
+    result.tokenScales = true;
+    suffix.resize(suffix.size() - perToken.size());
+  } else if (size_t a8 = suffix.find(activations); a8 != std::string::npos) {
     std::string block = suffix.substr(a8 + activations.size());
     if (block.empty() || block.size() > 6 ||
         block.find_first_not_of("0123456789") != std::string::npos)

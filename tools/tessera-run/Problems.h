@@ -96,6 +96,8 @@ struct QuantizedGemmScheme {
   /// int4 codes seen as [K, ceil(N / 2), 2] (nibble p of byte j is column
   /// 2j + p), as tile-quantize declares them; gemm_w4a16 reads [K, N].
   bool packedView = false;
+  /// The activation arrives quantized, one scale per token (_a8t, _af8t).
+  bool tokenScales = false;
 };
 std::optional<QuantizedGemmScheme>
 quantizedGemmScheme(const std::string &kernel);

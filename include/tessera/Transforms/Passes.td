@@ -175,9 +175,14 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
       tile) each K tile of the a operand is quantized per token
       (`tile.quant`), the MMA runs int8 x int8 into i32 (int4 codes
       widened) or fp8 x fp8 into f32, and both scales apply to its product;
-    * the kernel is renamed `<name>_int4_g<group>[_zp][_a8k<BK>]`,
-      `<name>_int8_pc[_zp][_a8k<BK>]` or `<name>_fp8_b128[_af8k<BK>]`: its
-      arguments changed.
+    * with `activation-scales=token` the activation (the a operand's
+      kernel argument) arrives quantized instead: it becomes an int8 or
+      fp8 view followed by a new `[M]` f32 argument of per-token scales
+      (the runtime's `tessera::quantizeActivations` makes both), and a
+      `tag.assert_eq` states that every row uses its own token's scale;
+    * the kernel is renamed `<name>_int4_g<group>[_zp][_a8k<BK>|_a8t]`,
+      `<name>_int8_pc[_zp][_a8k<BK>|_a8t]` or
+      `<name>_fp8_b128[_af8k<BK>|_af8t]`: its arguments changed.
 
     Groups run along k: int4 takes `group` = 32, 64 or 128 (default 128),
     and the weight tile must hold whole groups; int8 has one scale per
@@ -205,6 +210,12 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
            "per token within each K tile, int8 x int8 or fp8 x fp8 MMA, "
            "both scales after; needs weights without zero points and one "
            "group per K tile; fp8 activations need fp8 weights)">,
+    Option<"activationScales", "activation-scales", "std::string",
+           /*default=*/"\"tile\"",
+           "With int8/fp8 activations: tile (the kernel quantizes each K "
+           "tile of the activation per token) or token (the activation "
+           "argument arrives quantized, one f32 scale per token in a new "
+           "argument after it)">,
     Option<"placement", "placement", "std::string", /*default=*/"\"auto\"",
            "Where the scales apply: registers (dequantize the weight tile "
            "before the MMA), per-group (MMA on the codes, scale each K "
@@ -214,7 +225,7 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
     Option<"testMutation", "test-mutation", "std::string", /*default=*/"\"\"",
            "Test only: plant a known bug that tag-check must reject "
            "(scale-row, zero-row, scale-column, dequant-group, "
-           "nibble-order)">,
+           "nibble-order, token-row)">,
   ];  // The kernel may hold no tag or arith ops yet.
   let dependentDialects = ["tessera::tag::TagDialect",
                            "mlir::arith::ArithDialect"];

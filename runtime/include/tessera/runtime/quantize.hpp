@@ -62,6 +62,33 @@ QuantizedWeights quantizeWeights(const float *weights, int64_t rows,
                                  int64_t cols,
                                  const WeightQuantization &scheme);
 
+/// An activation format of `tile-quantize` (option `activations`).
+enum class ActivationFormat { Int8, Fp8 };
+
+/// [rows, cols] activations quantized per token (row), or per token within
+/// blocks of `block` columns: one f32 scale per row and block.
+struct QuantizedActivations {
+  int64_t rows = 0, cols = 0, block = 0;
+  ActivationFormat format = ActivationFormat::Int8;
+  /// Row-major, one byte per code: int8, or fp8 e4m3 bits.
+  std::vector<uint8_t> codes;
+  /// [rows, blocks()] (one per row when block is 0).
+  std::vector<float> scales;
+  int64_t blocks() const;
+  /// code * scale of element (row, col), in float.
+  float dequantized(int64_t row, int64_t col) const;
+};
+
+/// Quantizes row-major `a` [rows, cols] symmetrically: per row (and block
+/// of `block` columns; 0: the whole row) the scale is max |a| / 127 (int8)
+/// or / 448 (fp8 e4m3) and the codes a / scale rounded to the nearest code,
+/// exactly as a kernel's `tile.quant` does. With block 0 this makes the
+/// operands of a kernel quantized with `activation-scales=token`: the codes
+/// and the [rows] scales.
+QuantizedActivations quantizeActivations(const float *a, int64_t rows,
+                                         int64_t cols, ActivationFormat format,
+                                         int64_t block = 0);
+
 /// Packs int4 codes (int8 values in [-8, 7], row-major [rows, cols]) into
 /// two codes per byte along a row, low nibble first, rows padded to whole
 /// bytes: the layout the int4 kernels read.
