@@ -91,9 +91,17 @@ tessera_status gemmInt4(KernelLibrary &library, const tessera_view &a,
                 "int4 GEMM shapes do not agree: " + shape(a) + " x " +
                     shape(w) + " scaled by " + shape(s) + " -> " + shape(c) +
                     " (scales need ceil(K / 128) rows)");
-  void *args[] = {
-      const_cast<tessera_view *>(&a), const_cast<tessera_view *>(&w),
-      const_cast<tessera_view *>(&s), const_cast<tessera_view *>(&c)};
+  // The kernel reads the same bytes as [K, ceil(N / 2), 2]: nibble p of
+  // byte j is column 2j + p.
+  tessera_view packed = w;
+  packed.rank = 3;
+  packed.sizes[1] = (w.sizes[1] + 1) / 2;
+  packed.sizes[2] = 2;
+  packed.strides[1] = 1;
+  packed.strides[2] = 1;
+  void *args[] = {const_cast<tessera_view *>(&a), &packed,
+                  const_cast<tessera_view *>(&s),
+                  const_cast<tessera_view *>(&c)};
   return launch(library, "gemm_w4a16",
                 {(c.sizes[0] + 127) / 128, (c.sizes[1] + 127) / 128, 1}, args);
 }

@@ -77,7 +77,7 @@ public:
   QuantizedGemm(const Flags &flags, std::string kernel,
                 QuantizedGemmScheme layout)
       : kernel(std::move(kernel)), scheme(layout.weights),
-        activationBlock(layout.activationBlock), packedView(layout.packedView),
+        activationBlock(layout.activationBlock),
         tokenScales(layout.tokenScales), m(flags.get("m", 256)),
         n(flags.get("n", 256)), k(flags.get("k", 256)), a({m, k}, 2),
         c({m, n}, 2) {}
@@ -108,9 +108,10 @@ public:
       x = 0.05f * uniform(rng);
     quantized = quantizeWeights(real.data(), k, n, scheme);
     bool int4 = scheme.format == WeightQuantization::Format::Int4;
-    // Sizes count codes; the row stride counts bytes.
+    // Sizes count codes; the row stride counts bytes. int4 kernels see the
+    // bytes as [K, ceil(N / 2), 2]: nibble p of byte j is column 2j + p.
     w = makeView(quantized.codes.data(), {k, n}, int4 ? (n + 1) / 2 : n);
-    if (int4 && packedView) {
+    if (int4) {
       w.rank = 3;
       w.sizes[1] = (n + 1) / 2;
       w.sizes[2] = 2;
@@ -194,7 +195,7 @@ private:
   std::string kernel;
   WeightQuantization scheme;
   int64_t activationBlock;
-  bool packedView, tokenScales;
+  bool tokenScales;
   int64_t m, n, k;
   Tensor a, c;
   std::vector<float> real;
@@ -251,7 +252,6 @@ tessera::run::quantizedGemmScheme(const std::string &kernel) {
   } else if (suffix == "int4_g32" || suffix == "int4_g64" ||
              suffix == "int4_g128") {
     scheme.group = std::stoll(suffix.substr(6));
-    result.packedView = true;
   } else {
     return std::nullopt;
   }

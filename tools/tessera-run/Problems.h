@@ -93,9 +93,6 @@ struct QuantizedGemmScheme {
   /// int8 (fp8 with fp8 weights) activations quantized per row within
   /// blocks of this many k; 0: bf16 activations.
   int64_t activationBlock = 0;
-  /// int4 codes seen as [K, ceil(N / 2), 2] (nibble p of byte j is column
-  /// 2j + p), as tile-quantize declares them; gemm_w4a16 reads [K, N].
-  bool packedView = false;
   /// The activation arrives quantized, one scale per token (_a8t, _af8t).
   bool tokenScales = false;
 };
