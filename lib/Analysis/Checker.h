@@ -39,6 +39,10 @@ private:
   /// Renames element variables e0.. to `indices`.
   const Term *atIndices(const Term *term, llvm::ArrayRef<const Term *> indices);
   TagFn atIndices(const TagFn &fn, llvm::ArrayRef<const Term *> indices);
+  /// Element e of `result` is element `indices`(e) of `input`: its tag and,
+  /// for integer tiles, its value.
+  void forwardElements(mlir::Value result, mlir::Value input,
+                       llvm::ArrayRef<const Term *> indices);
   /// The tile `result` that `reader` reads from view `source` at `indices`:
   /// offsets checked, tags with their validity, integer data as an unknown
   /// function of its position.

@@ -122,6 +122,13 @@ Checker::mmaOperandIndices(bool transposeA, bool transposeB, const Term *i,
   return {aIndex, bIndex};
 }
 
+void Checker::forwardElements(Value result, Value input,
+                              ArrayRef<const Term *> indices) {
+  tags[result] = atIndices(tagOf(input), indices);
+  if (auto it = values.find(input); it != values.end())
+    values[result] = atIndices(it->second, indices);
+}
+
 TagFn Checker::atIndices(const TagFn &fn, ArrayRef<const Term *> indices) {
   TagFn result = fn;
   for (const Term *&comp : result.comps)
@@ -605,9 +612,7 @@ LogicalResult Checker::processOp(Operation *op) {
         for (int64_t d = 0; d < rank; ++d)
           indices.push_back(d == dim ? terms.div(elem(d), units) : elem(d));
         indices.push_back(position);
-        tags[unpack.getResult()] = atIndices(tagOf(unpack.getInput()), indices);
-        if (auto it = values.find(unpack.getInput()); it != values.end())
-          values[unpack.getResult()] = atIndices(it->second, indices);
+        forwardElements(unpack.getResult(), unpack.getInput(), indices);
         return success();
       })
       .Case([&](tile::BroadcastOp broadcast) {
@@ -621,10 +626,7 @@ LogicalResult Checker::processOp(Operation *op) {
             indices.push_back(elem(d));
           else if (expands)
             indices.push_back(terms.cst(0));
-        tags[broadcast.getResult()] =
-            atIndices(tagOf(broadcast.getInput()), indices);
-        if (auto it = values.find(broadcast.getInput()); it != values.end())
-          values[broadcast.getResult()] = atIndices(it->second, indices);
+        forwardElements(broadcast.getResult(), broadcast.getInput(), indices);
         return success();
       })
       .Case([&](tile::ReduceOp reduce) {

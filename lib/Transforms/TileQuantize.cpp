@@ -197,9 +197,10 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     if (!where)
       return emitError(loc) << "tile-quantize: unknown placement '" << placement
                             << "'; use registers, per-group or auto";
+    // Real activations stay as the kernel has them, bf16 or f16.
     auto format = [](StringRef name) {
       return llvm::StringSwitch<std::optional<Format>>(name)
-          .Case("bf16", Format::Real)
+          .Cases({"bf16", "f16"}, Format::Real)
           .Case("int4", Format::Int4)
           .Case("int8", Format::Int8)
           .Case("fp8", Format::Fp8)
@@ -212,7 +213,7 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     std::optional<Format> activationFormat = format(activations);
     if (!activationFormat || *activationFormat == Format::Int4)
       return emitError(loc) << "tile-quantize: unknown activation format '"
-                            << activations << "'; use bf16, int8 or fp8";
+                            << activations << "'; use bf16, f16, int8 or fp8";
     Scheme scheme{*weightFormat, group, zeroPoints, *where, *activationFormat};
     if (scheme.activations != Format::Real &&
         (zeroPoints || *where == Placement::Registers))

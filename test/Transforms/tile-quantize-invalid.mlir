@@ -37,7 +37,7 @@
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 zero-points activations=int8" 2>&1 | FileCheck %s --check-prefix=A8
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8 placement=registers" 2>&1 | FileCheck %s --check-prefix=A8
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 activations=int8" 2>&1 | FileCheck %s --check-prefix=A8GROUP
-// ACT: error: tile-quantize: unknown activation format 'int4'; use bf16, int8 or fp8
+// ACT: error: tile-quantize: unknown activation format 'int4'; use bf16, f16, int8 or fp8
 // A8: error: tile-quantize: int8 activations feed an int8 MMA whose product is scaled after it: use weights without zero-points and placement=per-group or auto
 // A8GROUP: error: tile-quantize: placement=per-group scales each K tile's product once and needs one group per K tile (group = 64); use that group (int8 activations need the per-group placement)
 // FORMAT: error: tile-quantize: unknown weight format 'fp4'; use int4, int8 or fp8

@@ -7,6 +7,7 @@
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 zero-points" --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %s --tile-quantize --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %s --tile-quantize | FileCheck %s --check-prefix=WIDE
+// RUN: tessera-opt %s --tile-quantize=activations=f16 | FileCheck %s --check-prefix=WIDE
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 zero-points placement=per-group" | FileCheck %s --check-prefix=PERGROUP
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 zero-points placement=per-group" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %s --tile-quantize=weights=int8 | FileCheck %s --check-prefix=AUTO

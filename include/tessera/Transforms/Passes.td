@@ -206,7 +206,7 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
            "Asymmetric codes with an f16 zero point per group">,
     Option<"activations", "activations", "std::string",
            /*default=*/"\"bf16\"",
-           "Activation format: bf16 (as written), int8 or fp8 (quantized "
+           "Activation format: bf16 or f16 (as written), int8 or fp8 (quantized "
            "per token within each K tile, int8 x int8 or fp8 x fp8 MMA, "
            "both scales after; needs weights without zero points and one "
            "group per K tile; fp8 activations need fp8 weights)">,
