@@ -83,10 +83,10 @@ FailureOr<Source> findSource(tile::MmaOp mma, tile::KernelOp kernel,
   };
   StringRef role = weight ? "weight" : "activation";
   StringRef operand = weight ? "b" : "a";
-  if (weight ? mma.getTransposeB() : mma.getTransposeA())
-    return reject("the ") << role << " operand " << operand
-                          << " is transposed; quantize a kernel that reads "
-                          << operand << (weight ? " as [k, n]" : " as [m, k]");
+  // Weights may be [k, n] or [n, k] (transpose_b); activations are [m, k].
+  if (!weight && mma.getTransposeA())
+    return reject("the activation operand a is transposed; quantize a kernel "
+                  "that reads a as [m, k]");
   auto load = (weight ? mma.getB() : mma.getA()).getDefiningOp<tile::LoadOp>();
   auto buffer =
       load ? load.getSource().getDefiningOp<tile::AllocSharedOp>() : nullptr;
@@ -119,19 +119,23 @@ FailureOr<Source> findSource(tile::MmaOp mma, tile::KernelOp kernel,
   auto argument = dyn_cast<BlockArgument>(source.copy.getSource());
   if (!argument || argument.getOwner() != &kernel.getBody().front())
     return reject("the ") << role << " must be copied from a kernel argument";
+  // Weights may have leading (batch, expert) dimensions outside the tile.
   auto view = cast<tile::ViewType>(argument.getType());
-  if (view.getRank() != 2 ||
+  if ((weight ? view.getRank() < 2 : view.getRank() != 2) ||
       !(view.getElementType().isBF16() || view.getElementType().isF16()))
-    return reject("the ") << role << " must be a 2-D bf16 or f16 view, not "
-                          << view;
+    return reject("the ") << role << " must be a "
+                          << (weight ? "bf16 or f16 view of rank 2 or more"
+                                     : "2-D bf16 or f16 view")
+                          << ", not " << view;
   source.argument = argument;
   for (Operation *user : argument.getUsers()) {
     if (auto bind = dyn_cast<tag::BindOp>(user)) {
-      if (bind.getMap().getNumResults() != 2 || !bind.getCaptures().empty())
+      AffineMap map = bind.getMap();
+      if (!map.isPermutation() || !bind.getCaptures().empty())
         return bind.emitError("tile-quantize: the ")
                << role
-               << "'s tag must have two components (its row and column) and "
-                  "no captures";
+               << "'s tag must name its coordinates, one component per "
+                  "dimension, and have no captures";
       source.binding = bind;
       continue;
     }
@@ -522,12 +526,33 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                         const Scheme &scheme) {
     MLIRContext *context = kernel.getContext();
     auto sharedType = weight.buffer.getType();
-    int64_t rows = sharedType.getShape()[0], cols = sharedType.getShape()[1];
+    ArrayRef<int64_t> shape = sharedType.getShape();
+    int64_t rows = shape[0], cols = shape[1];
+    auto viewType = cast<tile::ViewType>(weight.argument.getType());
+    // The tile covers the view's two innermost dimensions; the leading ones
+    // (batch, expert) are picked by the copy's first offsets.
+    unsigned rank = viewType.getRank(), batch = rank - 2;
+    // A transposed weight tile is [n, k] (MMAs with transpose_b).
+    tile::MmaOp plain, transposedMma;
+    for (tile::LoadOp load : weight.loads)
+      for (Operation *user : load->getUsers())
+        if (auto mma = dyn_cast<tile::MmaOp>(user))
+          (mma.getTransposeB() ? transposedMma : plain) = mma;
+    if (plain && transposedMma)
+      return transposedMma.emitError("tile-quantize: the weight is read both "
+                                     "as [k, n] and transposed; its scales "
+                                     "need one layout");
+    bool transposed = static_cast<bool>(transposedMma);
+    unsigned kAxis = transposed ? 1 : 0, nAxis = 1 - kAxis;
+    int64_t tileK = shape[kAxis], tileN = shape[nAxis];
     bool fp8 = scheme.weights == Format::Fp8;
+    StringRef kWhat = transposed ? "columns of k" : "rows of k";
     // fp8 tiles may also lie inside one block (the tags prove the offsets
     // keep them there).
-    for (auto [size, what, step] : {std::tuple(rows, "rows of k", "a K step"),
-                                    std::tuple(cols, "columns", "an N tile")})
+    for (auto [size, what, step] :
+         {std::tuple(tileK, kWhat, "a K step"),
+          std::tuple(tileN, StringRef(transposed ? "rows of n" : "columns"),
+                     "an N tile")})
       if (fp8 && size % kFp8Block && kFp8Block % size)
         return weight.copy.emitError()
                << "tile-quantize: the weight tile holds " << size << " " << what
@@ -535,12 +560,12 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                << " fp8 blocks a tile must hold whole blocks or lie inside "
                   "one: use "
                << step << " that divides or is a multiple of " << kFp8Block;
-    if (!fp8 && scheme.group && rows % scheme.group)
+    if (!fp8 && scheme.group && tileK % scheme.group)
       return weight.copy.emitError()
-             << "tile-quantize: the weight tile holds " << rows
-             << " rows of k but group = " << scheme.group
+             << "tile-quantize: the weight tile holds " << tileK << " " << kWhat
+             << " but group = " << scheme.group
              << ": a tile must hold whole groups; use a group that divides "
-             << rows << " or a K step that is a multiple of " << scheme.group;
+             << tileK << " or a K step that is a multiple of " << scheme.group;
     Type real = sharedType.getElementType();
     Type codeType =
         fp8 ? Type(Float8E4M3FNType::get(context))
@@ -548,52 +573,60 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     // Block scales are f32, as in DeepSeek-V3's fp8 GEMMs.
     Type scaleType =
         fp8 ? Type(Float32Type::get(context)) : Type(Float16Type::get(context));
-    auto dynamic2d =
-        SmallVector<int64_t>{ShapedType::kDynamic, ShapedType::kDynamic};
-    // int4 codes are packed two per byte along n: the view, the copy and
-    // the buffer are [k, n / 2, 2] (nibble p of byte j is column 2j + p),
-    // and each load is unpacked in the runtime's order.
+    SmallVector<int64_t> dynamic(rank, ShapedType::kDynamic);
+    // int4 codes are packed two per byte along the tile's columns (n, or k
+    // for a transposed weight): the view, the copy and the buffer gain a
+    // trailing dimension of 2 (nibble p of byte j is column 2j + p), and
+    // each load is unpacked in the runtime's order.
     bool packed = scheme.weights == Format::Int4;
     if (packed && cols % 2)
       return weight.copy.emitError()
-             << "tile-quantize: int4 codes are packed two per byte along n; "
-                "the weight tile needs an even number of columns, not "
+             << "tile-quantize: int4 codes are packed two per byte along the "
+                "tile's columns; the weight tile needs an even number of "
+                "columns, not "
              << cols;
     if (packed)
       for (Operation *user : weight.argument.getUsers())
         if (auto dim = dyn_cast<tile::DimOp>(user);
-            dim && dim.getDimensionAttr().getInt() == 1)
-          return dim.emitError("tile-quantize: int4 packs the weight's "
-                               "columns two per byte, so its dimension 1 "
-                               "no longer counts them; take n from another "
-                               "operand");
+            dim && dim.getDimensionAttr().getInt() == rank - 1)
+          return dim.emitError()
+                 << "tile-quantize: int4 packs the weight's dimension "
+                 << rank - 1
+                 << " two per byte, so it no longer counts codes; take its "
+                    "size from another operand";
     bool mutateNibbleOrder = testMutation == "nibble-order";
     if (mutateNibbleOrder && !packed)
       return weight.copy.emitError("tile-quantize: test-mutation=nibble-order "
                                    "needs int4 weights");
-    Value kOffset = weight.copy.getOffsets()[0];
-    Value nOffset = weight.copy.getOffsets()[1];
+    SmallVector<Value> offsets(weight.copy.getOffsets());
+    ArrayRef<Value> batchOffsets = ArrayRef<Value>(offsets).take_front(batch);
+    Value tileOffsets[2] = {offsets[batch], offsets[batch + 1]};
 
     // The argument, its buffer and its loads now hold codes.
     unsigned index = weight.argument.getArgNumber();
     SmallVector<int64_t> bufferShape = {rows, cols};
     if (packed) {
-      weight.argument.setType(tile::ViewType::get(
-          context, {ShapedType::kDynamic, ShapedType::kDynamic, 2}, codeType));
+      SmallVector<int64_t> packedShape = dynamic;
+      packedShape.push_back(2);
+      weight.argument.setType(
+          tile::ViewType::get(context, packedShape, codeType));
       bufferShape = {rows, cols / 2, 2};
       OpBuilder before(weight.copy);
       Location at = weight.copy.getLoc();
-      Value byteColumn = arith::DivUIOp::create(
-          before, at, nOffset, arith::ConstantIndexOp::create(before, at, 2));
-      weight.copy.getOffsetsMutable().assign(ValueRange{
-          kOffset, byteColumn, arith::ConstantIndexOp::create(before, at, 0)});
+      SmallVector<Value> packedOffsets(offsets);
+      packedOffsets.back() =
+          arith::DivUIOp::create(before, at, offsets.back(),
+                                 arith::ConstantIndexOp::create(before, at, 2));
+      packedOffsets.push_back(arith::ConstantIndexOp::create(before, at, 0));
+      weight.copy.getOffsetsMutable().assign(packedOffsets);
     } else {
-      weight.argument.setType(
-          tile::ViewType::get(context, dynamic2d, codeType));
+      weight.argument.setType(tile::ViewType::get(context, dynamic, codeType));
     }
     weight.buffer.getResult().setType(
         tile::SharedType::get(context, bufferShape, codeType, 0));
-    auto scaleView = tile::ViewType::get(context, dynamic2d, scaleType);
+    // Scales (and zeros) have the weight's layout with each tile dimension
+    // counted in groups: k in groups, n in columns (fp8: both in blocks).
+    auto scaleView = tile::ViewType::get(context, dynamic, scaleType);
     Location loc = weight.argument.getLoc();
     std::string name = weight.binding ? weight.binding.getName().str() : "W";
     // New values are named after the weight's tag in diagnostics.
@@ -614,50 +647,70 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     kernel.setFunctionType(FunctionType::get(context, inputs, {}));
 
     // Tags: each code also carries its scale group; scales and zero points
-    // are labelled by (group, column).
+    // are labelled by their batch coordinates, group and column (fp8:
+    // column block).
     OpBuilder builder(context);
     builder.setInsertionPointToStart(&kernel.getBody().front());
     if (weight.binding)
       builder.setInsertionPointAfter(weight.binding);
-    AffineExpr d0 = builder.getAffineDimExpr(0),
-               d1 = builder.getAffineDimExpr(1);
-    AffineExpr groupOfRow = scheme.group ? d0.floorDiv(scheme.group)
-                                         : builder.getAffineConstantExpr(0);
-    // The weight's existing tag (checked by findSource), or (k, n).
-    SmallVector<AffineExpr> results = {d0, d1};
-    SmallVector<std::string> names = {"k", "n"};
+    SmallVector<AffineExpr> dims;
+    for (unsigned d = 0; d < rank; ++d)
+      dims.push_back(builder.getAffineDimExpr(d));
+    AffineExpr kDim = dims[batch + kAxis], nDim = dims[batch + nAxis];
+    // The weight's existing tag (checked by findSource: a permutation of
+    // its coordinates), or the coordinates themselves; names[d] is the
+    // component of view dimension d.
+    SmallVector<AffineExpr> results(dims);
+    SmallVector<std::string> names(rank);
+    for (unsigned d = 0; d < rank; ++d)
+      names[d] = d == batch + kAxis   ? "k"
+                 : d == batch + nAxis ? "n"
+                                      : "b" + std::to_string(d);
     if (weight.binding) {
       results = llvm::to_vector(weight.binding.getMap().getResults());
-      names.clear();
-      for (Attribute attr : weight.binding.getComponents())
-        names.push_back(cast<StringAttr>(attr).str());
+      for (auto [result, attr] :
+           llvm::zip_equal(results, weight.binding.getComponents()))
+        names[cast<AffineDimExpr>(result).getPosition()] =
+            cast<StringAttr>(attr).str();
     }
-    // Scales are labelled by (group, column), or (group, column block).
-    std::string column = fp8 ? "gn" : names[1];
-    names.push_back("g");
-    results.push_back(groupOfRow);
+    SmallVector<std::string> components(names);
+    if (weight.binding)
+      components = llvm::map_to_vector(
+          weight.binding.getComponents(),
+          [](Attribute attr) { return cast<StringAttr>(attr).str(); });
+    std::string nName = fp8 ? "gn" : names[batch + nAxis];
+    components.push_back("g");
+    results.push_back(scheme.group ? kDim.floorDiv(scheme.group)
+                                   : builder.getAffineConstantExpr(0));
     if (fp8) {
-      names.push_back(column);
-      results.push_back(d1.floorDiv(kFp8Block));
+      components.push_back(nName);
+      results.push_back(nDim.floorDiv(kFp8Block));
     }
-    SmallVector<StringRef> nameRefs(names.begin(), names.end());
-    // Packed: byte (d0, d1) holds columns 2 * d1 + d2, the runtime's
-    // packing order.
-    AffineMap tagMap = AffineMap::get(2, 0, results, context);
-    if (packed)
-      tagMap = tagMap.replaceDimsAndSymbols(
-          {d0, d1 * 2 + builder.getAffineDimExpr(2)}, {}, 3, 0);
+    // Packed: byte (.., d_last) holds columns 2 * d_last + d_nibble, the
+    // runtime's packing order.
+    AffineMap tagMap = AffineMap::get(rank, 0, results, context);
+    if (packed) {
+      SmallVector<AffineExpr> unpacked(dims);
+      unpacked.back() = dims.back() * 2 + builder.getAffineDimExpr(rank);
+      tagMap = tagMap.replaceDimsAndSymbols(unpacked, {}, rank + 1, 0);
+    }
+    SmallVector<StringRef> componentRefs(components.begin(), components.end());
     tag::BindOp::create(builder, loc, weight.argument,
                         builder.getStringAttr(name),
-                        builder.getStrArrayAttr(nameRefs),
+                        builder.getStrArrayAttr(componentRefs),
                         AffineMapAttr::get(tagMap), ValueRange());
     if (weight.binding)
       weight.binding.erase();
+    // The scale view's components: batch names, then its two tile axes.
+    SmallVector<std::string> groupNames(names.begin(), names.begin() + batch);
+    groupNames.push_back(kAxis == 0 ? "g" : nName);
+    groupNames.push_back(kAxis == 0 ? nName : "g");
+    SmallVector<StringRef> groupRefs(groupNames.begin(), groupNames.end());
     auto bindGroups = [&](Value value, StringRef label) {
       tag::BindOp::create(
           builder, loc, value, builder.getStringAttr(name + "_" + label),
-          builder.getStrArrayAttr({"g", column}),
-          AffineMapAttr::get(AffineMap::get(2, 0, {d0, d1}, context)),
+          builder.getStrArrayAttr(groupRefs),
+          AffineMapAttr::get(AffineMap::getMultiDimIdentityMap(rank, context)),
           ValueRange());
     };
     bindGroups(scales, "scale");
@@ -666,24 +719,36 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
 
     // Each load of codes is dequantized right away, in registers. A
     // test-mutation plants one known bug here for tag-check to find.
-    int64_t tileGroup = scheme.group ? scheme.group : rows;
+    int64_t kGroup = scheme.group ? scheme.group : tileK;
     if (testMutation == "dequant-group") {
-      tileGroup *= 2;
-      if (rows % tileGroup)
+      kGroup *= 2;
+      if (tileK % kGroup)
         return weight.copy.emitError("tile-quantize: test-mutation="
                                      "dequant-group needs a weight tile of "
                                      "at least two groups");
     }
-    int64_t groupColumns = scheme.groupColumns();
-    int64_t groupRows = std::max<int64_t>(1, rows / tileGroup);
-    int64_t scaleColumns =
-        fp8 ? std::max<int64_t>(1, cols / groupColumns) : cols;
+    // Elements per scale along each tile axis, and scales per tile.
+    int64_t group[2], scaleShape[2];
+    group[kAxis] = kGroup;
+    group[nAxis] = scheme.groupColumns();
+    for (unsigned axis : {0u, 1u})
+      scaleShape[axis] = std::max<int64_t>(1, shape[axis] / group[axis]);
     // Per group: the MMA runs on the raw codes and each K tile's product is
     // scaled once, which pays when the product has fewer rows than the
     // weight tile (BM < BK); it needs one group per K tile (for fp8, one
-    // block per tile).
-    bool oneGroupPerTile = groupRows == 1 && (!fp8 || scaleColumns == 1);
+    // block per tile) and the scales as a row over n.
+    bool oneGroupPerTile =
+        scaleShape[kAxis] == 1 && (!fp8 || scaleShape[nAxis] == 1);
     bool perGroup = scheme.placement == Placement::PerGroup;
+    if (perGroup && transposed)
+      return weight.copy.emitError()
+             << "tile-quantize: placement=per-group scales each K tile's "
+                "product by a row of scales over n and needs an untransposed "
+                "weight ([k, n])"
+             << (scheme.activations != Format::Real
+                     ? " (" + activations +
+                           " activations need the per-group placement)"
+                     : std::string("; use placement=registers"));
     if (perGroup && !oneGroupPerTile)
       return weight.copy.emitError()
              << "tile-quantize: placement=per-group scales each K tile's "
@@ -691,18 +756,18 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
              << (fp8 ? "the weight tile inside one fp8 block; use an N tile "
                        "of at most " +
                            std::to_string(kFp8Block)
-                     : "one group per K tile (group = " + std::to_string(rows) +
-                           "); use that group")
+                     : "one group per K tile (group = " +
+                           std::to_string(tileK) + "); use that group")
              << (scheme.activations != Format::Real
                      ? " (" + activations +
                            " activations need the "
                            "per-group placement)"
                      : std::string(" or placement=registers"));
-    if (scheme.placement == Placement::Auto && oneGroupPerTile &&
+    if (scheme.placement == Placement::Auto && oneGroupPerTile && !transposed &&
         llvm::all_of(weight.loads, [&](tile::LoadOp load) {
           return llvm::all_of(load->getUsers(), [&](Operation *user) {
             auto mma = dyn_cast<tile::MmaOp>(user);
-            return !mma || mma.getType().getDimSize(0) < rows;
+            return !mma || mma.getType().getDimSize(0) < tileK;
           });
         }))
       perGroup = true;
@@ -725,30 +790,34 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       } else {
         codes.setType(codesType);
       }
-      auto groupOf = [&](Value offset, int64_t size) -> Value {
-        return arith::DivUIOp::create(
-            builder, at, offset,
-            arith::ConstantIndexOp::create(builder, at, size));
+      auto constant = [&](int64_t value) -> Value {
+        return arith::ConstantIndexOp::create(builder, at, value);
       };
-      Value groupRow = scheme.group
-                           ? groupOf(kOffset, tileGroup)
-                           : arith::ConstantIndexOp::create(builder, at, 0);
-      Value groupColumn = fp8 ? groupOf(nOffset, groupColumns) : nOffset;
-      auto groupType =
-          RankedTensorType::get({groupRows, scaleColumns}, scaleType);
-      auto plusOne = [&](Value value) -> Value {
-        return arith::AddIOp::create(
-            builder, at, value, arith::ConstantIndexOp::create(builder, at, 1));
-      };
-      auto loadGroups = [&](Value view, bool shiftRow,
-                            bool shiftColumn) -> Value {
+      // The scale coordinates of the tile: its offsets in groups (a
+      // per-channel k is group 0). scale-row / scale-column shift the k / n
+      // group by one.
+      SmallVector<Value> scaleAt(batchOffsets);
+      for (unsigned axis : {0u, 1u}) {
+        if (axis == kAxis && !scheme.group)
+          scaleAt.push_back(constant(0));
+        else if (group[axis] == 1)
+          scaleAt.push_back(tileOffsets[axis]);
+        else
+          scaleAt.push_back(arith::DivUIOp::create(
+              builder, at, tileOffsets[axis], constant(group[axis])));
+      }
+      auto loadGroups = [&](Value view, bool shiftK, bool shiftN) -> Value {
+        SmallVector<Value> indices(scaleAt);
+        for (auto [axis, shift] :
+             {std::pair(kAxis, shiftK), std::pair(nAxis, shiftN)})
+          if (shift)
+            indices[batch + axis] = arith::AddIOp::create(
+                builder, at, indices[batch + axis], constant(1));
         return tile::LoadOp::create(
             builder,
             view == scales ? named("_scales", at) : named("_zeros", at),
-            groupType, view,
-            ValueRange{shiftRow ? plusOne(groupRow) : groupRow,
-                       shiftColumn ? plusOne(groupColumn) : groupColumn},
-            /*pad=*/nullptr);
+            RankedTensorType::get({scaleShape[0], scaleShape[1]}, scaleType),
+            view, indices, /*pad=*/nullptr);
       };
       Value scaleTile = loadGroups(scales, testMutation == "scale-row",
                                    testMutation == "scale-column");
@@ -761,18 +830,19 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       else {
         auto dequant = tile::DequantOp::create(
             builder, at, realType, codes, scaleTile, zeroTile,
-            builder.getDenseI64ArrayAttr({tileGroup, groupColumns}));
+            builder.getDenseI64ArrayAttr({group[0], group[1]}));
         codes.replaceAllUsesExcept(dequant.getResult(), dequant);
       }
+      AffineExpr d0 = builder.getAffineDimExpr(0),
+                 d1 = builder.getAffineDimExpr(1);
       auto assertSameGroup = [&](Value groups, StringRef what) {
         tag::AssertEqOp::create(
             builder, at, codes,
             AffineMapAttr::get(AffineMap::get(2, 0, {d0, d1}, context)),
-            builder.getStrArrayAttr({"g", column}), groups,
+            builder.getStrArrayAttr(groupRefs), groups,
             AffineMapAttr::get(AffineMap::get(
-                2, 0, {d0.floorDiv(tileGroup), d1.floorDiv(groupColumns)},
-                context)),
-            builder.getStrArrayAttr({"g", column}), ValueRange(),
+                2, 0, {d0.floorDiv(group[0]), d1.floorDiv(group[1])}, context)),
+            builder.getStrArrayAttr(groupRefs), ValueRange(),
             builder.getStringAttr(("every code uses the " + what +
                                    " of its own " +
                                    (fp8 ? "block" : "group and column"))
@@ -780,19 +850,25 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       };
       if (packed) {
         // Code (d0, d1) of the tile is the one the runtime packed for
-        // (k + d0, n + d1): in byte (n + d1) floordiv 2, nibble (n + d1)
-        // mod 2 of row k + d0.
-        AffineExpr s0 = builder.getAffineSymbolExpr(0),
-                   s1 = builder.getAffineSymbolExpr(1);
-        SmallVector<StringRef> coordinates = {names[0], names[1]};
+        // (r + d0, c + d1): in byte (c + d1) floordiv 2, nibble (c + d1)
+        // mod 2 of row r + d0 (batch coordinates as the copy's).
+        SmallVector<AffineExpr> packedAt;
+        for (unsigned b = 0; b < batch; ++b)
+          packedAt.push_back(builder.getAffineSymbolExpr(b));
+        AffineExpr row = builder.getAffineSymbolExpr(batch),
+                   column = builder.getAffineSymbolExpr(batch + 1);
+        packedAt.push_back(d0 + row);
+        packedAt.push_back((d1 + column).floorDiv(2));
+        packedAt.push_back((d1 + column) % 2);
+        SmallVector<StringRef> coordinates(names.begin(), names.end());
+        SmallVector<Value> captures(batchOffsets);
+        captures.append({tileOffsets[0], tileOffsets[1]});
         tag::AssertEqOp::create(
             builder, at, codes,
-            AffineMapAttr::get(AffineMap::get(2, 2, {d0, d1}, context)),
+            AffineMapAttr::get(AffineMap::get(2, batch + 2, {d0, d1}, context)),
             builder.getStrArrayAttr(coordinates), weight.argument,
-            AffineMapAttr::get(AffineMap::get(
-                2, 2, {d0 + s0, (d1 + s1).floorDiv(2), (d1 + s1) % 2},
-                context)),
-            builder.getStrArrayAttr(coordinates), ValueRange{kOffset, nOffset},
+            AffineMapAttr::get(AffineMap::get(2, batch + 2, packedAt, context)),
+            builder.getStrArrayAttr(coordinates), captures,
             builder.getStringAttr("every code is unpacked from the nibble "
                                   "the runtime packed it in"));
       }

@@ -48,7 +48,7 @@
 // MANY: error: tile-quantize: the module has 2 kernels; name the one to quantize with kernel=<name>
 // WHOLE: gemm_bf16.mlir:{{[0-9]+}}:5: error: tile-quantize: the weight tile holds 64 rows of k but group = 128: a tile must hold whole groups; use a group that divides 64 or a K step that is a multiple of 128
 
-tile.kernel @transposed(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>) threads(128) {
+tile.kernel @both_layouts(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>) threads(128) {
   %c0 = arith.constant 0 : index
   %sA = tile.alloc_shared : !tile.shared<64x64xbf16>
   %sB = tile.alloc_shared : !tile.shared<64x64xbf16>
@@ -57,8 +57,9 @@ tile.kernel @transposed(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>) thre
   %a = tile.load %sA : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
   %b = tile.load %sB : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-error @below {{tile-quantize: the weight operand b is transposed; quantize a kernel that reads b as [k, n]}}
-  %c = tile.mma %a, %b, %z transpose_b : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+  %c = tile.mma %a, %b, %z : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+  // expected-error @below {{tile-quantize: the weight is read both as [k, n] and transposed; its scales need one layout}}
+  %d = tile.mma %a, %b, %c transpose_b : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
   tile.return
 }
 
@@ -84,7 +85,7 @@ tile.kernel @already_quantized(%A: !tile.view<?x?xbf16>, %W: !tile.view<?x?xi8>)
   %b = tile.load %sW : !tile.shared<64x64xi8> -> tensor<64x64xi8>
   %z = arith.constant dense<0> : tensor<64x64xi32>
   %aq = arith.constant dense<1> : tensor<64x64xi8>
-  // expected-error @below {{tile-quantize: the weight must be a 2-D bf16 or f16 view, not '!tile.view<?x?xi8>'}}
+  // expected-error @below {{tile-quantize: the weight must be a bf16 or f16 view of rank 2 or more, not '!tile.view<?x?xi8>'}}
   %c = tile.mma %aq, %b, %z : tensor<64x64xi8>, tensor<64x64xi8> -> tensor<64x64xi32>
   tile.return
 }
@@ -174,7 +175,7 @@ tile.kernel @unfilled(%A: !tile.view<?x?xbf16>) threads(128) {
 
 tile.kernel @three_component_tag(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>) threads(128) {
   %c0 = arith.constant 0 : index
-  // expected-error @below {{tile-quantize: the weight's tag must have two components (its row and column) and no captures}}
+  // expected-error @below {{tile-quantize: the weight's tag must name its coordinates, one component per dimension, and have no captures}}
   tag.bind %B as "B"(k, n, x) = (d0, d1) -> (d0, d1, 0) : !tile.view<?x?xbf16>
   %sB = tile.alloc_shared : !tile.shared<64x64xbf16>
   tile.copy %B[%c0, %c0] -> %sB : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
@@ -211,7 +212,7 @@ tile.kernel @odd_columns(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>) thr
   %sA = tile.alloc_shared : !tile.shared<16x64xbf16>
   %sB = tile.alloc_shared : !tile.shared<64x15xbf16>
   tile.copy %A[%c0, %c0] -> %sA : !tile.view<?x?xbf16> -> !tile.shared<16x64xbf16>
-  // expected-error @below {{tile-quantize: int4 codes are packed two per byte along n; the weight tile needs an even number of columns, not 15}}
+  // expected-error @below {{tile-quantize: int4 codes are packed two per byte along the tile's columns; the weight tile needs an even number of columns, not 15}}
   tile.copy %B[%c0, %c0] -> %sB : !tile.view<?x?xbf16> -> !tile.shared<64x15xbf16>
   %a = tile.load %sA : !tile.shared<16x64xbf16> -> tensor<16x64xbf16>
   %b = tile.load %sB : !tile.shared<64x15xbf16> -> tensor<64x15xbf16>
@@ -224,7 +225,7 @@ tile.kernel @odd_columns(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>) thr
 
 tile.kernel @reads_n(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
   %c0 = arith.constant 0 : index
-  // expected-error @below {{tile-quantize: int4 packs the weight's columns two per byte, so its dimension 1 no longer counts them; take n from another operand}}
+  // expected-error @below {{tile-quantize: int4 packs the weight's dimension 1 two per byte, so it no longer counts codes; take its size from another operand}}
   %n = tile.dim %B, 1 : !tile.view<?x?xbf16>
   %sA = tile.alloc_shared : !tile.shared<16x64xbf16>
   %sB = tile.alloc_shared : !tile.shared<64x16xbf16>

@@ -19,6 +19,9 @@
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8 activation-scales=token" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=fp8 activation-scales=token" --tile-pipeline=scheduler=solver --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8" | FileCheck %s --check-prefix=FP8
+// RUN: tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_gate_up_swiglu group=32 zero-points" | FileCheck %s --check-prefix=MOE
+// RUN: tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_gate_up_swiglu group=32 zero-points" --tile-quantize="kernel=moe_down_combine group=64" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED-MOE
+// RUN: tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_gate_up_swiglu weights=fp8" --tile-quantize="kernel=moe_down_combine weights=int8" --tile-pipeline=scheduler=solver --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED-MOE
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 placement=per-group" | FileCheck %s --check-prefix=FP8-PG
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 placement=per-group" --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
@@ -41,6 +44,24 @@
 // TOKEN: %[[TB:.*]] = tile.broadcast %[[TS]] dims [1] : tensor<128xf32> -> tensor<128x128xf32>
 // TOKEN: arith.mulf %[[PF]], %[[TB]]
 // TOKEN-NOT: tile.quant
+
+// MoE expert weights are [expert, n, k] and read transposed: the codes pack
+// along k, the scales keep the weight's layout ([expert, n, k groups]), the
+// tile's scale tile is [64 n, 2 groups], and the assertions compare the
+// expert too.
+// MOE: tile.kernel @moe_gate_up_swiglu_int4_g32_zp(%arg0: !tile.view<?x?xbf16>, %arg1: !tile.view<?x?x?x2xi4>, %arg2: !tile.view<?x?x?xf16>, %arg3: !tile.view<?x?x?xf16>, %arg4: !tile.view<?x?x?x2xi4>, %arg5: !tile.view<?x?x?xf16>, %arg6: !tile.view<?x?x?xf16>,
+// MOE: tag.bind %arg1 as "Wg" (e, n, d, g) = (d0, d1, d2, d3) -> (d0, d1, d2 * 2 + d3, (d2 * 2 + d3) floordiv 32) : !tile.view<?x?x?x2xi4>
+// MOE: tag.bind %arg2 as "Wg_scale" (e, n, g) = (d0, d1, d2) -> (d0, d1, d2) : !tile.view<?x?x?xf16>
+// MOE: tile.copy %arg1[%[[E:.*]], %[[N:.*]], %{{.*}}, %{{.*}}] -> %{{.*}} : !tile.view<?x?x?x2xi4> -> !tile.shared<64x32x2xi4>
+// MOE: %[[CODES:.*]] = tile.unpack %{{.*}} dim 1 order [0, 1] : tensor<64x32x2xi4> -> tensor<64x64xi4>
+// MOE: %[[G:.*]] = arith.divui %[[K:.*]], %c32
+// MOE: %[[S:.*]] = tile.load %arg2[%[[E]], %[[N]], %[[G]]] : !tile.view<?x?x?xf16> -> tensor<64x2xf16>
+// MOE: tile.dequant %[[CODES]], %[[S]], %{{.*}} group [1, 32] : tensor<64x64xi4>, tensor<64x2xf16>, tensor<64x2xf16> -> tensor<64x64xbf16>
+// MOE: tag.assert_eq %[[CODES]][(d0, d1)[s0, s1, s2] -> (d0, d1)] (e, n, d), %arg1[(d0, d1)[s0, s1, s2] -> (s0, d0 + s1, (d1 + s2) floordiv 2, (d1 + s2) mod 2)] (e, n, d) captures(%[[E]], %[[N]], %[[K]])
+// MOE: tag.assert_eq %[[CODES]][(d0, d1) -> (d0, d1)] (e, n, g), %[[S]][(d0, d1) -> (d0, d1 floordiv 32)] (e, n, g)
+// PROVED-MOE-NOT: error
+// PROVED-MOE: remark: tag-check: @moe_gate_up_swiglu_{{.*}} 0 failed
+// PROVED-MOE: remark: tag-check: @moe_down_combine_{{.*}} 0 failed
 
 // fp8 weights: e4m3 codes with one f32 scale per 128x128 block. The 64x128
 // weight tile lies inside one block: one scale per K step, at the block of

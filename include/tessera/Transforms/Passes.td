@@ -144,24 +144,28 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
   let summary = "Quantize a kernel's MMA weights to int4, int8 or fp8 codes";
   let description = [{
     For the kernel named by `kernel` (or the module's only kernel), every
-    `tile.mma` whose b operand is a `[k, n]` tile loaded from a shared
-    buffer that one `tile.copy` fills from a bf16/f16 kernel argument gets
-    that argument quantized:
+    `tile.mma` whose b operand is a `[k, n]` tile (or `[n, k]` with
+    `transpose_b`) loaded from a shared buffer that one `tile.copy` fills
+    from a bf16/f16 kernel argument gets that argument quantized. The tile
+    covers the argument's two innermost dimensions; leading ones (MoE
+    experts) stay, and the scales keep them:
 
     * the argument becomes `!tile.view<?x?x2xi4>` (`[k, ceil(n / 2), 2]`:
       two codes per byte along a row, low nibble first, as the runtime's
       `tessera::quantizeWeights` packs them; each loaded tile is unpacked by
       `tile.unpack ... order [0, 1]`), `!tile.view<?x?xi8>` or
       `!tile.view<?x?xf8E4M3FN>`, followed
-      by new arguments for the scales (f16 `[groups, n]`; fp8: f32
-      `[ceil(k / 128), ceil(n / 128)]`, one per 128x128 block) and, with
-      `zero-points`, the f16 zero points;
+      by new arguments for the scales and, with `zero-points`, the f16 zero
+      points, laid out like the weight with k counted in groups (f16
+      `[groups, n]`, transposed `[n, groups]`; fp8: f32, both dimensions
+      counted in 128-blocks); a transposed int4 weight packs along k;
     * the scales (and zeros) of each loaded weight tile's groups are loaded
       next to it and applied where `placement` says: `registers`
       dequantizes the tile before the MMA (`tile.dequant`); `per-group`
       (MixPE style) runs the MMA on the codes (minus the zero points) and
       scales each K tile's product per column before it joins the
-      accumulator, which needs one group per K tile; `auto` (default) picks
+      accumulator, which needs one group per K tile and an untransposed
+      weight; `auto` (default) picks
       per-group when legal and the product has fewer rows than the weight
       tile (it then multiplies fewer elements), registers otherwise;
     * the weight's tag gains its scale group `g` (fp8: also its column
