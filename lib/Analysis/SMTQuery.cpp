@@ -346,13 +346,15 @@ OwningOpRef<ModuleOp> SMTBackend::build(const Query &query) {
   return module;
 }
 
-Outcome SMTBackend::solve(const Query &query, unsigned rlimit) {
+Outcome SMTBackend::solve(const Query &query, unsigned rlimit,
+                          unsigned timeoutMs) {
   OwningOpRef<ModuleOp> module = build(query);
   auto solverOp = cast<smt::SolverOp>(module->getBody()->front());
 
   z3::solver solver(impl->z3);
   z3::params params(impl->z3);
   params.set("rlimit", rlimit ? rlimit : impl->rlimit);
+  params.set("timeout", timeoutMs);
   solver.set(params);
   SMTToZ3 interpreter(impl->z3);
   z3::check_result result = z3::unknown;

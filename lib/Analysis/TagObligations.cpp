@@ -152,8 +152,9 @@ bool Checker::prove(
   ++stats.failed;
   if (outcome.verdict == Verdict::Unknown) {
     op->emitError() << "tag assertion undecided: Z3 gave up (" << outcome.reason
-                    << ") within rlimit=" << options.rlimit
-                    << "; raise the tag-check option 'rlimit' or simplify "
+                    << ") within rlimit=" << options.rlimit << " and "
+                    << SMTBackend::kTimeoutMs / 1000
+                    << " s; raise the tag-check option 'rlimit' or simplify "
                        "the assertion";
     return false;
   }
@@ -467,9 +468,12 @@ void Checker::checkOffsets(Operation *op, Value view,
            {}});
     query.goal = goal;
     // Offsets without bounded sizes are usually nonlinear and unbounded;
-    // a small budget keeps those cheap, and undecided means 64 bits.
-    if (backend.solve(query, std::max(options.rlimit / 4, 1u)).verdict !=
-        Verdict::Proved)
+    // a small budget keeps those cheap, and undecided means 64 bits. Z3's
+    // nonlinear search does not always stop at the rlimit (MoE's packed
+    // 4-D expert weights ran for minutes): a short timeout backs it up.
+    constexpr unsigned offsetTimeoutMs = 2000;
+    if (backend.solve(query, std::max(options.rlimit / 4, 1u), offsetTimeoutMs)
+            .verdict != Verdict::Proved)
       bits = 64;
   }
   stats.offsetBits.push_back({op, bits});

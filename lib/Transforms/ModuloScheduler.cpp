@@ -241,6 +241,8 @@ public:
       : ctx(ctx), solver(ctx), problem(problem), options(options) {
     z3::params params(ctx);
     params.set("rlimit", options.rlimit);
+    // Z3 does not check its rlimit everywhere: a wall-clock backstop.
+    params.set("timeout", 60000u);
     params.set("core.minimize", true);
     solver.set(params);
   }

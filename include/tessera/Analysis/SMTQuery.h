@@ -56,8 +56,13 @@ public:
   /// The query as a module holding one smt.solver.
   mlir::OwningOpRef<mlir::ModuleOp> build(const Query &query);
   /// Decides the query: Proved when the facts imply the goal. `rlimit`
-  /// overrides the backend's limit when non-zero.
-  Outcome solve(const Query &query, unsigned rlimit = 0);
+  /// overrides the backend's limit when non-zero. Z3 does not check its
+  /// rlimit everywhere (nonlinear integer search can run on past it), so a
+  /// wall-clock `timeoutMs` backs it up; a query that reaches it is
+  /// Unknown with reason "timeout".
+  Outcome solve(const Query &query, unsigned rlimit = 0,
+                unsigned timeoutMs = kTimeoutMs);
+  static constexpr unsigned kTimeoutMs = 60000;
   /// Writes the query as SMT-LIB 2 text.
   mlir::LogicalResult emitSMTLIB(const Query &query, llvm::raw_ostream &os);
 
