@@ -19,7 +19,17 @@ std::vector<uint8_t> packInt4(const int8_t *codes, int64_t rows, int64_t cols) {
 }
 
 int64_t QuantizedWeights::groups() const {
-  return scheme.group ? (rows + scheme.group - 1) / scheme.group : 1;
+  bool fp8 = scheme.format == WeightQuantization::Format::Fp8;
+  int64_t depth = scheme.transposed && !fp8 ? cols : rows;
+  return scheme.group ? (depth + scheme.group - 1) / scheme.group : 1;
+}
+
+/// The scale (and zero) of element (row, col) of an int4/int8 matrix.
+static int64_t scaleIndex(const QuantizedWeights &q, int64_t row, int64_t col) {
+  int64_t k = q.scheme.transposed ? col : row;
+  int64_t n = q.scheme.transposed ? row : col;
+  int64_t g = q.scheme.group ? k / q.scheme.group : 0;
+  return q.scheme.transposed ? n * q.groups() + g : g * q.cols + n;
 }
 
 int64_t QuantizedWeights::blockColumns() const {
@@ -42,9 +52,10 @@ float QuantizedWeights::dequantized(int64_t row, int64_t col) const {
     return fromE4M3(codes[row * cols + col]) *
            blockScales[g * blockColumns() + col / scheme.group];
   float value = float(code(row, col));
+  int64_t at = scaleIndex(*this, row, col);
   if (scheme.zeroPoints)
-    value -= fromF16(zeros[g * cols + col]);
-  return value * fromF16(scales[g * cols + col]);
+    value -= fromF16(zeros[at]);
+  return value * fromF16(scales[at]);
 }
 
 /// One f32 scale per block (largest magnitude / 448), codes rounded to the
@@ -84,19 +95,25 @@ QuantizedWeights quantizeWeights(const float *weights, int64_t rows,
   }
   bool int4 = scheme.format == WeightQuantization::Format::Int4;
   int lo = int4 ? -8 : -127, hi = int4 ? 7 : 127;
+  // Groups run along k, the rows of [k, n] or the columns of [n, k].
+  int64_t depth = scheme.transposed ? cols : rows;
+  int64_t channels = scheme.transposed ? rows : cols;
+  auto at = [&](int64_t k, int64_t n) {
+    return scheme.transposed ? n * cols + k : k * cols + n;
+  };
   int64_t groups = out.groups();
-  int64_t groupRows = scheme.group ? scheme.group : rows;
-  out.scales.assign(groups * cols, 0);
+  int64_t groupRows = scheme.group ? scheme.group : depth;
+  out.scales.assign(groups * channels, 0);
   if (scheme.zeroPoints)
-    out.zeros.assign(groups * cols, 0);
+    out.zeros.assign(groups * channels, 0);
   std::vector<int8_t> codes(rows * cols, 0);
   for (int64_t g = 0; g < groups; ++g)
-    for (int64_t c = 0; c < cols; ++c) {
-      int64_t first = g * groupRows, last = std::min(rows, first + groupRows);
+    for (int64_t c = 0; c < channels; ++c) {
+      int64_t first = g * groupRows, last = std::min(depth, first + groupRows);
       float minimum = 0, maximum = 0;
       for (int64_t r = first; r < last; ++r) {
-        minimum = std::min(minimum, weights[r * cols + c]);
-        maximum = std::max(maximum, weights[r * cols + c]);
+        minimum = std::min(minimum, weights[at(r, c)]);
+        maximum = std::max(maximum, weights[at(r, c)]);
       }
       // The kernel sees the f16-rounded scale and zero: quantize with them.
       float scale, zero = 0;
@@ -108,14 +125,15 @@ QuantizedWeights quantizeWeights(const float *weights, int64_t rows,
         scale =
             fromF16(toF16(std::max(std::fabs(minimum), maximum) / float(hi)));
       }
-      out.scales[g * cols + c] = toF16(scale);
+      int64_t scaleAt = scaleIndex(out, scheme.transposed ? c : first,
+                                   scheme.transposed ? first : c);
+      out.scales[scaleAt] = toF16(scale);
       if (scheme.zeroPoints)
-        out.zeros[g * cols + c] = toF16(zero);
+        out.zeros[scaleAt] = toF16(zero);
       for (int64_t r = first; r < last; ++r) {
-        float q = scale > 0
-                      ? std::nearbyint(weights[r * cols + c] / scale) + zero
-                      : zero;
-        codes[r * cols + c] = static_cast<int8_t>(std::clamp<float>(q, lo, hi));
+        float q =
+            scale > 0 ? std::nearbyint(weights[at(r, c)] / scale) + zero : zero;
+        codes[at(r, c)] = static_cast<int8_t>(std::clamp<float>(q, lo, hi));
       }
     }
   if (int4)

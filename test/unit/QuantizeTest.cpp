@@ -126,6 +126,33 @@ TEST(QuantizeLayout, ZeroPointsCoverAOneSidedRange) {
   EXPECT_LT(errZp, errSym);
 }
 
+TEST(QuantizeLayout, TransposedMatchesTheTranspose) {
+  // [n, k] with groups along each row quantizes exactly like [k, n] with
+  // groups along each column: same codes, scales and zeros, transposed;
+  // int4 packs along k.
+  const int64_t k = 200, n = 37;
+  std::vector<float> w = randomWeights(k, n, 3), wt(n * k);
+  for (int64_t r = 0; r < k; ++r)
+    for (int64_t c = 0; c < n; ++c)
+      wt[c * k + r] = w[r * n + c];
+  for (WeightQuantization scheme :
+       {WeightQuantization{WeightQuantization::Format::Int4, 64, true},
+        WeightQuantization{WeightQuantization::Format::Int8, 0, false},
+        WeightQuantization{WeightQuantization::Format::Fp8, 128, false}}) {
+    QuantizedWeights plain = quantizeWeights(w.data(), k, n, scheme);
+    scheme.transposed = true;
+    QuantizedWeights flipped = quantizeWeights(wt.data(), n, k, scheme);
+    ASSERT_EQ(flipped.scales.size(), plain.scales.size());
+    ASSERT_EQ(flipped.blockScales.size(), plain.blockScales.size());
+    if (scheme.format == WeightQuantization::Format::Int4)
+      EXPECT_EQ(flipped.codes.size(), size_t(n * ((k + 1) / 2)));
+    for (int64_t r = 0; r < k; ++r)
+      for (int64_t c = 0; c < n; ++c)
+        ASSERT_EQ(flipped.dequantized(c, r), plain.dequantized(r, c))
+            << "at k = " << r << ", n = " << c;
+  }
+}
+
 TEST(E4M3, EveryCodeRoundTrips) {
   // 0x7F and 0xFF are NaN; every other code decodes to a value that
   // encodes back to itself.

@@ -75,7 +75,7 @@ private:
 class QuantizedGemm : public Problem {
 public:
   QuantizedGemm(const Flags &flags, std::string kernel,
-                QuantizedGemmScheme layout)
+                QuantizationScheme layout)
       : kernel(std::move(kernel)), scheme(layout.weights),
         activationBlock(layout.activationBlock),
         tokenScales(layout.tokenScales), m(flags.get("m", 256)),
@@ -208,20 +208,14 @@ private:
 const bool registered = registerProblem<GemmBF16>("gemm_bf16");
 } // namespace
 
-std::optional<QuantizedGemmScheme>
-tessera::run::quantizedGemmScheme(const std::string &kernel) {
-  // The shipped int4 kernel, and the names tile-quantize gives.
-  if (kernel == "gemm_w4a16")
-    return QuantizedGemmScheme{};
-  // The suffix starts at the last "_int" or "_fp8".
-  size_t intAt = kernel.rfind("_int"), fp8At = kernel.rfind("_fp8");
-  if (intAt == std::string::npos && fp8At == std::string::npos)
+std::optional<QuantizationScheme>
+tessera::run::parseQuantizedName(const std::string &kernel,
+                                 const std::string &base) {
+  if (kernel.size() <= base.size() + 1 ||
+      kernel.compare(0, base.size(), base) || kernel[base.size()] != '_')
     return std::nullopt;
-  size_t at = intAt == std::string::npos   ? fp8At
-              : fp8At == std::string::npos ? intAt
-                                           : std::max(intAt, fp8At);
-  std::string suffix = kernel.substr(at + 1);
-  QuantizedGemmScheme result;
+  std::string suffix = kernel.substr(base.size() + 1);
+  QuantizationScheme result;
   bool fp8 = suffix.compare(0, 3, "fp8") == 0;
   std::string activations = fp8 ? "_af8k" : "_a8k";
   std::string perToken = fp8 ? "_af8t" : "_a8t";
@@ -258,9 +252,17 @@ tessera::run::quantizedGemmScheme(const std::string &kernel) {
   return result;
 }
 
+std::optional<QuantizationScheme>
+tessera::run::quantizedGemmScheme(const std::string &kernel) {
+  // The shipped int4 kernel, and the names tile-quantize gives.
+  if (kernel == "gemm_w4a16")
+    return QuantizationScheme{};
+  return parseQuantizedName(kernel, "gemm_bf16");
+}
+
 std::unique_ptr<Problem>
 tessera::run::makeQuantizedGemm(const std::string &kernel, const Flags &flags) {
-  std::optional<QuantizedGemmScheme> scheme = quantizedGemmScheme(kernel);
+  std::optional<QuantizationScheme> scheme = quantizedGemmScheme(kernel);
   if (!scheme)
     return nullptr;
   return std::make_unique<QuantizedGemm>(flags, kernel, *scheme);

@@ -12,15 +12,89 @@ using namespace tessera::run;
 namespace {
 constexpr int64_t kBlock = 64; // rows per block in moe_expert_block.mlir
 
+/// One weight of every expert, [E, n, k] (read transposed by the kernels),
+/// quantized expert by expert by the runtime, in the operand order of a
+/// tile-quantize'd MoE kernel: codes, scales [E, n, groups] (fp8: [E,
+/// ceil(n / 128), ceil(k / 128)]) and zero points.
+struct QuantizedExperts {
+  std::vector<tessera::QuantizedWeights> experts;
+  std::vector<uint8_t> codes;
+  std::vector<uint16_t> scales, zeros;
+  std::vector<float> blockScales;
+  tessera_view codesView{}, scalesView{}, zerosView{};
+
+  /// Expert e's rows [first, first + n) of the bf16 [E, rows, k] `weights`.
+  QuantizedExperts(const uint16_t *weights, int64_t numExperts, int64_t rows,
+                   int64_t first, int64_t n, int64_t k,
+                   tessera::WeightQuantization scheme) {
+    scheme.transposed = true;
+    std::vector<float> real(n * k);
+    for (int64_t e = 0; e < numExperts; ++e) {
+      for (int64_t i = 0; i < n * k; ++i)
+        real[i] = tessera::fromBF16(weights[(e * rows + first) * k + i]);
+      experts.push_back(tessera::quantizeWeights(real.data(), n, k, scheme));
+      const tessera::QuantizedWeights &q = experts.back();
+      codes.insert(codes.end(), q.codes.begin(), q.codes.end());
+      scales.insert(scales.end(), q.scales.begin(), q.scales.end());
+      zeros.insert(zeros.end(), q.zeros.begin(), q.zeros.end());
+      blockScales.insert(blockScales.end(), q.blockScales.begin(),
+                         q.blockScales.end());
+    }
+    const tessera::QuantizedWeights &q = experts.front();
+    if (scheme.format == tessera::WeightQuantization::Format::Int4) {
+      // [E, n, ceil(k / 2), 2]: nibble p of byte j is column 2j + p.
+      int64_t bytes = (k + 1) / 2;
+      codesView = view(codes.data(), {numExperts, n, bytes, 2},
+                       {n * bytes, bytes, 1, 1});
+    } else {
+      codesView = view(codes.data(), {numExperts, n, k}, {n * k, k, 1});
+    }
+    if (scheme.format == tessera::WeightQuantization::Format::Fp8) {
+      scalesView =
+          view(blockScales.data(), {numExperts, q.groups(), q.blockColumns()},
+               {q.groups() * q.blockColumns(), q.blockColumns(), 1});
+    } else {
+      int64_t groups = q.groups();
+      scalesView =
+          view(scales.data(), {numExperts, n, groups}, {n * groups, groups, 1});
+      zerosView =
+          view(zeros.data(), {numExperts, n, groups}, {n * groups, groups, 1});
+    }
+  }
+  /// The value the kernel multiplies by (bf16-rounded after dequantizing).
+  double operator()(int64_t e, int64_t row, int64_t col) const {
+    return tessera::fromBF16(tessera::toBF16(experts[e].dequantized(row, col)));
+  }
+
+private:
+  static tessera_view view(void *data, std::vector<int64_t> sizes,
+                           std::vector<int64_t> strides) {
+    tessera_view result{};
+    result.data = data;
+    result.rank = static_cast<int64_t>(sizes.size());
+    for (size_t d = 0; d < sizes.size(); ++d) {
+      result.sizes[d] = sizes[d];
+      result.strides[d] = strides[d];
+    }
+    return result;
+  }
+};
+
 /// Routing (top-k of a softmax over random logits, renormalized) and
 /// alignment (slots sorted by expert, each expert's run padded to 64 rows
 /// with the sentinel T * topk) on the host; then the two kernels of
 /// moe_expert_block.mlir: gate+up with SwiGLU, down with the weighted
-/// atomic combine into Out (f32, zeroed first).
+/// atomic combine into Out (f32, zeroed first). Quantized (both kernels
+/// renamed with the same tile-quantize suffix), the expert weights are
+/// quantized by the runtime and the reference uses their dequantized
+/// values; the error against the bf16 weights is reported.
 class MoeExpertBlock : public Problem {
 public:
-  explicit MoeExpertBlock(const Flags &flags)
-      : tokens(flags.get("tokens", 100)), experts(flags.get("experts", 8)),
+  explicit MoeExpertBlock(
+      const Flags &flags, std::string suffix = "",
+      std::optional<tessera::WeightQuantization> scheme = {})
+      : suffix(std::move(suffix)), scheme(scheme),
+        tokens(flags.get("tokens", 100)), experts(flags.get("experts", 8)),
         topk(flags.get("topk", 2)), hidden(flags.get("hidden", 128)),
         inter(flags.get("inter", 128)), x({tokens, hidden}, 2),
         w13({experts, 2 * inter, hidden}, 2), w2({experts, hidden, inter}, 2),
@@ -34,11 +108,14 @@ public:
     return tokens > 0 && hidden > 0 && inter > 0;
   }
   std::string describe() const override {
+    std::string quantized;
+    if (scheme)
+      quantized = " weights " + suffix + ",";
     return "tokens=" + std::to_string(tokens) +
            " experts=" + std::to_string(experts) +
            " topk=" + std::to_string(topk) +
            " hidden=" + std::to_string(hidden) +
-           " inter=" + std::to_string(inter) + ", " +
+           " inter=" + std::to_string(inter) + "," + quantized + " " +
            std::to_string(emptyExperts) + " experts without tokens";
   }
 
@@ -77,6 +154,15 @@ public:
       if (std::find(expertIds.begin(), expertIds.end(), e) != expertIds.end())
         --emptyExperts;
     slots = static_cast<int64_t>(sortedIds.size());
+    if (scheme) {
+      const auto *bits = w13.as<uint16_t>();
+      gate = std::make_unique<QuantizedExperts>(bits, experts, 2 * inter, 0,
+                                                inter, hidden, *scheme);
+      up = std::make_unique<QuantizedExperts>(bits, experts, 2 * inter, inter,
+                                              inter, hidden, *scheme);
+      down = std::make_unique<QuantizedExperts>(
+          w2.as<uint16_t>(), experts, hidden, 0, hidden, inter, *scheme);
+    }
     h = std::make_unique<Tensor>(std::vector<int64_t>{slots, inter}, 2);
     poisonBF16(*h);
     std::fill(out.as<float>(), out.as<float>() + out.elements(), 0.0f);
@@ -85,9 +171,9 @@ public:
   tessera_status launch(tessera_module *module) override {
     std::fill(out.as<float>(), out.as<float>() + out.elements(), 0.0f);
     // Gate and up projections are the two halves of the fused weight.
-    tessera_view gate = w13.view, up = w13.view;
-    gate.sizes[1] = up.sizes[1] = inter;
-    up.data = w13.as<uint16_t>() + inter * hidden;
+    gateView = upView = w13.view;
+    gateView.sizes[1] = upView.sizes[1] = inter;
+    upView.data = w13.as<uint16_t>() + inter * hidden;
     tessera_view ids = tessera::view(sortedIds.data(), {slots});
     tessera_view blockExperts = tessera::view(
         expertIds.data(), {static_cast<int64_t>(expertIds.size())});
@@ -97,24 +183,81 @@ public:
     int64_t blocks = slots / kBlock;
     if (blocks == 0)
       return TESSERA_SUCCESS;
-    void *first[] = {&x.view, &gate,         &up,     &h->view,
-                     &ids,    &blockExperts, &routed, &k32};
+    // Quantized, each weight is followed by its scales (and zero points).
+    auto weightArgs = [&](tessera_view &real, QuantizedExperts *quantized) {
+      if (!quantized)
+        return std::vector<void *>{&real};
+      std::vector<void *> args = {&quantized->codesView,
+                                  &quantized->scalesView};
+      if (scheme->zeroPoints)
+        args.push_back(&quantized->zerosView);
+      return args;
+    };
+    std::vector<void *> first = {&x.view};
+    for (auto [real, quantized] :
+         {std::pair(&gateView, gate.get()), std::pair(&upView, up.get())})
+      for (void *arg : weightArgs(*real, quantized))
+        first.push_back(arg);
+    for (void *arg : {(void *)&h->view, (void *)&ids, (void *)&blockExperts,
+                      (void *)&routed, (void *)&k32})
+      first.push_back(arg);
+    std::string tail = scheme ? "_" + suffix : "";
     tessera_grid grid1{blocks, (inter + 63) / 64, 1};
-    if (tessera_status status =
-            tesseraLaunch(module, "moe_gate_up_swiglu", grid1, first))
+    if (tessera_status status = tesseraLaunch(
+            module, ("moe_gate_up_swiglu" + tail).c_str(), grid1, first.data()))
       return status;
-    void *second[] = {&h->view, &w2.view,      &out.view, &weights,
-                      &ids,     &blockExperts, &routed,   &k32};
+    std::vector<void *> second = {&h->view};
+    for (void *arg : weightArgs(w2.view, down.get()))
+      second.push_back(arg);
+    for (void *arg : {(void *)&out.view, (void *)&weights, (void *)&ids,
+                      (void *)&blockExperts, (void *)&routed, (void *)&k32})
+      second.push_back(arg);
     tessera_grid grid2{blocks, (hidden + 63) / 64, 1};
-    return tesseraLaunch(module, "moe_down_combine", grid2, second);
+    return tesseraLaunch(module, ("moe_down_combine" + tail).c_str(), grid2,
+                         second.data());
   }
 
   void results(std::vector<double> &result, std::vector<double> &ref) override {
     result.assign(out.as<float>(), out.as<float>() + out.elements());
+    if (!scheme)
+      return reference(ref, bf16Weights());
+    reference(ref, [&](int which, int64_t e, int64_t row, int64_t col) {
+      const QuantizedExperts &q = which == 0 ? *gate : which == 1 ? *up : *down;
+      return q(e, row, col);
+    });
+  }
+  bool secondReference(std::vector<double> &ref, std::string &what) override {
+    if (!scheme)
+      return false;
+    what = "bf16 weights";
+    reference(ref, bf16Weights());
+    return true;
+  }
+  // The intermediate activation is stored as bf16 between the kernels.
+  double tolerance() const override { return 1e-2; }
+  double flops() const override {
+    return 2.0 * tokens * topk * (3.0 * hidden * inter);
+  }
+
+private:
+  /// Weight `which` (0 gate [E, I, D], 1 up [E, I, D], 2 down [E, D, I]) of
+  /// expert e at (row, col).
+  using Weights = std::function<double(int, int64_t, int64_t, int64_t)>;
+  Weights bf16Weights() const {
+    return [this](int which, int64_t e, int64_t row, int64_t col) {
+      const Tensor &t = which == 2 ? w2 : w13;
+      int64_t rows = which == 2 ? hidden : 2 * inter;
+      int64_t cols = which == 2 ? inter : hidden;
+      int64_t first = which == 1 ? inter : 0;
+      return double(tessera::fromBF16(reinterpret_cast<const uint16_t *>(
+          t.bytes.data())[(e * rows + first + row) * cols + col]));
+    };
+  }
+  void reference(std::vector<double> &ref, const Weights &w) const {
     ref.assign(tokens * hidden, 0.0);
     auto bf = [](const Tensor &t, int64_t i) {
-      return double(
-          fromBF16(reinterpret_cast<const uint16_t *>(t.bytes.data())[i]));
+      return double(tessera::fromBF16(
+          reinterpret_cast<const uint16_t *>(t.bytes.data())[i]));
     };
     std::vector<double> act(inter);
     for (int64_t t = 0; t < tokens; ++t)
@@ -124,28 +267,26 @@ public:
           double g = 0, u = 0;
           for (int64_t d = 0; d < hidden; ++d) {
             double xv = bf(x, t * hidden + d);
-            g += xv * bf(w13, (e * 2 * inter + i) * hidden + d);
-            u += xv * bf(w13, (e * 2 * inter + inter + i) * hidden + d);
+            g += xv * w(0, e, i, d);
+            u += xv * w(1, e, i, d);
           }
           act[i] = g / (1 + std::exp(-g)) * u;
         }
         for (int64_t d = 0; d < hidden; ++d) {
           double y = 0;
           for (int64_t i = 0; i < inter; ++i)
-            y += act[i] * bf(w2, (e * hidden + d) * inter + i);
+            y += act[i] * w(2, e, d, i);
           ref[t * hidden + d] += topkWeights[t * topk + j] * y;
         }
       }
   }
-  // The intermediate activation is stored as bf16 between the kernels.
-  double tolerance() const override { return 1e-2; }
-  double flops() const override {
-    return 2.0 * tokens * topk * (3.0 * hidden * inter);
-  }
 
-private:
+  std::string suffix;
+  std::optional<tessera::WeightQuantization> scheme;
   int64_t tokens, experts, topk, hidden, inter;
   Tensor x, w13, w2, out;
+  tessera_view gateView{}, upView{};
+  std::unique_ptr<QuantizedExperts> gate, up, down;
   std::unique_ptr<Tensor> h;
   std::vector<int32_t> topkIds, sortedIds, expertIds;
   std::vector<float> topkWeights;
@@ -154,3 +295,22 @@ private:
 
 const bool registered = registerProblem<MoeExpertBlock>("moe_gate_up_swiglu");
 } // namespace
+
+std::optional<QuantizationScheme>
+tessera::run::quantizedMoeScheme(const std::string &kernel) {
+  std::optional<QuantizationScheme> scheme =
+      parseQuantizedName(kernel, "moe_gate_up_swiglu");
+  if (!scheme || scheme->activationBlock || scheme->tokenScales)
+    return std::nullopt;
+  return scheme;
+}
+
+std::unique_ptr<Problem>
+tessera::run::makeQuantizedMoe(const std::string &kernel, const Flags &flags) {
+  std::optional<QuantizationScheme> scheme = quantizedMoeScheme(kernel);
+  if (!scheme)
+    return nullptr;
+  return std::make_unique<MoeExpertBlock>(
+      flags, kernel.substr(std::string("moe_gate_up_swiglu_").size()),
+      scheme->weights);
+}

@@ -69,7 +69,8 @@ std::map<std::string, Maker> &tessera::run::problemRegistry() {
 
 bool tessera::run::isKnownKernel(const std::string &kernel) {
   return problemRegistry().count(kernel) ||
-         quantizedGemmScheme(kernel).has_value();
+         quantizedGemmScheme(kernel).has_value() ||
+         quantizedMoeScheme(kernel).has_value();
 }
 
 std::unique_ptr<Problem> tessera::run::makeProblem(const std::string &kernel,
@@ -77,5 +78,7 @@ std::unique_ptr<Problem> tessera::run::makeProblem(const std::string &kernel,
   auto it = problemRegistry().find(kernel);
   if (it != problemRegistry().end())
     return it->second(flags);
+  if (quantizedMoeScheme(kernel))
+    return makeQuantizedMoe(kernel, flags);
   return makeQuantizedGemm(kernel, flags);
 }

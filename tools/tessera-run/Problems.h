@@ -86,9 +86,10 @@ public:
   virtual double flops() const = 0;
 };
 
-/// What a quantized GEMM kernel expects: gemm_w4a16 or a name tile-quantize
-/// gives (`<gemm>_int4_g<G>[_zp]`, `<gemm>_int8_pc[_zp][_a8k<BK>]`).
-struct QuantizedGemmScheme {
+/// What a quantized kernel expects, from the name tile-quantize gives it:
+/// `<base>_int4_g<G>[_zp]`, `<base>_int8_pc[_zp]` or `<base>_fp8_b128`, then
+/// `_a8k<BK>`/`_af8k<BK>` or `_a8t`/`_af8t` for quantized activations.
+struct QuantizationScheme {
   WeightQuantization weights;
   /// int8 (fp8 with fp8 weights) activations quantized per row within
   /// blocks of this many k; 0: bf16 activations.
@@ -96,10 +97,19 @@ struct QuantizedGemmScheme {
   /// The activation arrives quantized, one scale per token (_a8t, _af8t).
   bool tokenScales = false;
 };
-std::optional<QuantizedGemmScheme>
+/// The scheme of `kernel` if it is `base` quantized by tile-quantize.
+std::optional<QuantizationScheme> parseQuantizedName(const std::string &kernel,
+                                                     const std::string &base);
+/// gemm_w4a16, or gemm_bf16 quantized.
+std::optional<QuantizationScheme>
 quantizedGemmScheme(const std::string &kernel);
 std::unique_ptr<Problem> makeQuantizedGemm(const std::string &kernel,
                                            const Flags &flags);
+/// moe_gate_up_swiglu quantized (with moe_down_combine quantized alike, in
+/// the same bundle); bf16 activations only.
+std::optional<QuantizationScheme> quantizedMoeScheme(const std::string &kernel);
+std::unique_ptr<Problem> makeQuantizedMoe(const std::string &kernel,
+                                          const Flags &flags);
 
 /// Whether some problem exercises `kernel`.
 bool isKnownKernel(const std::string &kernel);

@@ -32,20 +32,28 @@ struct WeightQuantization {
   int64_t group = 128;
   /// Asymmetric: `(code - zero) * scale` with an integer-valued zero.
   bool zeroPoints = false;
+  /// The matrix is [n, k] (read with transpose_b, as MoE expert weights
+  /// are): groups run along each row, int4 packs along k, and the scales
+  /// (zeros) are [n, groups].
+  bool transposed = false;
 };
 
-/// A [k, n] weight matrix in the operand order of a quantized kernel.
+/// A [k, n] (or transposed [n, k]) weight matrix in the operand order of a
+/// quantized kernel; rows and cols are as stored.
 struct QuantizedWeights {
   int64_t rows = 0, cols = 0;
   WeightQuantization scheme;
   /// int4: two codes per byte along a row, low nibble first, rows padded to
   /// whole bytes (packInt4); int8 and fp8: one code per byte, row-major.
   std::vector<uint8_t> codes;
-  /// f16 bits, [groups, cols] with groups = ceil(rows / group) (1 per
-  /// channel); zeros empty unless scheme.zeroPoints. Empty for fp8.
+  /// f16 bits, [groups, n] (transposed: [n, groups]) with groups =
+  /// ceil(k / group) (1 per channel); zeros empty unless scheme.zeroPoints.
+  /// Empty for fp8.
   std::vector<uint16_t> scales, zeros;
-  /// fp8: f32 [groups, blockColumns()], one per group x group block.
+  /// fp8: f32 [groups, blockColumns()], one per group x group block of the
+  /// matrix as stored.
   std::vector<float> blockScales;
+  /// Groups of k (fp8: blocks of rows).
   int64_t groups() const;
   int64_t blockColumns() const;
   /// The signed code of element (row, col) (int4 and int8).
