@@ -146,14 +146,22 @@ FailureOr<Source> findSource(tile::MmaOp mma, tile::KernelOp kernel,
   return source;
 }
 
+/// A tile of scales as f32.
+Value asF32(OpBuilder &builder, Location loc, Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  if (type.getElementType().isF32())
+    return tile;
+  return arith::ExtFOp::create(
+      builder, loc,
+      RankedTensorType::get(type.getShape(), builder.getF32Type()), tile);
+}
+
 /// A tile of scales as f32, its unit dimensions repeated to `shape`.
 Value spreadTo(OpBuilder &builder, Location loc, Value tile,
                ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(tile.getType());
   Type f32 = builder.getF32Type();
-  if (!type.getElementType().isF32())
-    tile = arith::ExtFOp::create(
-        builder, loc, RankedTensorType::get(type.getShape(), f32), tile);
+  tile = asF32(builder, loc, tile);
   SmallVector<int64_t> unitDims;
   for (auto [dim, size] : llvm::enumerate(type.getShape()))
     if (size == 1 && shape[dim] != 1)
@@ -390,13 +398,25 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
   /// column before they join the accumulator: acc + (a . codes) * s.
   void scaleAfterMma(OpBuilder &builder, Location at, Value codes,
                      RankedTensorType realType, Value scaleTile, Value zeroTile,
-                     Format activations) {
+                     Format activations, bool transposed) {
     int64_t rows = realType.getDimSize(0), cols = realType.getDimSize(1);
     Type f32 = builder.getF32Type();
     auto wide = RankedTensorType::get({rows, cols}, f32);
+    // The scales over an [m, n] product: a row of n scales repeated, or for
+    // a transposed weight its column of n scales turned into that row (a
+    // one-element sum per n, then a broadcast).
     auto spread = [&](OpBuilder &b, Location loc, Value groups,
-                      int64_t spreadRows) {
-      return spreadTo(b, loc, groups, {spreadRows, cols});
+                      int64_t m) -> Value {
+      int64_t n = transposed ? rows : cols;
+      if (!transposed ||
+          cast<RankedTensorType>(groups.getType()).getDimSize(0) == 1)
+        return spreadTo(b, loc, groups, {m, n});
+      Value line = tile::ReduceOp::create(
+          b, loc, RankedTensorType::get({n}, f32), tile::ReduceKind::sum,
+          asF32(b, loc, groups), 1);
+      return tile::BroadcastOp::create(b, loc,
+                                       RankedTensorType::get({m, n}, f32), line,
+                                       b.getDenseI64ArrayAttr({0}));
     };
     if (activations != Format::Real)
       return lowPrecisionMmas(codes, scaleTile, activations, spread);
@@ -407,8 +427,8 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
             : arith::SIToFPOp::create(builder, at, wide, codes).getOperation();
     Value real = asReal->getResult(0);
     if (zeroTile)
-      real = arith::SubFOp::create(builder, at, real,
-                                   spread(builder, at, zeroTile, rows));
+      real = arith::SubFOp::create(
+          builder, at, real, spreadTo(builder, at, zeroTile, {rows, cols}));
     if (realType.getElementType() != f32)
       real = arith::TruncFOp::create(builder, at, realType, real);
     codes.replaceAllUsesExcept(real, asReal);
@@ -740,15 +760,6 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     bool oneGroupPerTile =
         scaleShape[kAxis] == 1 && (!fp8 || scaleShape[nAxis] == 1);
     bool perGroup = scheme.placement == Placement::PerGroup;
-    if (perGroup && transposed)
-      return weight.copy.emitError()
-             << "tile-quantize: placement=per-group scales each K tile's "
-                "product by a row of scales over n and needs an untransposed "
-                "weight ([k, n])"
-             << (scheme.activations != Format::Real
-                     ? " (" + activations +
-                           " activations need the per-group placement)"
-                     : std::string("; use placement=registers"));
     if (perGroup && !oneGroupPerTile)
       return weight.copy.emitError()
              << "tile-quantize: placement=per-group scales each K tile's "
@@ -763,7 +774,7 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                            " activations need the "
                            "per-group placement)"
                      : std::string(" or placement=registers"));
-    if (scheme.placement == Placement::Auto && oneGroupPerTile && !transposed &&
+    if (scheme.placement == Placement::Auto && oneGroupPerTile &&
         llvm::all_of(weight.loads, [&](tile::LoadOp load) {
           return llvm::all_of(load->getUsers(), [&](Operation *user) {
             auto mma = dyn_cast<tile::MmaOp>(user);
@@ -826,7 +837,7 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                 : Value();
       if (perGroup)
         scaleAfterMma(builder, at, codes, realType, scaleTile, zeroTile,
-                      scheme.activations);
+                      scheme.activations, transposed);
       else {
         auto dequant = tile::DequantOp::create(
             builder, at, realType, codes, scaleTile, zeroTile,

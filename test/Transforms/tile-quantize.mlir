@@ -22,6 +22,8 @@
 // RUN: tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_gate_up_swiglu group=32 zero-points" | FileCheck %s --check-prefix=MOE
 // RUN: tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_gate_up_swiglu group=32 zero-points" --tile-quantize="kernel=moe_down_combine group=64" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED-MOE
 // RUN: tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_gate_up_swiglu weights=fp8" --tile-quantize="kernel=moe_down_combine weights=int8" --tile-pipeline=scheduler=solver --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED-MOE
+// RUN: tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_down_combine weights=int8 activations=int8" | FileCheck %s --check-prefix=MOE-A8
+// RUN: tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_gate_up_swiglu weights=fp8 activations=fp8" --tile-quantize="kernel=moe_down_combine weights=int8 activations=int8" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED-MOE
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 placement=per-group" | FileCheck %s --check-prefix=FP8-PG
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 placement=per-group" --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
@@ -59,6 +61,15 @@
 // MOE: tile.dequant %[[CODES]], %[[S]], %{{.*}} group [1, 32] : tensor<64x64xi4>, tensor<64x2xf16>, tensor<64x2xf16> -> tensor<64x64xbf16>
 // MOE: tag.assert_eq %[[CODES]][(d0, d1)[s0, s1, s2] -> (d0, d1)] (e, n, d), %arg1[(d0, d1)[s0, s1, s2] -> (s0, d0 + s1, (d1 + s2) floordiv 2, (d1 + s2) mod 2)] (e, n, d) captures(%[[E]], %[[N]], %[[K]])
 // MOE: tag.assert_eq %[[CODES]][(d0, d1) -> (d0, d1)] (e, n, g), %[[S]][(d0, d1) -> (d0, d1 floordiv 32)] (e, n, g)
+// MoE with int8 activations: the transposed weight's column of per-channel
+// scales [64 n, 1] becomes a row over the [64 m, 64 n] product.
+// MOE-A8: tile.kernel @moe_down_combine_int8_pc_a8k64(
+// MOE-A8: %[[S:.*]] = tile.load %arg2[%{{.*}}, %{{.*}}, %{{.*}}] : !tile.view<?x?x?xf16> -> tensor<64x1xf16>
+// MOE-A8: tile.quant %{{.*}} group [1, 64] : tensor<64x64xbf16> -> tensor<64x64xi8>, tensor<64x1xf32>
+// MOE-A8: tile.mma %{{.*}}, %{{.*}}, %{{.*}} transpose_b : tensor<64x64xi8>, tensor<64x64xi8> -> tensor<64x64xi32>
+// MOE-A8: %[[SF:.*]] = arith.extf %[[S]] : tensor<64x1xf16> to tensor<64x1xf32>
+// MOE-A8: %[[ROW:.*]] = tile.reduce sum %[[SF]] dim 1 : tensor<64x1xf32> -> tensor<64xf32>
+// MOE-A8: tile.broadcast %[[ROW]] dims [0] : tensor<64xf32> -> tensor<64x64xf32>
 // PROVED-MOE-NOT: error
 // PROVED-MOE: remark: tag-check: @moe_gate_up_swiglu_{{.*}} 0 failed
 // PROVED-MOE: remark: tag-check: @moe_down_combine_{{.*}} 0 failed

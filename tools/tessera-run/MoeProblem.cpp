@@ -61,9 +61,11 @@ struct QuantizedExperts {
           view(zeros.data(), {numExperts, n, groups}, {n * groups, groups, 1});
     }
   }
-  /// The value the kernel multiplies by (bf16-rounded after dequantizing).
-  double operator()(int64_t e, int64_t row, int64_t col) const {
-    return tessera::fromBF16(tessera::toBF16(experts[e].dequantized(row, col)));
+  /// The value the kernel multiplies by: dequantized, and rounded to bf16
+  /// unless the kernel multiplies the codes exactly (quantized activations).
+  double value(int64_t e, int64_t row, int64_t col, bool exact) const {
+    float real = experts[e].dequantized(row, col);
+    return exact ? real : tessera::fromBF16(tessera::toBF16(real));
   }
 
 private:
@@ -92,13 +94,14 @@ class MoeExpertBlock : public Problem {
 public:
   explicit MoeExpertBlock(
       const Flags &flags, std::string suffix = "",
-      std::optional<tessera::WeightQuantization> scheme = {})
+      std::optional<tessera::WeightQuantization> scheme = {},
+      int64_t activationBlock = 0)
       : suffix(std::move(suffix)), scheme(scheme),
-        tokens(flags.get("tokens", 100)), experts(flags.get("experts", 8)),
-        topk(flags.get("topk", 2)), hidden(flags.get("hidden", 128)),
-        inter(flags.get("inter", 128)), x({tokens, hidden}, 2),
-        w13({experts, 2 * inter, hidden}, 2), w2({experts, hidden, inter}, 2),
-        out({tokens, hidden}, 4) {}
+        activationBlock(activationBlock), tokens(flags.get("tokens", 100)),
+        experts(flags.get("experts", 8)), topk(flags.get("topk", 2)),
+        hidden(flags.get("hidden", 128)), inter(flags.get("inter", 128)),
+        x({tokens, hidden}, 2), w13({experts, 2 * inter, hidden}, 2),
+        w2({experts, hidden, inter}, 2), out({tokens, hidden}, 4) {}
 
   bool valid(std::string &why) const override {
     if (topk < 1 || topk > experts) {
@@ -221,15 +224,20 @@ public:
     result.assign(out.as<float>(), out.as<float>() + out.elements());
     if (!scheme)
       return reference(ref, bf16Weights());
-    reference(ref, [&](int which, int64_t e, int64_t row, int64_t col) {
-      const QuantizedExperts &q = which == 0 ? *gate : which == 1 ? *up : *down;
-      return q(e, row, col);
-    });
+    reference(
+        ref,
+        [&](int which, int64_t e, int64_t row, int64_t col) {
+          const QuantizedExperts &q = which == 0   ? *gate
+                                      : which == 1 ? *up
+                                                   : *down;
+          return q.value(e, row, col, activationBlock != 0);
+        },
+        activationBlock);
   }
   bool secondReference(std::vector<double> &ref, std::string &what) override {
     if (!scheme)
       return false;
-    what = "bf16 weights";
+    what = activationBlock ? "bf16 weights and activations" : "bf16 weights";
     reference(ref, bf16Weights());
     return true;
   }
@@ -253,25 +261,44 @@ private:
           t.bytes.data())[(e * rows + first + row) * cols + col]));
     };
   }
-  void reference(std::vector<double> &ref, const Weights &w) const {
+  /// With `activationBlock`, each MMA's a operand (the gathered tokens,
+  /// then the bf16 intermediate) is quantized per row within blocks of
+  /// that many k, as the kernels do.
+  void reference(std::vector<double> &ref, const Weights &w,
+                 int64_t activationBlock = 0) const {
     ref.assign(tokens * hidden, 0.0);
-    auto bf = [](const Tensor &t, int64_t i) {
-      return double(tessera::fromBF16(
-          reinterpret_cast<const uint16_t *>(t.bytes.data())[i]));
+    auto asKernelSees = [&](std::vector<double> &row) {
+      if (!activationBlock)
+        return;
+      std::vector<float> values(row.begin(), row.end());
+      tessera::QuantizedActivations q = tessera::quantizeActivations(
+          values.data(), 1, static_cast<int64_t>(values.size()),
+          scheme->format == tessera::WeightQuantization::Format::Fp8
+              ? tessera::ActivationFormat::Fp8
+              : tessera::ActivationFormat::Int8,
+          activationBlock);
+      for (size_t i = 0; i < row.size(); ++i)
+        row[i] = q.dequantized(0, static_cast<int64_t>(i));
     };
-    std::vector<double> act(inter);
+    std::vector<double> xRow(hidden), act(inter);
     for (int64_t t = 0; t < tokens; ++t)
       for (int64_t j = 0; j < topk; ++j) {
         int64_t e = topkIds[t * topk + j];
+        for (int64_t d = 0; d < hidden; ++d)
+          xRow[d] = tessera::fromBF16(x.as<uint16_t>()[t * hidden + d]);
+        asKernelSees(xRow);
         for (int64_t i = 0; i < inter; ++i) {
           double g = 0, u = 0;
           for (int64_t d = 0; d < hidden; ++d) {
-            double xv = bf(x, t * hidden + d);
-            g += xv * w(0, e, i, d);
-            u += xv * w(1, e, i, d);
+            g += xRow[d] * w(0, e, i, d);
+            u += xRow[d] * w(1, e, i, d);
           }
           act[i] = g / (1 + std::exp(-g)) * u;
+          // The intermediate is stored as bf16 between the kernels.
+          if (activationBlock)
+            act[i] = tessera::fromBF16(tessera::toBF16(float(act[i])));
         }
+        asKernelSees(act);
         for (int64_t d = 0; d < hidden; ++d) {
           double y = 0;
           for (int64_t i = 0; i < inter; ++i)
@@ -283,6 +310,7 @@ private:
 
   std::string suffix;
   std::optional<tessera::WeightQuantization> scheme;
+  int64_t activationBlock;
   int64_t tokens, experts, topk, hidden, inter;
   Tensor x, w13, w2, out;
   tessera_view gateView{}, upView{};
@@ -300,7 +328,9 @@ std::optional<QuantizationScheme>
 tessera::run::quantizedMoeScheme(const std::string &kernel) {
   std::optional<QuantizationScheme> scheme =
       parseQuantizedName(kernel, "moe_gate_up_swiglu");
-  if (!scheme || scheme->activationBlock || scheme->tokenScales)
+  // The kernels' a operands are gathered or computed, not given: quantized
+  // activations are quantized inside (per K tile), never per token.
+  if (!scheme || scheme->tokenScales)
     return std::nullopt;
   return scheme;
 }
@@ -312,5 +342,5 @@ tessera::run::makeQuantizedMoe(const std::string &kernel, const Flags &flags) {
     return nullptr;
   return std::make_unique<MoeExpertBlock>(
       flags, kernel.substr(std::string("moe_gate_up_swiglu_").size()),
-      scheme->weights);
+      scheme->weights, scheme->activationBlock);
 }

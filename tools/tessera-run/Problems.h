@@ -48,6 +48,9 @@ struct Tensor {
   tessera_view view{};
   Tensor(std::vector<int64_t> shape, size_t elementBytes);
   template <typename T> T *as() { return reinterpret_cast<T *>(bytes.data()); }
+  template <typename T> const T *as() const {
+    return reinterpret_cast<const T *>(bytes.data());
+  }
   int64_t elements() const;
 };
 

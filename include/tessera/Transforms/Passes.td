@@ -164,8 +164,7 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
       dequantizes the tile before the MMA (`tile.dequant`); `per-group`
       (MixPE style) runs the MMA on the codes (minus the zero points) and
       scales each K tile's product per column before it joins the
-      accumulator, which needs one group per K tile and an untransposed
-      weight; `auto` (default) picks
+      accumulator, which needs one group per K tile; `auto` (default) picks
       per-group when legal and the product has fewer rows than the weight
       tile (it then multiplies fewer elements), registers otherwise;
     * the weight's tag gains its scale group `g` (fp8: also its column
