@@ -396,9 +396,15 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
   /// Per-group placement of one K tile (one group): the MMAs read the codes
   /// (minus the zero points) as reals, and their products are scaled per
   /// column before they join the accumulator: acc + (a . codes) * s.
+  /// Asserts that each column of an MMA's `product` meets the scales of
+  /// its own column (and batch): what per-group scaling relies on.
+  using ColumnCheck = llvm::function_ref<void(OpBuilder &, Location,
+                                              Value product, Value scales)>;
+
   void scaleAfterMma(OpBuilder &builder, Location at, Value codes,
                      RankedTensorType realType, Value scaleTile, Value zeroTile,
-                     Format activations, bool transposed) {
+                     Format activations, bool transposed,
+                     ColumnCheck checkColumns) {
     int64_t rows = realType.getDimSize(0), cols = realType.getDimSize(1);
     Type f32 = builder.getF32Type();
     auto wide = RankedTensorType::get({rows, cols}, f32);
@@ -419,7 +425,8 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                                        b.getDenseI64ArrayAttr({0}));
     };
     if (activations != Format::Real)
-      return lowPrecisionMmas(codes, scaleTile, activations, spread);
+      return lowPrecisionMmas(codes, scaleTile, activations, spread,
+                              checkColumns);
     // fp8 codes are reals already (exact in bf16 and f16).
     Operation *asReal =
         isa<FloatType>(getElementTypeOrSelf(codes.getType()))
@@ -444,11 +451,13 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
           builder, at, accType,
           DenseElementsAttr::get(accType,
                                  after.getZeroAttr(accType.getElementType()))));
-      Value product = arith::MulFOp::create(
-          after, mma.getLoc(), mma.getResult(),
-          spread(after, mma.getLoc(), scaleTile, accType.getDimSize(0)));
+      Value scales =
+          spread(after, mma.getLoc(), scaleTile, accType.getDimSize(0));
+      Value product =
+          arith::MulFOp::create(after, mma.getLoc(), mma.getResult(), scales);
       Value sum = arith::AddFOp::create(after, mma.getLoc(), acc, product);
       mma.getResult().replaceAllUsesExcept(sum, product.getDefiningOp());
+      checkColumns(after, mma.getLoc(), mma.getResult(), scales);
     }
   }
 
@@ -458,7 +467,8 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
   /// scales the product by both scales.
   void lowPrecisionMmas(
       Value codes, Value scaleTile, Format activations,
-      llvm::function_ref<Value(OpBuilder &, Location, Value, int64_t)> spread) {
+      llvm::function_ref<Value(OpBuilder &, Location, Value, int64_t)> spread,
+      ColumnCheck checkColumns) {
     MLIRContext *context = codes.getContext();
     Builder types(context);
     bool fp8 = activations == Format::Fp8;
@@ -519,9 +529,10 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
         weights = arith::ExtSIOp::create(
             before, loc, RankedTensorType::get(weightType.getShape(), i8),
             codes);
-      Value real = tile::MmaOp::create(
+      Value product = tile::MmaOp::create(
           before, loc, productType, aCodes, weights, zero, mma.getKindAttr(),
           mma.getTransposeAAttr(), mma.getTransposeBAttr());
+      Value real = product;
       if (!fp8)
         real = arith::SIToFPOp::create(
             before, loc, RankedTensorType::get({m, n}, f32), real);
@@ -534,8 +545,9 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                     .getResult()
               : spreadTo(before, loc, aScales, {m, n});
       real = arith::MulFOp::create(before, loc, real, rowScales);
-      real = arith::MulFOp::create(before, loc, real,
-                                   spread(before, loc, scaleTile, m));
+      Value weightScales = spread(before, loc, scaleTile, m);
+      checkColumns(before, loc, product, weightScales);
+      real = arith::MulFOp::create(before, loc, real, weightScales);
       Value sum = arith::AddFOp::create(before, loc, mma.getAcc(), real);
       mma.getResult().replaceAllUsesWith(sum);
       mma.erase();
@@ -835,9 +847,23 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       Value zeroTile =
           zeros ? loadGroups(zeros, testMutation == "zero-row", false)
                 : Value();
+      // The product's columns keep the weight's batch and column tags.
+      SmallVector<StringRef> columnRefs(groupRefs.begin(),
+                                        groupRefs.begin() + batch);
+      columnRefs.push_back(nName);
+      auto checkColumns = [&](OpBuilder &b, Location loc, Value product,
+                              Value scales) {
+        AffineMap identity = AffineMap::getMultiDimIdentityMap(2, context);
+        tag::AssertEqOp::create(
+            b, loc, product, AffineMapAttr::get(identity),
+            b.getStrArrayAttr(columnRefs), scales, AffineMapAttr::get(identity),
+            b.getStrArrayAttr(columnRefs), ValueRange(),
+            b.getStringAttr("every column of the product is scaled by its "
+                            "own column's scale"));
+      };
       if (perGroup)
         scaleAfterMma(builder, at, codes, realType, scaleTile, zeroTile,
-                      scheme.activations, transposed);
+                      scheme.activations, transposed, checkColumns);
       else {
         auto dequant = tile::DequantOp::create(
             builder, at, realType, codes, scaleTile, zeroTile,

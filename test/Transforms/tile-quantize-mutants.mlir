@@ -10,6 +10,7 @@
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 test-mutation=nibble-order" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=NIBBLES
 // RUN: not tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_down_combine group=32 test-mutation=scale-row" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=MOE-ROW
 // RUN: not tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_gate_up_swiglu group=64 test-mutation=nibble-order" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=MOE-NIBBLES
+// RUN: not tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_down_combine weights=int8 activations=int8 test-mutation=scale-column" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=MOE-COLUMN
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8 activation-scales=token test-mutation=token-row" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOKEN-SCALE
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 activations=int8 test-mutation=nibble-order" --tile-pipeline=scheduler=solver --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=NIBBLES-PIPED
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=fp8 test-mutation=scale-column" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP8COLUMN
@@ -71,3 +72,10 @@
 // MOE-ROW: note: %w[{{[0-9]+}}, {{[0-9]+}}] carries W2({{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}, [[#G:]]);
 // MOE-ROW-SAME: %W2_scales[{{[0-9]+}}, 0] carries W2_scale({{[0-9]+}}, {{[0-9]+}}, [[#G+1]])
 // MOE-NIBBLES: error: tag assertion failed: every code is unpacked from the nibble the runtime packed it in
+
+// The next column's scales, with the scales applied to the product per
+// group (int8 activations, transposed weight): both the codes' assertion
+// and the product's column assertion fail.
+// MOE-COLUMN: error: tag assertion failed: every code uses the scale of its own group and column
+// MOE-COLUMN: error: tag assertion failed: every column of the product is scaled by its own column's scale
+// MOE-COLUMN: note: %y_next[0, 0] carries H*W2(0, 0, 0, 0); %y_next[0, 0] carries W2_scale(0, 1)

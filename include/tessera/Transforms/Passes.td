@@ -172,8 +172,9 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
       column `2 * d1 + d2`, so tag-check compares the unpacking order with
       it) and the scales and zeros are bound by `(g, n)` (fp8:
       `(g, gn)`); a `tag.assert_eq` per load states that every code uses
-      the scale (and zero point) of its own group, which `tag-check`
-      proves;
+      the scale (and zero point) of its own group, and, per group, one
+      per MMA that every column of the product is scaled by its own
+      column's scale, which `tag-check` proves;
     * with `activations=int8` or `fp8` (no zero points, one group per K
       tile) each K tile of the a operand is quantized per token
       (`tile.quant`), the MMA runs int8 x int8 into i32 (int4 codes
