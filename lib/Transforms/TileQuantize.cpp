@@ -13,6 +13,7 @@
 #include "tessera/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -170,6 +171,11 @@ Value spreadTo(OpBuilder &builder, Location loc, Value tile,
                                    RankedTensorType::get(shape, f32), tile,
                                    builder.getDenseI64ArrayAttr(unitDims));
 }
+
+/// Asserts that each column of an MMA's `product` meets the scales of its
+/// own column (and batch): what per-group scaling relies on.
+using ColumnCheck = llvm::function_ref<void(OpBuilder &, Location,
+                                            Value product, Value scales)>;
 
 struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
   using Base::Base;
@@ -345,6 +351,87 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
   /// Loaded activation tiles that hold codes -> their scales.
   DenseMap<Value, TokenScales> tokenScales;
 
+  /// With per-channel weight scales and per-token activation scales nothing
+  /// changes along k: the loop sums the products (exact integers) and the
+  /// loop's result is scaled once after it (the scaled_mm epilogue). Fails,
+  /// leaving the IR alone, unless `mma` accumulates straight into a loop's
+  /// iteration argument and both scale tiles can be loaded after the loop.
+  LogicalResult scaleAfterLoop(
+      tile::MmaOp mma, Value product, Value scaleTile, const TokenScales &token,
+      llvm::function_ref<Value(OpBuilder &, Location, Value, int64_t)> spread,
+      ColumnCheck checkColumns) {
+    auto loop = mma->getParentOfType<scf::ForOp>();
+    auto acc = dyn_cast<BlockArgument>(mma.getAcc());
+    if (!loop || !acc || acc.getOwner() != loop.getBody() ||
+        acc.getArgNumber() == 0 || !mma.getResult().hasOneUse())
+      return failure();
+    OpOperand &use = *mma.getResult().use_begin();
+    if (use.getOwner() != loop.getBody()->getTerminator() ||
+        use.getOperandNumber() != acc.getArgNumber() - 1)
+      return failure();
+    auto scaleLoad = scaleTile.getDefiningOp<tile::LoadOp>();
+    if (!scaleLoad)
+      return failure();
+    OpBuilder after(loop);
+    after.setInsertionPointAfter(loop);
+    // A value for after the loop: itself, or a constant defined inside.
+    auto outside = [&](Value value) -> Value {
+      if (!loop->isAncestor(value.getParentBlock()->getParentOp()))
+        return value;
+      if (auto constant = value.getDefiningOp<arith::ConstantOp>())
+        return after.clone(*constant)->getResult(0);
+      return Value();
+    };
+    SmallVector<Value> scaleAt;
+    for (Value index : scaleLoad.getIndices())
+      scaleAt.push_back(outside(index));
+    Value row = outside(token.rowOffset);
+    if (!row || llvm::is_contained(scaleAt, Value()))
+      return failure();
+
+    Location loc = mma.getLoc();
+    MLIRContext *context = mma.getContext();
+    auto type = cast<RankedTensorType>(product.getType());
+    int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+    Type f32 = after.getF32Type();
+    auto wide = RankedTensorType::get({m, n}, f32);
+    OpBuilder before(mma);
+    Value sum = arith::AddFOp::create(
+        before, loc, mma.getAcc(),
+        arith::SIToFPOp::create(before, loc, wide, product));
+    mma.getResult().replaceAllUsesWith(sum);
+    mma.erase();
+
+    if (testMutation == "token-row")
+      row = arith::AddIOp::create(
+          after, loc, row, arith::ConstantIndexOp::create(after, loc, 1));
+    Value tokens = tile::LoadOp::create(
+        after, NameLoc::get(StringAttr::get(context, "a_token_scales"), loc),
+        RankedTensorType::get({m}, f32), token.view, ValueRange{row},
+        /*pad=*/nullptr);
+    Value weights = tile::LoadOp::create(
+        after, scaleLoad.getLoc(), scaleLoad.getType(), scaleLoad.getSource(),
+        scaleAt, scaleLoad.getPadAttr());
+    Value rows = tile::BroadcastOp::create(after, loc, wide, tokens,
+                                           after.getDenseI64ArrayAttr({1}));
+    Value columns = spread(after, loc, weights, m);
+    Value result = loop.getResult(acc.getArgNumber() - 1);
+    auto first = arith::MulFOp::create(after, loc, result, rows);
+    Value scaled = arith::MulFOp::create(after, loc, first, columns);
+    result.replaceAllUsesExcept(scaled, first);
+    AffineExpr d0 = after.getAffineDimExpr(0), d1 = after.getAffineDimExpr(1);
+    tag::AssertEqOp::create(
+        after, loc, result,
+        AffineMapAttr::get(AffineMap::get(2, 0, {d0, d1}, context)),
+        after.getStrArrayAttr({token.rowName}), tokens,
+        AffineMapAttr::get(AffineMap::get(2, 0, {d0}, context)),
+        after.getStrArrayAttr({token.rowName}), ValueRange(),
+        after.getStringAttr("every row of the result is scaled by its own "
+                            "token's scale"));
+    checkColumns(after, loc, result, columns);
+    return success();
+  }
+
   /// The activation argument becomes int8 or fp8 codes, followed by a new
   /// argument of one f32 scale per token (row); its loads hold codes.
   LogicalResult rewriteActivation(tile::KernelOp kernel, Source &activation,
@@ -396,15 +483,10 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
   /// Per-group placement of one K tile (one group): the MMAs read the codes
   /// (minus the zero points) as reals, and their products are scaled per
   /// column before they join the accumulator: acc + (a . codes) * s.
-  /// Asserts that each column of an MMA's `product` meets the scales of
-  /// its own column (and batch): what per-group scaling relies on.
-  using ColumnCheck = llvm::function_ref<void(OpBuilder &, Location,
-                                              Value product, Value scales)>;
-
   void scaleAfterMma(OpBuilder &builder, Location at, Value codes,
                      RankedTensorType realType, Value scaleTile, Value zeroTile,
                      Format activations, bool transposed,
-                     ColumnCheck checkColumns) {
+                     ColumnCheck checkColumns, bool invariantScales) {
     int64_t rows = realType.getDimSize(0), cols = realType.getDimSize(1);
     Type f32 = builder.getF32Type();
     auto wide = RankedTensorType::get({rows, cols}, f32);
@@ -426,7 +508,7 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     };
     if (activations != Format::Real)
       return lowPrecisionMmas(codes, scaleTile, activations, spread,
-                              checkColumns);
+                              checkColumns, invariantScales);
     // fp8 codes are reals already (exact in bf16 and f16).
     Operation *asReal =
         isa<FloatType>(getElementTypeOrSelf(codes.getType()))
@@ -468,7 +550,7 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
   void lowPrecisionMmas(
       Value codes, Value scaleTile, Format activations,
       llvm::function_ref<Value(OpBuilder &, Location, Value, int64_t)> spread,
-      ColumnCheck checkColumns) {
+      ColumnCheck checkColumns, bool invariantScales) {
     MLIRContext *context = codes.getContext();
     Builder types(context);
     bool fp8 = activations == Format::Fp8;
@@ -532,6 +614,11 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       Value product = tile::MmaOp::create(
           before, loc, productType, aCodes, weights, zero, mma.getKindAttr(),
           mma.getTransposeAAttr(), mma.getTransposeBAttr());
+      if (invariantScales && tokenScales.count(mma.getA()) &&
+          succeeded(scaleAfterLoop(mma, product, scaleTile,
+                                   tokenScales.lookup(mma.getA()), spread,
+                                   checkColumns)))
+        continue;
       Value real = product;
       if (!fp8)
         real = arith::SIToFPOp::create(
@@ -863,7 +950,9 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       };
       if (perGroup)
         scaleAfterMma(builder, at, codes, realType, scaleTile, zeroTile,
-                      scheme.activations, transposed, checkColumns);
+                      scheme.activations, transposed, checkColumns,
+                      /*invariantScales=*/scheme.tokenScales &&
+                          scheme.weights == Format::Int8 && !scheme.zeroPoints);
       else {
         auto dequant = tile::DequantOp::create(
             builder, at, realType, codes, scaleTile, zeroTile,

@@ -184,6 +184,8 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
       fp8 view followed by a new `[M]` f32 argument of per-token scales
       (the runtime's `tessera::quantizeActivations` makes both), and a
       `tag.assert_eq` states that every row uses its own token's scale;
+      with int8 per-channel weights both scales apply once, to the loop's
+      result;
     * the kernel is renamed `<name>_int4_g<group>[_zp][_a8k<BK>|_a8t]`,
       `<name>_int8_pc[_zp][_a8k<BK>|_a8t]` or
       `<name>_fp8_b128[_af8k<BK>|_af8t]`: its arguments changed.
