@@ -351,6 +351,29 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
   /// Loaded activation tiles that hold codes -> their scales.
   DenseMap<Value, TokenScales> tokenScales;
 
+  /// The `rows` per-token scales from row `row` on.
+  static Value loadTokenScales(OpBuilder &b, Location loc,
+                               const TokenScales &token, Value row,
+                               int64_t rows) {
+    return tile::LoadOp::create(
+        b, NameLoc::get(b.getStringAttr("a_token_scales"), loc),
+        RankedTensorType::get({rows}, b.getF32Type()), token.view,
+        ValueRange{row}, /*pad=*/nullptr);
+  }
+  /// Asserts that row i of the 2-D `tile` has the token of `scales[i]`.
+  static void assertTokenRows(OpBuilder &b, Location loc, Value tile,
+                              Value scales, StringRef rowName,
+                              StringRef message) {
+    MLIRContext *context = b.getContext();
+    AffineExpr d0 = b.getAffineDimExpr(0), d1 = b.getAffineDimExpr(1);
+    tag::AssertEqOp::create(
+        b, loc, tile,
+        AffineMapAttr::get(AffineMap::get(2, 0, {d0, d1}, context)),
+        b.getStrArrayAttr({rowName}), scales,
+        AffineMapAttr::get(AffineMap::get(2, 0, {d0}, context)),
+        b.getStrArrayAttr({rowName}), ValueRange(), b.getStringAttr(message));
+  }
+
   /// With per-channel weight scales and per-token activation scales nothing
   /// changes along k: the loop sums the products (exact integers) and the
   /// loop's result is scaled once after it (the scaled_mm epilogue). Fails,
@@ -405,10 +428,7 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     if (testMutation == "token-row")
       row = arith::AddIOp::create(
           after, loc, row, arith::ConstantIndexOp::create(after, loc, 1));
-    Value tokens = tile::LoadOp::create(
-        after, NameLoc::get(StringAttr::get(context, "a_token_scales"), loc),
-        RankedTensorType::get({m}, f32), token.view, ValueRange{row},
-        /*pad=*/nullptr);
+    Value tokens = loadTokenScales(after, loc, token, row, m);
     Value weights = tile::LoadOp::create(
         after, scaleLoad.getLoc(), scaleLoad.getType(), scaleLoad.getSource(),
         scaleAt, scaleLoad.getPadAttr());
@@ -419,15 +439,9 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     auto first = arith::MulFOp::create(after, loc, result, rows);
     Value scaled = arith::MulFOp::create(after, loc, first, columns);
     result.replaceAllUsesExcept(scaled, first);
-    AffineExpr d0 = after.getAffineDimExpr(0), d1 = after.getAffineDimExpr(1);
-    tag::AssertEqOp::create(
-        after, loc, result,
-        AffineMapAttr::get(AffineMap::get(2, 0, {d0, d1}, context)),
-        after.getStrArrayAttr({token.rowName}), tokens,
-        AffineMapAttr::get(AffineMap::get(2, 0, {d0}, context)),
-        after.getStrArrayAttr({token.rowName}), ValueRange(),
-        after.getStringAttr("every row of the result is scaled by its own "
-                            "token's scale"));
+    assertTokenRows(after, loc, result, tokens, token.rowName,
+                    "every row of the result is scaled by its own token's "
+                    "scale");
     checkColumns(after, loc, result, columns);
     return success();
   }
@@ -576,20 +590,9 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
           row = arith::AddIOp::create(
               before, loc, row, arith::ConstantIndexOp::create(before, loc, 1));
         aCodes = mma.getA();
-        aScales = tile::LoadOp::create(
-            before,
-            NameLoc::get(StringAttr::get(context, "a_token_scales"), loc),
-            RankedTensorType::get({m}, f32), token.view, ValueRange{row},
-            /*pad=*/nullptr);
-        AffineExpr d0 = before.getAffineDimExpr(0),
-                   d1 = before.getAffineDimExpr(1);
-        tag::AssertEqOp::create(
-            before, loc, aCodes,
-            AffineMapAttr::get(AffineMap::get(2, 0, {d0, d1}, context)),
-            before.getStrArrayAttr({token.rowName}), aScales,
-            AffineMapAttr::get(AffineMap::get(2, 0, {d0}, context)),
-            before.getStrArrayAttr({token.rowName}), ValueRange(),
-            before.getStringAttr("every row uses the scale of its own token"));
+        aScales = loadTokenScales(before, loc, token, row, m);
+        assertTokenRows(before, loc, aCodes, aScales, token.rowName,
+                        "every row uses the scale of its own token");
       } else {
         auto quant = tile::QuantOp::create(
             before, NameLoc::get(StringAttr::get(context, "a_codes"), loc),
