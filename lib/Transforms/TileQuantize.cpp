@@ -395,25 +395,26 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     auto scaleLoad = scaleTile.getDefiningOp<tile::LoadOp>();
     if (!scaleLoad)
       return failure();
+    // The scale offsets must be defined outside the loop, or be constants
+    // (cloned after it).
+    auto inside = [&](Value value) {
+      return loop->isAncestor(value.getParentBlock()->getParentOp());
+    };
+    SmallVector<Value> offsets(scaleLoad.getIndices());
+    offsets.push_back(token.rowOffset);
+    if (llvm::any_of(offsets, [&](Value value) {
+          return inside(value) && !value.getDefiningOp<arith::ConstantOp>();
+        }))
+      return failure();
     OpBuilder after(loop);
     after.setInsertionPointAfter(loop);
-    // A value for after the loop: itself, or a constant defined inside.
-    auto outside = [&](Value value) -> Value {
-      if (!loop->isAncestor(value.getParentBlock()->getParentOp()))
-        return value;
-      if (auto constant = value.getDefiningOp<arith::ConstantOp>())
-        return after.clone(*constant)->getResult(0);
-      return Value();
-    };
-    SmallVector<Value> scaleAt;
-    for (Value index : scaleLoad.getIndices())
-      scaleAt.push_back(outside(index));
-    Value row = outside(token.rowOffset);
-    if (!row || llvm::is_contained(scaleAt, Value()))
-      return failure();
+    for (Value &value : offsets)
+      if (inside(value))
+        value = after.clone(*value.getDefiningOp())->getResult(0);
+    Value row = offsets.pop_back_val();
+    ArrayRef<Value> scaleAt = offsets;
 
     Location loc = mma.getLoc();
-    MLIRContext *context = mma.getContext();
     auto type = cast<RankedTensorType>(product.getType());
     int64_t m = type.getDimSize(0), n = type.getDimSize(1);
     Type f32 = after.getF32Type();
