@@ -21,32 +21,14 @@ static bool isFp8(Type type) {
   return isa<Float8E4M3FNType>(getElementTypeOrSelf(type));
 }
 
-/// A constant of `type` (a scalar or a vector of it) with `value` in every
-/// element.
-static Value splatConstant(OpBuilder &b, Location l, Type type,
-                           TypedAttr value) {
-  if (auto vector = dyn_cast<VectorType>(type))
-    return arith::ConstantOp::create(b, l,
-                                     DenseElementsAttr::get(vector, value));
-  return arith::ConstantOp::create(b, l, value);
-}
-
-/// Same shape (scalar or vector) as `like`, element type `element`.
-static Type withElement(Type like, Type element) {
-  if (auto vector = dyn_cast<VectorType>(like))
-    return VectorType::get(vector.getShape(), element);
-  return element;
-}
-
-/// f8E4M3FN bits (i8, scalar or vector) to f32.
+/// f8E4M3FN bits (an i8) to f32.
 static Value decodeE4M3(OpBuilder &b, Location l, Value bits) {
-  Type i32 = withElement(bits.getType(), b.getI32Type());
-  Type f32 = withElement(bits.getType(), b.getF32Type());
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
   auto int32 = [&](int64_t v) {
-    return splatConstant(b, l, i32, b.getI32IntegerAttr(v));
+    return arith::ConstantOp::create(b, l, b.getI32IntegerAttr(v));
   };
   auto real = [&](float v) {
-    return splatConstant(b, l, f32, b.getF32FloatAttr(v));
+    return arith::ConstantOp::create(b, l, b.getF32FloatAttr(v));
   };
   auto eq = [&](Value x, Value y) {
     return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, y);
