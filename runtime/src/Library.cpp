@@ -91,14 +91,8 @@ tessera_status gemmInt4(KernelLibrary &library, const tessera_view &a,
                 "int4 GEMM shapes do not agree: " + shape(a) + " x " +
                     shape(w) + " scaled by " + shape(s) + " -> " + shape(c) +
                     " (scales need ceil(K / 128) rows)");
-  // The kernel reads the same bytes as [K, ceil(N / 2), 2]: nibble p of
-  // byte j is column 2j + p.
-  tessera_view packed = w;
-  packed.rank = 3;
-  packed.sizes[1] = (w.sizes[1] + 1) / 2;
-  packed.sizes[2] = 2;
-  packed.strides[1] = 1;
-  packed.strides[2] = 1;
+  // The kernel reads the same bytes as nibble pairs.
+  tessera_view packed = int4PairView(w);
   void *args[] = {const_cast<tessera_view *>(&a), &packed,
                   const_cast<tessera_view *>(&s),
                   const_cast<tessera_view *>(&c)};

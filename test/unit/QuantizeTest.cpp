@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/runtime/quantize.hpp"
+#include "tessera/runtime/tessera.hpp"
 
 #include "gtest/gtest.h"
 
@@ -124,6 +125,26 @@ TEST(QuantizeLayout, ZeroPointsCoverAOneSidedRange) {
   }
   EXPECT_EQ(shifted.code(rows - 1, 0), 7);
   EXPECT_LT(errZp, errSym);
+}
+
+TEST(QuantizeLayout, Int4PairViewSplitsTheLastDimension) {
+  // [3, 5] int4 codes in rows of 3 bytes -> [3, 3, 2] nibble pairs over
+  // the same bytes.
+  std::vector<uint8_t> bytes(9);
+  tessera_view codes = tessera::view(bytes.data(), {3, 5}, TESSERA_DTYPE_I4);
+  codes.strides[0] = 3;
+  tessera_view pairs = tessera::int4PairView(codes);
+  EXPECT_EQ(pairs.data, codes.data);
+  EXPECT_EQ(pairs.dtype, TESSERA_DTYPE_I4);
+  ASSERT_EQ(pairs.rank, 3);
+  EXPECT_EQ(pairs.sizes[0], 3);
+  EXPECT_EQ(pairs.sizes[1], 3);
+  EXPECT_EQ(pairs.sizes[2], 2);
+  EXPECT_EQ(pairs.strides[0], 3);
+  EXPECT_EQ(pairs.strides[1], 1);
+  // No room past the largest rank: unchanged.
+  tessera_view full = tessera::view(bytes.data(), {1, 1, 3, 3});
+  EXPECT_EQ(tessera::int4PairView(full).rank, TESSERA_MAX_RANK);
 }
 
 TEST(QuantizeLayout, TransposedMatchesTheTranspose) {

@@ -108,16 +108,11 @@ public:
       x = 0.05f * uniform(rng);
     quantized = quantizeWeights(real.data(), k, n, scheme);
     bool int4 = scheme.format == WeightQuantization::Format::Int4;
-    // Sizes count codes; the row stride counts bytes. int4 kernels see the
-    // bytes as [K, ceil(N / 2), 2]: nibble p of byte j is column 2j + p.
+    // Sizes count codes; the row stride counts bytes. int4 kernels read
+    // the bytes as nibble pairs.
     w = makeView(quantized.codes.data(), {k, n}, int4 ? (n + 1) / 2 : n);
-    if (int4) {
-      w.rank = 3;
-      w.sizes[1] = (n + 1) / 2;
-      w.sizes[2] = 2;
-      w.strides[1] = 1;
-      w.strides[2] = 1;
-    }
+    if (int4)
+      w = int4PairView(w);
     if (fp8())
       s = makeView(quantized.blockScales.data(),
                    {quantized.groups(), quantized.blockColumns()},

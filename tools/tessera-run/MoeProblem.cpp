@@ -42,10 +42,10 @@ struct QuantizedExperts {
     }
     const tessera::QuantizedWeights &q = experts.front();
     if (scheme.format == tessera::WeightQuantization::Format::Int4) {
-      // [E, n, ceil(k / 2), 2]: nibble p of byte j is column 2j + p.
+      // Rows of ceil(k / 2) bytes, read as nibble pairs.
       int64_t bytes = (k + 1) / 2;
-      codesView = view(codes.data(), {numExperts, n, bytes, 2},
-                       {n * bytes, bytes, 1, 1});
+      codesView = tessera::int4PairView(
+          view(codes.data(), {numExperts, n, k}, {n * bytes, bytes, 1}));
     } else {
       codesView = view(codes.data(), {numExperts, n, k}, {n * k, k, 1});
     }

@@ -38,6 +38,25 @@ inline tessera_view view(void *data, std::initializer_list<int64_t> sizes,
   return v;
 }
 
+/// The same bytes as an int4 view [.., N] (two codes per byte along a row,
+/// low nibble first, as packInt4 writes them) seen as [.., ceil(N / 2), 2]
+/// nibble pairs: the operand of kernels that unpack them explicitly
+/// (`tile.unpack`), such as gemm_w4a16 and tile-quantize's int4 kernels.
+/// A view of the largest rank has no room for the pairs: it comes back
+/// unchanged, and a launch then reports the rank it expected.
+inline tessera_view int4PairView(const tessera_view &codes) {
+  if (codes.rank < 1 || codes.rank >= TESSERA_MAX_RANK)
+    return codes;
+  tessera_view pairs = codes;
+  int64_t last = codes.rank - 1;
+  pairs.rank = codes.rank + 1;
+  pairs.sizes[last] = (codes.sizes[last] + 1) / 2;
+  pairs.sizes[last + 1] = 2;
+  pairs.strides[last] = 1;
+  pairs.strides[last + 1] = 1;
+  return pairs;
+}
+
 class Device {
 public:
   Device() = default;
