@@ -21,30 +21,34 @@ float tessera::fromBF16(uint16_t bits) {
   return value;
 }
 
-uint16_t tessera::toF16(float value) {
-  // Through double: exact for every f16, then round to nearest even.
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  uint16_t sign = (bits >> 16) & 0x8000;
-  float magnitude = std::fabs(value);
-  if (std::isnan(value))
-    return sign | 0x7E00;
-  if (magnitude >= 65520.0f)
-    return sign | 0x7C00;
-  if (magnitude < 6.103515625e-05f) { // subnormal: units of 2^-24
-    uint16_t units =
-        static_cast<uint16_t>(std::nearbyint(magnitude * 16777216.0f));
-    return sign | units;
-  }
+/// The exponent and mantissa bits of a finite non-negative `magnitude` in a
+/// binary format with `mantissaBits` and exponent `bias`, rounded to nearest
+/// even; below the smallest normal, 2^(1 - bias), in subnormal units.
+static uint32_t encodeMagnitude(float magnitude, int mantissaBits, int bias) {
+  if (magnitude < std::ldexp(1.0f, 1 - bias))
+    return static_cast<uint32_t>(
+        std::nearbyint(std::ldexp(magnitude, bias - 1 + mantissaBits)));
   int exponent;
   float mantissa = std::frexp(magnitude, &exponent); // [0.5, 1)
-  float scaled = std::nearbyint(mantissa * 2048.0f); // 11 bits
-  if (scaled >= 2048.0f) {
+  float scaled = std::nearbyint(std::ldexp(mantissa, mantissaBits + 1));
+  if (scaled >= std::ldexp(1.0f, mantissaBits + 1)) { // rounded up to 2^e
     scaled /= 2;
     ++exponent;
   }
-  uint16_t e = static_cast<uint16_t>(exponent - 1 + 15);
-  return sign | (e << 10) | (static_cast<uint16_t>(scaled) & 0x3FF);
+  return static_cast<uint32_t>(exponent - 1 + bias) << mantissaBits |
+         (static_cast<uint32_t>(scaled) & ((1u << mantissaBits) - 1));
+}
+
+uint16_t tessera::toF16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  uint16_t sign = (bits >> 16) & 0x8000;
+  if (std::isnan(value))
+    return sign | 0x7E00;
+  float magnitude = std::fabs(value);
+  if (magnitude >= 65520.0f) // rounds past the largest finite f16
+    return sign | 0x7C00;
+  return sign | static_cast<uint16_t>(encodeMagnitude(magnitude, 10, 15));
 }
 
 float tessera::fromF16(uint16_t bits) {
@@ -65,17 +69,7 @@ uint8_t tessera::toE4M3(float value) {
     return sign | 0x7F;
   // Saturate: the largest finite e4m3 is 448 (no infinities).
   float magnitude = std::fmin(std::fabs(value), 448.0f);
-  if (magnitude < 0.015625f) // below 2^-6: subnormal, units of 2^-9
-    return sign | static_cast<uint8_t>(std::nearbyint(magnitude * 512.0f));
-  int exponent;
-  float mantissa = std::frexp(magnitude, &exponent); // [0.5, 1)
-  float scaled = std::nearbyint(mantissa * 16.0f);   // 4 bits with the 1
-  if (scaled >= 16.0f) {
-    scaled /= 2;
-    ++exponent;
-  }
-  uint8_t e = static_cast<uint8_t>(exponent - 1 + 7);
-  return sign | (e << 3) | (static_cast<uint8_t>(scaled) & 0x7);
+  return sign | static_cast<uint8_t>(encodeMagnitude(magnitude, 3, 7));
 }
 
 float tessera::fromE4M3(uint8_t bits) {

@@ -174,6 +174,21 @@ TEST(QuantizeLayout, TransposedMatchesTheTranspose) {
   }
 }
 
+TEST(F16, EveryFiniteCodeRoundTripsAndTiesGoToEven) {
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    if ((bits & 0x7C00) == 0x7C00)
+      continue; // infinities and NaNs
+    EXPECT_EQ(toF16(fromF16(uint16_t(bits))), bits) << bits;
+  }
+  // Halfway between 1 and 1 + 2^-10 rounds to 1; between 1 + 2^-10 and
+  // 1 + 2^-9 to the latter (even mantissa).
+  EXPECT_EQ(toF16(1.0f + 0x1p-11f), 0x3C00);
+  EXPECT_EQ(toF16(1.0f + 0x3p-11f), 0x3C02);
+  EXPECT_EQ(toF16(70000.0f), 0x7C00);
+  EXPECT_EQ(toF16(-65504.0f), 0xFBFF);
+  EXPECT_EQ(toF16(0x1p-25f), 0x0000); // half the smallest subnormal: even
+}
+
 TEST(E4M3, EveryCodeRoundTrips) {
   // 0x7F and 0xFF are NaN; every other code decodes to a value that
   // encodes back to itself.
