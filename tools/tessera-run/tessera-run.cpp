@@ -6,9 +6,11 @@
 // Runs a shipped kernel of the bundle on random inputs. --check (the
 // default) poisons the outputs, compares them with a float64 reference and
 // prints the errors and PASS or FAIL (exit code 0 or 1); --bench prints the
-// median time and GFLOP/s. Quantized GEMMs (gemm_w4a16 and the kernels
-// tile-quantize names, e.g. gemm_bf16_int4_g64_zp) are checked against the
-// dequantized weights, and the error against the real ones is reported.
+// median time and GFLOP/s. Quantized kernels (gemm_w4a16, and the names
+// tile-quantize gives gemm_bf16 and the MoE block, e.g.
+// gemm_bf16_int4_g64_zp or moe_gate_up_swiglu_fp8_b128) are checked against
+// the dequantized operands, and the error against the real ones is
+// reported.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,7 +31,8 @@ static int usage(const char *message) {
                "  GEMM (also quantized ones): --m --n --k; attention: --batch "
                "--heads --kv-heads "
                "--seq-q --seq-kv --causal=0|1;\n"
-               "  MoE: --tokens --experts --topk --hidden --inter\n",
+               "  MoE (also quantized): --tokens --experts --topk --hidden "
+               "--inter\n",
                message);
   return 2;
 }
