@@ -16,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <tuple>
@@ -419,12 +420,41 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     int64_t m = type.getDimSize(0), n = type.getDimSize(1);
     Type f32 = after.getF32Type();
     auto wide = RankedTensorType::get({m, n}, f32);
-    OpBuilder before(mma);
-    Value sum = arith::AddFOp::create(
-        before, loc, mma.getAcc(),
-        arith::SIToFPOp::create(before, loc, wide, product));
-    mma.getResult().replaceAllUsesWith(sum);
-    mma.erase();
+    unsigned index = acc.getArgNumber() - 1;
+    Value result = loop.getResult(index);
+    // Integer products accumulate exactly in an i32 loop argument when it
+    // starts at zero and only the MMA reads it; otherwise in f32.
+    Value init = loop.getInitArgs()[index];
+    auto product32 = product.getDefiningOp<tile::MmaOp>();
+    if (type.getElementType().isInteger(32) && acc.hasOneUse() &&
+        matchPattern(init, m_AnyZeroFloat())) {
+      OpBuilder atLoop(loop);
+      Value zero = arith::ConstantOp::create(
+          atLoop, loc, type,
+          DenseElementsAttr::get(type,
+                                 atLoop.getZeroAttr(type.getElementType())));
+      loop.getInitArgsMutable()[index].assign(zero);
+      if (init.use_empty())
+        init.getDefiningOp()->erase();
+      acc.setType(type);
+      result.setType(type);
+      Value unusedZero = product32.getAcc();
+      product32.getAccMutable().assign(acc);
+      if (unusedZero.use_empty())
+        unusedZero.getDefiningOp()->erase();
+      mma.getResult().replaceAllUsesWith(product);
+      mma.erase();
+      auto real = arith::SIToFPOp::create(after, loc, wide, result);
+      result.replaceAllUsesExcept(real, real);
+      result = real;
+    } else {
+      OpBuilder before(mma);
+      Value sum = arith::AddFOp::create(
+          before, loc, mma.getAcc(),
+          arith::SIToFPOp::create(before, loc, wide, product));
+      mma.getResult().replaceAllUsesWith(sum);
+      mma.erase();
+    }
 
     if (testMutation == "token-row")
       row = arith::AddIOp::create(
@@ -436,7 +466,6 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     Value rows = tile::BroadcastOp::create(after, loc, wide, tokens,
                                            after.getDenseI64ArrayAttr({1}));
     Value columns = spread(after, loc, weights, m);
-    Value result = loop.getResult(acc.getArgNumber() - 1);
     auto first = arith::MulFOp::create(after, loc, result, rows);
     Value scaled = arith::MulFOp::create(after, loc, first, columns);
     result.replaceAllUsesExcept(scaled, first);

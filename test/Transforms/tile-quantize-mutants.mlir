@@ -67,7 +67,7 @@
 // TOKEN-SCALE-SAME: %a_token_scales[{{[0-9]+}}] carries A_scale([[#T+1]])
 // The epilogue that scales the loop's result reads them one row down too.
 // TOKEN-SCALE: error: tag assertion failed: every row of the result is scaled by its own token's scale
-// TOKEN-SCALE: note: %acc[{{[0-9]+}}, {{[0-9]+}}] carries A*B([[#R:]], {{[0-9]+}}, {{[0-9]+}});
+// TOKEN-SCALE: note: %next[{{[0-9]+}}, {{[0-9]+}}] carries A*B([[#R:]], {{[0-9]+}}, {{[0-9]+}});
 // TOKEN-SCALE-SAME: %a_token_scales[{{[0-9]+}}] carries A_scale([[#R+1]])
 
 // MoE's transposed expert weights: the scales of the next k group, and

@@ -32,31 +32,32 @@
 
 // Per-token activation scales: A arrives as int8 codes followed by one f32
 // scale per token; each K tile asserts its rows' scales are its own
-// tokens'. With per-channel weights neither scale changes along k: the loop
-// sums the int8 x int8 products and its result is scaled once after it,
-// with the row and column alignment asserted there.
+// tokens'. With per-channel weights neither scale changes along k: the MMA
+// accumulates the int8 x int8 products in an i32 loop argument and the
+// loop's result is scaled once after it, with the row and column alignment
+// asserted there.
 // TOKEN: tile.kernel @gemm_bf16_int8_pc_a8t(%arg0: !tile.view<?x?xi8>, %arg1: !tile.view<?xf32>, %arg2: !tile.view<?x?xi8>, %arg3: !tile.view<?x?xf16>, %arg4: !tile.view<?x?xbf16>)
 // TOKEN: tag.bind %arg0 as "A" (m, k) = (d0, d1) -> (d0, d1) : !tile.view<?x?xi8>
 // TOKEN: tag.bind %arg1 as "A_scale" (m) = (d0) -> (d0) : !tile.view<?xf32>
 // TOKEN: %[[SA:.*]] = tile.alloc_shared : !tile.shared<128x64xi8>
-// TOKEN: %[[ACC:.*]] = scf.for
+// TOKEN: %[[ZERO:.*]] = arith.constant dense<0> : tensor<128x128xi32>
+// TOKEN: %[[ACC:.*]] = scf.for %{{.*}} iter_args(%[[ITER:.*]] = %[[ZERO]]) -> (tensor<128x128xi32>)
 // TOKEN: tile.copy %arg0[%[[M:.*]], %{{.*}}] -> %[[SA]]
 // TOKEN: %[[A:.*]] = tile.load %[[SA]] : !tile.shared<128x64xi8> -> tensor<128x64xi8>
 // TOKEN: %[[TS:.*]] = tile.load %arg1[%[[M]]] : !tile.view<?xf32> -> tensor<128xf32>
 // TOKEN: tag.assert_eq %[[A]][(d0, d1) -> (d0, d1)] (m), %[[TS]][(d0, d1) -> (d0)] (m) message "every row uses the scale of its own token"
-// TOKEN: %[[P:.*]] = tile.mma %[[A]], %{{.*}}, %{{.*}} : tensor<128x64xi8>, tensor<64x128xi8> -> tensor<128x128xi32>
-// TOKEN: %[[PF:.*]] = arith.sitofp %[[P]]
-// TOKEN-NEXT: %[[SUM:.*]] = arith.addf %{{.*}}, %[[PF]]
+// TOKEN: %[[P:.*]] = tile.mma %[[A]], %{{.*}}, %[[ITER]] : tensor<128x64xi8>, tensor<64x128xi8> -> tensor<128x128xi32>
 // TOKEN-NOT: arith.mulf
-// TOKEN: scf.yield %[[SUM]]
+// TOKEN: scf.yield %[[P]] : tensor<128x128xi32>
+// TOKEN: %[[REAL:.*]] = arith.sitofp %[[ACC]] : tensor<128x128xi32> to tensor<128x128xf32>
 // TOKEN: %[[ROWS:.*]] = tile.load %arg1[%[[M]]] : !tile.view<?xf32> -> tensor<128xf32>
 // TOKEN: %[[COLS:.*]] = tile.load %arg3[%{{.*}}, %{{.*}}] : !tile.view<?x?xf16> -> tensor<1x128xf16>
 // TOKEN: %[[RB:.*]] = tile.broadcast %[[ROWS]] dims [1] : tensor<128xf32> -> tensor<128x128xf32>
 // TOKEN: %[[CB:.*]] = tile.broadcast %{{.*}} dims [0] : tensor<1x128xf32> -> tensor<128x128xf32>
-// TOKEN: %[[R1:.*]] = arith.mulf %[[ACC]], %[[RB]]
+// TOKEN: %[[R1:.*]] = arith.mulf %[[REAL]], %[[RB]]
 // TOKEN: %[[R2:.*]] = arith.mulf %[[R1]], %[[CB]]
-// TOKEN: tag.assert_eq %[[ACC]][(d0, d1) -> (d0, d1)] (m), %[[ROWS]][(d0, d1) -> (d0)] (m) message "every row of the result is scaled by its own token's scale"
-// TOKEN: tag.assert_eq %[[ACC]][(d0, d1) -> (d0, d1)] (n), %[[CB]][(d0, d1) -> (d0, d1)] (n) message "every column of the product is scaled by its own column's scale"
+// TOKEN: tag.assert_eq %[[REAL]][(d0, d1) -> (d0, d1)] (m), %[[ROWS]][(d0, d1) -> (d0)] (m) message "every row of the result is scaled by its own token's scale"
+// TOKEN: tag.assert_eq %[[REAL]][(d0, d1) -> (d0, d1)] (n), %[[CB]][(d0, d1) -> (d0, d1)] (n) message "every column of the product is scaled by its own column's scale"
 // TOKEN: arith.truncf %[[R2]]
 // TOKEN-NOT: tile.quant
 
