@@ -40,9 +40,7 @@ static uint32_t encodeMagnitude(float magnitude, int mantissaBits, int bias) {
 }
 
 uint16_t tessera::toF16(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  uint16_t sign = (bits >> 16) & 0x8000;
+  uint16_t sign = std::signbit(value) ? 0x8000 : 0;
   if (std::isnan(value))
     return sign | 0x7E00;
   float magnitude = std::fabs(value);
@@ -62,9 +60,7 @@ float tessera::fromF16(uint16_t bits) {
 }
 
 uint8_t tessera::toE4M3(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  uint8_t sign = (bits >> 24) & 0x80;
+  uint8_t sign = std::signbit(value) ? 0x80 : 0;
   if (std::isnan(value))
     return sign | 0x7F;
   // Saturate: the largest finite e4m3 is 448 (no infinities).
