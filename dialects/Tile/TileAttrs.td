@@ -6,6 +6,7 @@
 include "Tile/TileDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
+include "mlir/IR/TensorEncoding.td"
 
 def Tile_Dim : I32EnumAttr<"Dim", "a grid dimension", [
     I32EnumAttrCase<"x", 0>, I32EnumAttrCase<"y", 1>, I32EnumAttrCase<"z", 2>
@@ -49,6 +50,67 @@ def Tile_PipelineAttr : AttrDef<Tile_Dialect, "Pipeline"> {
   }];
   let parameters = (ins "int64_t":$stages);
   let assemblyFormat = "`<` `stages` `=` $stages `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_LinearLayoutAttr : AttrDef<Tile_Dialect, "LinearLayout", [
+    DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let mnemonic = "linear";
+  let summary = "Distributed layout of a register tile (an F2 linear map)";
+  let description = [{
+    The encoding of a register tile after `tile-assign-layouts`: which
+    element each register of each lane of each warp holds. Tile dimensions
+    are powers of two, so coordinates are bit vectors and the layout is a
+    linear map over F2: the element at (register r, lane l, warp w) is the
+    XOR of the bases of the set bits of r, l and w. A zero basis is a
+    declared broadcast (several holders of one element).
+
+    The verifier proves that the layout covers its tile exactly: every
+    element has a holder and two holders of one element differ only in
+    broadcast bits.
+
+    Example (the accumulator of one `mma.sync.m16n8k16`):
+
+    ```mlir
+    tensor<16x8xf32, #tile.linear<register = [[0, 1], [8, 0]],
+        lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$rank,
+                        ArrayRefParameter<"int64_t">:$registerBases,
+                        ArrayRefParameter<"int64_t">:$laneBases,
+                        ArrayRefParameter<"int64_t">:$warpBases);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The layout as an F2 map over a tile of `shape`.
+    ::tessera::LinearLayout toLinearLayout(::llvm::ArrayRef<int64_t> shape) const;
+    static LinearLayoutAttr get(::mlir::MLIRContext *context,
+                                const ::tessera::LinearLayout &layout);
+  }];
+}
+
+def Tile_SwizzleAttr : AttrDef<Tile_Dialect, "Swizzle"> {
+  let mnemonic = "swizzle";
+  let summary = "XOR swizzle of a shared buffer's 16-byte chunks";
+  let description = [{
+    Placed on a `tile.alloc_shared` as `tile.swizzle` by
+    `tile-assign-layouts`: element (row, col) of each 2-D slot is stored at
+    column `((col / vec) xor ((row / per_phase) mod max_phase)) * vec +
+    col mod vec`. Writers and readers of the buffer all apply it, so reads
+    of one chunk from 8 consecutive rows hit distinct banks.
+
+    ```mlir
+    %sB = tile.alloc_shared {tile.swizzle = #tile.swizzle<vec = 8, per_phase = 1, max_phase = 8>}
+        : !tile.shared<64x128xbf16, stages = 3>
+    ```
+  }];
+  let parameters = (ins "int64_t":$vec, "int64_t":$perPhase,
+                        "int64_t":$maxPhase);
+  let assemblyFormat = [{
+    `<` `vec` `=` $vec `,` `per_phase` `=` $perPhase `,` `max_phase` `=`
+    $maxPhase `>`
+  }];
   let genVerifyDecl = 1;
 }
 

@@ -28,6 +28,9 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVM/ROCDL/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void tessera::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<tile::TileDialect, tag::TagDialect>();
@@ -43,6 +46,11 @@ void tessera::registerAllDialects(mlir::DialectRegistry &registry) {
   // Interface implementations (bufferization, convert-to-llvm, inlining)
   // that upstream passes expect to find on these dialects.
   mlir::registerAllExtensions(registry);
+  // The GPU targets serialize through LLVM: NVVM/ROCDL target attributes
+  // and the translations of every dialect that reaches LLVM IR.
+  mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  mlir::ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
 }
 
 void tessera::registerAllPasses() {

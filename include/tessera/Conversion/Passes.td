@@ -35,4 +35,35 @@ def ConvertTileToHost : Pass<"convert-tile-to-host", "mlir::ModuleOp"> {
   ];
 }
 
+def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
+  let summary = "Lower laid-out tile kernels to per-thread GPU code";
+  let description = [{
+    For the module's target (`tile.target`; sm_80 so far), after
+    `tile-assign-layouts`: each `tile.kernel @k` becomes `gpu.func @k` with
+    `known_block_size = [threads, 1, 1]` in `gpu.module @tessera_kernels`.
+    Views become strided memrefs (unit innermost stride), scalars stay
+    scalars; program ids become block ids. Each register tile becomes one
+    vector per thread holding the registers of its layout.
+
+    sm_80: copies into shared memory become cp.async of 16-byte chunks of a
+    coalesced layout, zero-filling outside the view (views whose rows are not
+    16-byte aligned take an element-wise path chosen at run time); commit
+    groups and waits map one to one; shared buffers are workgroup globals,
+    swizzled as their `tile.swizzle` says; loads of MMA operands from shared
+    memory become ldmatrix (x4, .trans for B), checked at compile time to
+    deliver exactly the operand's layout; `tile.mma` becomes mma.sync
+    m16n8k16 (bf16, f16) per accumulator fragment and K step; stores into
+    views are masked per element. Tag ops are dropped (tag-check has proved
+    them).
+
+    Ops this backend does not lower yet are errors naming the op.
+  }];
+  let dependentDialects = [
+    "mlir::gpu::GPUDialect", "mlir::nvgpu::NVGPUDialect",
+    "mlir::NVVM::NVVMDialect", "mlir::LLVM::LLVMDialect",
+    "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
+    "mlir::vector::VectorDialect", "mlir::arith::ArithDialect"
+  ];
+}
+
 #endif // TESSERA_CONVERSION_PASSES

@@ -237,4 +237,53 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def TileSetTarget : Pass<"tile-set-target", "mlir::ModuleOp"> {
+  let summary = "Name the chip the module is compiled for";
+  let description = [{
+    Sets the module attribute `tile.target = "<chip>"` that the target-
+    dependent passes (`tile-assign-layouts`, `convert-tile-to-gpu`) read.
+    `tessera-compile --target` sets it itself; this pass is the
+    `tessera-opt` spelling of the same choice.
+
+    ```
+    tessera-opt --tile-set-target=chip=sm_80 --tile-assign-layouts k.mlir
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"",
+           "host, sm_80, sm_90a, gfx90a or gfx942">,
+  ];
+}
+
+def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
+  let summary = "Give every register tile a distributed layout and every "
+                "shared buffer a swizzle";
+  let description = [{
+    For the module's target (`tile.target`), gives each register tile an
+    F2 linear layout (`#tile.linear`, the tensor's encoding) and each shared
+    buffer an XOR swizzle (`tile.swizzle`). MMA operands and accumulators
+    take the fragment layouts of the target's matrix instruction, tiled over
+    the kernel's warps; element-wise ops, loop-carried values and constants
+    take the layout of what they feed or are fed by. Shared buffers read by
+    ldmatrix and written by 16-byte copies get the swizzle that makes both
+    conflict-free. Every layout is proved to cover its tile exactly (the
+    attribute's verifier).
+
+    Kernels that need what this slice of the GPU backend does not do yet
+    (a value wanted in two layouts, reductions, gathers, tiles whose sizes
+    are not powers of two) are rejected with an error naming the op.
+  }];
+  let dependentDialects = ["tessera::tile::TileDialect"];
+}
+
+def TileLayoutReport : Pass<"tile-layout-report", "mlir::ModuleOp"> {
+  let summary = "Report the layouts and shared-memory access patterns";
+  let description = [{
+    After `tile-assign-layouts`, emits one remark per register tile (its
+    layout and the registers per thread) and per shared buffer (its swizzle,
+    and for each access pattern the instruction, the vector width and the
+    bank-conflict degree computed from the addresses one wavefront touches).
+  }];
+}
+
 #endif // TESSERA_TRANSFORMS_PASSES

@@ -4,7 +4,9 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "tessera/Layout/LinearLayout.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -62,6 +64,31 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << "'tile.index_bits' must be 32 or 64, got " << attr.getValue();
     if (!isa<CopyOp, LoadOp, StoreOp, GatherOp, AtomicAddOp>(op))
       return op->emitError() << "'tile.index_bits' applies to view accesses, "
+                                "not to '"
+                             << op->getName() << "'";
+    return success();
+  }
+  // `tile.target`: the chip a module is compiled for (TargetInfo.h).
+  if (attr.getName() == "tile.target") {
+    auto chip = dyn_cast<StringAttr>(attr.getValue());
+    if (!chip ||
+        !llvm::is_contained({"host", "sm_80", "sm_90a", "gfx90a", "gfx942"},
+                            chip.getValue()))
+      return op->emitError() << "'tile.target' must name a chip (host, "
+                                "sm_80, sm_90a, gfx90a or gfx942), got "
+                             << attr.getValue();
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'tile.target' applies to modules";
+    return success();
+  }
+  // `tile.swizzle`: the stored order of a shared buffer (tile-assign-layouts).
+  if (attr.getName() == "tile.swizzle") {
+    if (!isa<SwizzleAttr>(attr.getValue()))
+      return op->emitError() << "'tile.swizzle' must be a #tile.swizzle "
+                                "attribute, got "
+                             << attr.getValue();
+    if (!isa<AllocSharedOp>(op))
+      return op->emitError() << "'tile.swizzle' applies to tile.alloc_shared, "
                                 "not to '"
                              << op->getName() << "'";
     return success();
@@ -214,4 +241,132 @@ LogicalResult PipelineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "pipeline stages must be between 1 and 8, got "
                        << stages;
   return success();
+}
+
+LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  int64_t vec, int64_t perPhase,
+                                  int64_t maxPhase) {
+  for (int64_t value : {vec, perPhase, maxPhase})
+    if (value < 1 || !llvm::isPowerOf2_64(value))
+      return emitError() << "swizzle parameters must be positive powers of "
+                            "two, got vec = "
+                         << vec << ", per_phase = " << perPhase
+                         << ", max_phase = " << maxPhase;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Linear layouts
+//===----------------------------------------------------------------------===//
+
+static const char *const kLayoutInputs[] = {"register", "lane", "warp"};
+
+Attribute LinearLayoutAttr::parse(AsmParser &parser, Type) {
+  std::array<SmallVector<int64_t>, 3> bases;
+  int64_t rank = -1;
+  if (parser.parseLess())
+    return {};
+  for (unsigned in = 0; in < 3; ++in) {
+    if (in && parser.parseComma())
+      return {};
+    if (parser.parseKeyword(kLayoutInputs[in]) || parser.parseEqual())
+      return {};
+    auto parseBasis = [&]() -> ParseResult {
+      int64_t size = 0;
+      if (parser.parseCommaSeparatedList(
+              AsmParser::Delimiter::Square, [&]() -> ParseResult {
+                ++size;
+                return parser.parseInteger(bases[in].emplace_back());
+              }))
+        return failure();
+      if (rank >= 0 && size != rank)
+        return parser.emitError(parser.getCurrentLocation())
+               << "every basis of a layout has the same rank";
+      rank = size;
+      return success();
+    };
+    if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                       parseBasis))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<LinearLayoutAttr>(
+      parser.getContext(), unsigned(std::max<int64_t>(rank, 0)), bases[0],
+      bases[1], bases[2]);
+}
+
+void LinearLayoutAttr::print(AsmPrinter &printer) const {
+  std::array<ArrayRef<int64_t>, 3> bases = {getRegisterBases(), getLaneBases(),
+                                            getWarpBases()};
+  unsigned rank = std::max(getRank(), 1u);
+  printer << "<";
+  for (unsigned in = 0; in < 3; ++in) {
+    printer << (in ? ", " : "") << kLayoutInputs[in] << " = [";
+    for (size_t b = 0; b < bases[in].size(); b += rank) {
+      printer << (b ? ", " : "") << "[";
+      llvm::interleaveComma(bases[in].slice(b, rank), printer);
+      printer << "]";
+    }
+    printer << "]";
+  }
+  printer << ">";
+}
+
+LogicalResult
+LinearLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         unsigned rank, ArrayRef<int64_t> registerBases,
+                         ArrayRef<int64_t> laneBases,
+                         ArrayRef<int64_t> warpBases) {
+  for (ArrayRef<int64_t> bases : {registerBases, laneBases, warpBases}) {
+    if (rank ? bases.size() % rank : !bases.empty())
+      return emitError() << "layout bases must have " << rank << " entries";
+    if (llvm::any_of(bases, [](int64_t v) { return v < 0; }))
+      return emitError() << "layout bases must be non-negative";
+  }
+  return success();
+}
+
+LogicalResult LinearLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (!isPowerOfTwoShape(shape))
+    return emitError() << "a #tile.linear layout needs a tile whose sizes are "
+                          "powers of two";
+  if (getRank() != shape.size() &&
+      !(getRegisterBases().empty() && getLaneBases().empty() &&
+        getWarpBases().empty()))
+    return emitError() << "layout of rank " << getRank()
+                       << " on a tile of rank " << shape.size();
+  std::array<ArrayRef<int64_t>, 3> bases = {getRegisterBases(), getLaneBases(),
+                                            getWarpBases()};
+  for (ArrayRef<int64_t> list : bases)
+    for (size_t i = 0; i < list.size(); ++i)
+      if (list[i] >= shape[i % shape.size()])
+        return emitError() << "layout basis entry " << list[i]
+                           << " lies outside the tile";
+  std::string why;
+  if (!toLinearLayout(shape).coversExactly(&why))
+    return emitError() << "layout does not cover its tile exactly: " << why;
+  return success();
+}
+
+tessera::LinearLayout
+LinearLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  std::array<SmallVector<Coord>, 3> coords;
+  std::array<ArrayRef<int64_t>, 3> bases = {getRegisterBases(), getLaneBases(),
+                                            getWarpBases()};
+  for (unsigned in = 0; in < 3; ++in)
+    for (size_t b = 0; b < bases[in].size(); b += shape.size())
+      coords[in].push_back(Coord(bases[in].slice(b, shape.size())));
+  return LinearLayout(shape, coords[0], coords[1], coords[2]);
+}
+
+LinearLayoutAttr LinearLayoutAttr::get(MLIRContext *context,
+                                       const LinearLayout &layout) {
+  std::array<SmallVector<int64_t>, 3> flat;
+  for (unsigned in = 0; in < 3; ++in)
+    for (const Coord &basis : layout.getBases(LinearLayout::InDim(in)))
+      flat[in].append(basis.begin(), basis.end());
+  return get(context, layout.getRank(), flat[0], flat[1], flat[2]);
 }

@@ -12,10 +12,13 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/TensorEncoding.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tessera/Layout/LinearLayout.h"
 
 #include "tessera/Dialect/Tile/TileDialect.h.inc"
 #include "tessera/Dialect/Tile/TileEnums.h.inc"

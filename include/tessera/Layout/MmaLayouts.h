@@ -1,0 +1,81 @@
+//===- MmaLayouts.h - Operand layouts of warp-tiled MMAs -------*- C++ -*-===//
+//
+// A tile-level MMA D[M x N] += A[M x K] B[K x N] run by the warps of a
+// program instance: the warps form a grid over (M, N), each warp repeats the
+// instruction's fragments over its part, and the layouts of A, B and D are
+// the instruction's atoms extended by those repetitions (register bits) and
+// by the warp grid (warp bits; A is broadcast across the warps of one row of
+// the grid, B across a column).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_LAYOUT_MMALAYOUTS_H
+#define TESSERA_LAYOUT_MMALAYOUTS_H
+
+#include "tessera/Layout/LinearLayout.h"
+
+#include <optional>
+#include <string>
+
+namespace tessera {
+
+struct WarpGrid {
+  int64_t warpsM = 1, warpsN = 1;
+};
+
+/// The layouts of an mma.sync m16n8k16 (16-bit operands) tile MMA.
+struct MmaSyncLayouts {
+  WarpGrid grid;
+  /// Per warp: the M x N part it computes.
+  int64_t warpM = 0, warpN = 0;
+  /// ldmatrix matrices per B load: 4 (two n8 atoms at once) or 2.
+  unsigned bMatrices = 4;
+  LinearLayout a, b, c;
+};
+
+/// The layouts for an M x N x K MMA of 16-bit operands run by `numWarps`
+/// warps; none (with `why`) when the shape does not split into whole
+/// m16n8k16 fragments per warp.
+std::optional<MmaSyncLayouts> getMmaSyncLayouts(int64_t m, int64_t n, int64_t k,
+                                                int64_t numWarps,
+                                                std::string *why);
+
+/// How a register tile is read from shared memory with ldmatrix.
+struct LdmatrixPlan {
+  unsigned numMatrices = 4;
+  bool transpose = false;
+  /// Maps (register, lane, warp) to the tile coordinate of the 16-byte
+  /// matrix row that `lane` addresses in the load whose first register is
+  /// `register`; evaluated at run time for the addresses.
+  LinearLayout rowAddress;
+  /// Registers (16-bit elements) one load fills.
+  int64_t registersPerLoad() const { return 2 * numMatrices; }
+};
+
+/// The ldmatrix loads that produce `layout` (16-bit elements), if its
+/// register and lane bases are those of ldmatrix.x{1,2,4}[.trans]
+/// fragments. The plan is checked by simulating the instruction as the PTX
+/// ISA defines it over the row addresses: what each lane receives must be
+/// exactly what `layout` says it holds; otherwise none, with `why`.
+std::optional<LdmatrixPlan> planLdmatrix(const LinearLayout &layout,
+                                         std::string *why);
+
+/// The byte offset of element (row, col) of a row-major 2-D shared tile of
+/// `cols` elements of `elementBytes` bytes, after `swizzle`.
+int64_t sharedByteOffset(int64_t row, int64_t col, int64_t cols,
+                         int64_t elementBytes, const Swizzle &swizzle);
+
+/// The worst bank-conflict degree of reading `layout` with `plan` from a
+/// shared tile (8 lanes of a warp form one 128-byte wavefront).
+unsigned ldmatrixConflictDegree(const LinearLayout &layout,
+                                const LdmatrixPlan &plan, int64_t elementBytes,
+                                const Swizzle &swizzle);
+
+/// The worst bank-conflict degree of writing a shared tile with `copy`
+/// (atoms::coalescedCopy), 16 bytes per lane and 8 lanes per wavefront.
+unsigned copyConflictDegree(const LinearLayout &copy, int64_t elementBytes,
+                            const Swizzle &swizzle);
+
+} // namespace tessera
+
+#endif // TESSERA_LAYOUT_MMALAYOUTS_H

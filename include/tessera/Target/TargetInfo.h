@@ -1,0 +1,75 @@
+//===- TargetInfo.h - The chips Tessera compiles for -----------*- C++ -*-===//
+//
+// One registry of the targets: what each chip offers the compiler (warp or
+// wave size, shared memory, MMA instructions, asynchronous copies) and its
+// scheduling model. The passes read the module's target from the
+// `tile.target` attribute that `tessera-compile --target` (or
+// `tessera-opt --tile-set-target`) sets, instead of options of their own.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_TARGET_TARGETINFO_H
+#define TESSERA_TARGET_TARGETINFO_H
+
+#include "tessera/Transforms/PipelineModel.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace tessera {
+
+enum class Vendor { Host, Nvidia, Amd };
+
+/// How global-to-shared copies run asynchronously.
+enum class AsyncCopyKind {
+  None,        // the host: copies are plain loops
+  CpAsync,     // sm_80: cp.async 4/8/16 bytes per thread, commit groups
+  Tma,         // sm_90a: bulk tensor copies onto mbarriers (and cp.async)
+  BufferToLds, // CDNA: buffer loads into registers, then LDS stores
+};
+
+/// One matrix instruction: D[m x n] += A[m x k] * B[k x n].
+struct MmaAtom {
+  llvm::StringLiteral name;
+  int64_t m, n, k;
+  /// Operand and accumulator element kinds: "bf16", "f16", "i8", "e4m3",
+  /// accumulators "f32" or "i32".
+  llvm::StringLiteral operands, accumulator;
+};
+
+struct TargetInfo {
+  llvm::StringLiteral chip;
+  Vendor vendor;
+  /// Threads per warp (wavefront); 1 on the host.
+  int64_t warpSize;
+  /// Shared memory (LDS) one program instance may use, in bytes.
+  int64_t maxSharedBytes;
+  AsyncCopyKind asyncCopy;
+  llvm::ArrayRef<MmaAtom> mmaAtoms;
+  /// The pipelining model; none for chips without one yet.
+  std::optional<LatencyModel> latency;
+
+  bool isGpu() const { return vendor != Vendor::Host; }
+  /// The first atom for these operand and accumulator kinds, if any.
+  const MmaAtom *findMma(llvm::StringRef operands,
+                         llvm::StringRef accumulator) const;
+};
+
+/// The chip named `chip`, or null.
+const TargetInfo *lookupTarget(llvm::StringRef chip);
+/// The names of every known chip, for diagnostics: "host, sm_80, ...".
+std::string listTargets();
+
+/// The module attribute naming the target.
+constexpr llvm::StringLiteral kTargetAttrName = "tile.target";
+
+/// The target `module` is compiled for (its `tile.target`), or null when it
+/// names none.
+const TargetInfo *getModuleTarget(mlir::ModuleOp module);
+
+} // namespace tessera
+
+#endif // TESSERA_TARGET_TARGETINFO_H

@@ -1,0 +1,95 @@
+//===- GPULowering.h - State of one kernel's GPU lowering ------*- C++ -*-===//
+//
+// Private to lib/Conversion/TileToGPU. TileToGPU.cpp builds the gpu.func,
+// walks the kernel and lowers scalar code, loops and element-wise tiles;
+// NvidiaMemory.cpp lowers copies, shared loads and stores; NvidiaMma.cpp
+// lowers tile.mma to mma.sync.
+//
+// A register tile with layout L (its #tile.linear encoding) becomes one
+// vector per thread with one element per register of L.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_LIB_CONVERSION_TILETOGPU_GPULOWERING_H
+#define TESSERA_LIB_CONVERSION_TILETOGPU_GPULOWERING_H
+
+#include "tessera/Dialect/Tile/TileDialect.h"
+#include "tessera/Layout/LinearLayout.h"
+#include "tessera/Target/TargetInfo.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <map>
+
+namespace tessera {
+
+class GPULowering {
+public:
+  GPULowering(tile::KernelOp kernel, const TargetInfo &target,
+              mlir::gpu::GPUModuleOp gpuModule);
+  mlir::LogicalResult run();
+
+private:
+  // --- Structure (TileToGPU.cpp) ------------------------------------------
+  mlir::LogicalResult lowerBlock(mlir::Block &block);
+  mlir::LogicalResult lowerOp(mlir::Operation *op);
+  mlir::LogicalResult lowerFor(mlir::scf::ForOp loop);
+  mlir::LogicalResult lowerElementwise(mlir::Operation *op);
+  mlir::LogicalResult lowerConstant(mlir::arith::ConstantOp op);
+  mlir::Value index(int64_t value);
+  /// The layout of a register tile (its encoding).
+  static LinearLayout layoutOf(mlir::Value tile);
+  /// The per-thread vector type of a register tile.
+  static mlir::VectorType vectorTypeOf(mlir::Value tile);
+  /// The tile coordinate register `reg` of this thread holds under `layout`.
+  llvm::SmallVector<mlir::Value> coordinate(const LinearLayout &layout,
+                                            uint64_t reg);
+
+  // --- Memory (NvidiaMemory.cpp) ------------------------------------------
+  struct SharedBuffer {
+    mlir::Value memref;
+    Swizzle swizzle;
+    bool ring = false;
+  };
+  mlir::LogicalResult lowerAllocShared(tile::AllocSharedOp op);
+  mlir::LogicalResult lowerCopy(tile::CopyOp op);
+  mlir::LogicalResult lowerSharedLoad(tile::LoadOp op);
+  mlir::LogicalResult lowerStore(tile::StoreOp op);
+  /// The indices of element (row, col) of `buffer` (slot first for a ring).
+  llvm::SmallVector<mlir::Value> sharedIndices(const SharedBuffer &buffer,
+                                               mlir::Value slot,
+                                               mlir::Value row,
+                                               mlir::Value col);
+  /// Whether a view's rows start 16-byte aligned (computed once per view).
+  mlir::Value rowsAligned(mlir::Value view, int64_t bytes);
+
+  // --- Compute (NvidiaMma.cpp) --------------------------------------------
+  mlir::LogicalResult lowerMma(tile::MmaOp op);
+
+  tile::KernelOp kernel;
+  const TargetInfo &target;
+  mlir::gpu::GPUModuleOp gpuModule;
+  mlir::OpBuilder builder;
+  mlir::Location loc;
+  mlir::gpu::GPUFuncOp func;
+  /// Where values computed once per thread go (the entry block's start).
+  mlir::Block::iterator prologueEnd;
+  mlir::IRMapping mapping;
+  llvm::DenseMap<mlir::Value, SharedBuffer> shared;
+  llvm::DenseMap<mlir::Value, mlir::Value> aligned;
+  mlir::Value lane, warp;
+  /// The lane- and warp-dependent part of each layout's coordinates.
+  std::map<std::string, llvm::SmallVector<mlir::Value>> threadParts;
+  int64_t numWarps;
+};
+
+/// The gpu.func argument type of a view: a strided memref with a unit
+/// innermost stride.
+mlir::MemRefType getGPUViewType(tile::ViewType view);
+
+} // namespace tessera
+
+#endif // TESSERA_LIB_CONVERSION_TILETOGPU_GPULOWERING_H

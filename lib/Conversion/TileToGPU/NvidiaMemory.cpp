@@ -1,0 +1,313 @@
+//===- NvidiaMemory.cpp - Copies, shared loads and stores on sm_80 --------===//
+//
+// tile.copy: each thread moves 16-byte chunks of a coalesced copy layout
+// with cp.async, zero-filling what lies outside the view (the padding rule);
+// views whose rows are not 16-byte aligned take an element-wise path.
+// tile.load from shared: ldmatrix when the tile's layout is a tiling of
+// ldmatrix fragments (proved by simulating the instruction), element-wise
+// loads otherwise. tile.store into a view: masked stores of each register.
+// Shared buffers are swizzled as their tile.swizzle says.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPULowering.h"
+
+#include "tessera/Layout/MmaLayouts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace tessera;
+
+LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
+  tile::SharedType type = op.getType();
+  if (type.getShape().size() != 2)
+    return op.emitOpError("of rank ")
+           << type.getShape().size()
+           << " is not supported by convert-tile-to-gpu yet (2-D tiles are)";
+  SmallVector<int64_t> shape;
+  bool ring = type.getStages() > 0;
+  if (ring)
+    shape.push_back(type.getStages());
+  shape.append(type.getShape().begin(), type.getShape().end());
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  auto memrefType = MemRefType::get(shape, type.getElementType(),
+                                    MemRefLayoutAttrInterface(), workgroup);
+  std::string name =
+      ("__shared_" + kernel.getSymName() + "_" + std::to_string(shared.size()))
+          .str();
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(func);
+    memref::GlobalOp::create(builder, loc, name,
+                             builder.getStringAttr("private"), memrefType,
+                             builder.getUnitAttr(), /*constant=*/false,
+                             builder.getI64IntegerAttr(128));
+  }
+  SharedBuffer buffer;
+  buffer.memref = memref::GetGlobalOp::create(builder, loc, memrefType, name);
+  buffer.ring = ring;
+  if (auto s = op->getAttrOfType<tile::SwizzleAttr>("tile.swizzle"))
+    buffer.swizzle = Swizzle{s.getVec(), s.getPerPhase(), s.getMaxPhase()};
+  shared[op.getResult()] = buffer;
+  return success();
+}
+
+SmallVector<Value> GPULowering::sharedIndices(const SharedBuffer &buffer,
+                                              Value slot, Value row,
+                                              Value col) {
+  SmallVector<Value> indices;
+  if (buffer.ring)
+    indices.push_back(slot ? slot : index(0));
+  indices.push_back(row);
+  const Swizzle &s = buffer.swizzle;
+  if (s.isIdentity()) {
+    indices.push_back(col);
+    return indices;
+  }
+  // ((col / vec) xor ((row / perPhase) mod maxPhase)) * vec + col mod vec
+  Value chunk = arith::DivUIOp::create(builder, loc, col, index(s.vec));
+  Value within = arith::RemUIOp::create(builder, loc, col, index(s.vec));
+  Value phase = arith::RemUIOp::create(
+      builder, loc,
+      arith::DivUIOp::create(builder, loc, row, index(s.perPhase)),
+      index(s.maxPhase));
+  Value swizzled = arith::XOrIOp::create(builder, loc, chunk, phase);
+  indices.push_back(arith::AddIOp::create(
+      builder, loc, arith::MulIOp::create(builder, loc, swizzled, index(s.vec)),
+      within));
+  return indices;
+}
+
+Value GPULowering::rowsAligned(Value view, int64_t bytes) {
+  if (Value known = aligned.lookup(view))
+    return known;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(&*prologueEnd);
+  // Base pointer, offset and every outer stride multiples of 16 bytes.
+  int64_t vec = 16 / bytes;
+  auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, view);
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, view);
+  auto isMultiple = [&](Value v, int64_t of) {
+    return arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(builder, loc, v, index(of)), index(0));
+  };
+  Value ok = isMultiple(base, 16);
+  ok = arith::AndIOp::create(builder, loc, ok,
+                             isMultiple(metadata.getOffset(), vec));
+  for (Value stride : metadata.getStrides().drop_back())
+    ok = arith::AndIOp::create(builder, loc, ok, isMultiple(stride, vec));
+  aligned[view] = ok;
+  return ok;
+}
+
+LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
+  if (auto pad = op.getPadAttr())
+    if (!matchPattern(pad, m_AnyZeroFloat()) && !matchPattern(pad, m_Zero()))
+      return op.emitOpError("with a non-zero pad is not supported by "
+                            "convert-tile-to-gpu yet (cp.async fills zeros)");
+  tile::SharedType type = op.getDest().getType();
+  Type element = type.getElementType();
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  ArrayRef<int64_t> shape = type.getShape();
+  if (!isPowerOfTwoShape(shape) || shape[1] * bytes < 16)
+    return op.emitOpError("into a shared tile with rows of fewer than 16 "
+                          "bytes or sizes that are not powers of two is not "
+                          "supported by convert-tile-to-gpu yet");
+  const SharedBuffer &buffer = shared.at(op.getDest());
+  Value view = mapping.lookup(op.getSource());
+  auto viewType = cast<MemRefType>(view.getType());
+  unsigned rank = viewType.getRank();
+  SmallVector<Value> offsets;
+  for (Value offset : op.getOffsets())
+    offsets.push_back(mapping.lookup(offset));
+  Value rows = memref::DimOp::create(builder, loc, view, rank - 2);
+  Value cols = memref::DimOp::create(builder, loc, view, rank - 1);
+  Value slot = op.getSlot() ? mapping.lookup(op.getSlot()) : Value();
+  Value alignedRows = rowsAligned(view, bytes);
+
+  int64_t vec = 16 / bytes;
+  LinearLayout copy =
+      atoms::coalescedCopy(shape[0], shape[1], 8 * bytes, numWarps);
+  // Threads whose lane or warp bits are declared broadcasts hold chunks
+  // another thread already moves: only bit value 0 copies.
+  Value owner;
+  for (auto [in, id] : {std::pair{LinearLayout::Lane, lane},
+                        std::pair{LinearLayout::Warp, warp}})
+    for (auto [bit, basis] : llvm::enumerate(copy.getBases(in)))
+      if (llvm::all_of(basis, [](int64_t c) { return c == 0; })) {
+        Value set = arith::AndIOp::create(
+            builder, loc, arith::ShRUIOp::create(builder, loc, id, index(bit)),
+            index(1));
+        Value clear = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::eq, set, index(0));
+        owner =
+            owner
+                ? arith::AndIOp::create(builder, loc, owner, clear).getResult()
+                : clear;
+      }
+  Value zero = index(0);
+  for (int64_t reg = 0; reg < copy.getSize(LinearLayout::Register);
+       reg += vec) {
+    SmallVector<Value> coord = coordinate(copy, reg);
+    Value row =
+        arith::AddIOp::create(builder, loc, offsets[rank - 2], coord[0]);
+    Value col =
+        arith::AddIOp::create(builder, loc, offsets[rank - 1], coord[1]);
+    // Elements of this chunk inside the view: clamp(cols - col, 0, vec),
+    // none when the row is outside.
+    Value left = arith::SubIOp::create(builder, loc, cols, col);
+    left = arith::MaxSIOp::create(builder, loc, left, zero);
+    left = arith::MinSIOp::create(builder, loc, left, index(vec));
+    Value rowIn = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                        row, rows);
+    Value count = arith::SelectOp::create(builder, loc, rowIn, left, zero);
+    Value any = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt,
+                                      count, zero);
+    SmallVector<Value> source(offsets.begin(), offsets.end() - 2);
+    source.push_back(arith::SelectOp::create(builder, loc, any, row, zero));
+    source.push_back(arith::SelectOp::create(builder, loc, any, col, zero));
+    SmallVector<Value> dest = sharedIndices(buffer, slot, coord[0], coord[1]);
+
+    auto emit = [&]() {
+      auto branch = scf::IfOp::create(builder, loc, alignedRows,
+                                      /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(branch.thenBlock());
+      nvgpu::DeviceAsyncCopyOp::create(
+          builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
+          buffer.memref, dest, view, source, builder.getIndexAttr(vec), count,
+          builder.getUnitAttr());
+      // Unaligned rows: element by element, zeros past the count.
+      builder.setInsertionPointToStart(branch.elseBlock());
+      Value padding = arith::ConstantOp::create(builder, loc, element,
+                                                builder.getZeroAttr(element));
+      for (int64_t e = 0; e < vec; ++e) {
+        Value inside = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::slt, index(e), count);
+        SmallVector<Value> at(source);
+        at.back() = arith::AddIOp::create(builder, loc, col, index(e));
+        auto read = scf::IfOp::create(
+            builder, loc, inside,
+            [&](OpBuilder &b, Location l) {
+              scf::YieldOp::create(
+                  b, l, memref::LoadOp::create(b, l, view, at).getResult());
+            },
+            [&](OpBuilder &b, Location l) {
+              scf::YieldOp::create(b, l, padding);
+            });
+        SmallVector<Value> to(dest);
+        to.back() = arith::AddIOp::create(builder, loc, dest.back(), index(e));
+        memref::StoreOp::create(builder, loc, read.getResult(0), buffer.memref,
+                                to);
+      }
+    };
+    if (owner) {
+      auto guarded = scf::IfOp::create(builder, loc, owner);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(guarded.thenBlock());
+      emit();
+    } else {
+      emit();
+    }
+  }
+  if (!op.getAsync()) {
+    // A synchronous copy is complete before the next barrier.
+    NVVM::CpAsyncCommitGroupOp::create(builder, loc);
+    NVVM::CpAsyncWaitGroupOp::create(builder, loc, 0);
+  }
+  return success();
+}
+
+LogicalResult GPULowering::lowerSharedLoad(tile::LoadOp op) {
+  const SharedBuffer &buffer = shared.at(op.getSource());
+  Value slot =
+      op.getIndices().empty() ? Value() : mapping.lookup(op.getIndices()[0]);
+  LinearLayout layout = layoutOf(op.getResult());
+  VectorType type = vectorTypeOf(op.getResult());
+  Type element = type.getElementType();
+  Value result =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  std::string why;
+  std::optional<LdmatrixPlan> plan;
+  if (element.getIntOrFloatBitWidth() == 16)
+    plan = planLdmatrix(layout, &why);
+  if (!plan) {
+    for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
+      SmallVector<Value> coord = coordinate(layout, reg);
+      Value value = memref::LoadOp::create(
+          builder, loc, buffer.memref,
+          sharedIndices(buffer, slot, coord[0], coord[1]));
+      result = vector::InsertOp::create(builder, loc, value, result, reg);
+    }
+    mapping.map(op.getResult(), result);
+    return success();
+  }
+  int64_t perLoad = plan->registersPerLoad();
+  auto loaded = VectorType::get({int64_t(plan->numMatrices), 2}, element);
+  auto flat = VectorType::get({perLoad}, element);
+  for (int64_t block = 0; block < type.getNumElements(); block += perLoad) {
+    SmallVector<Value> coord = coordinate(plan->rowAddress, block);
+    Value matrices = nvgpu::LdMatrixOp::create(
+        builder, loc, loaded, buffer.memref,
+        sharedIndices(buffer, slot, coord[0], coord[1]), plan->transpose,
+        plan->numMatrices);
+    Value registers = vector::ShapeCastOp::create(builder, loc, flat, matrices);
+    result = vector::InsertStridedSliceOp::create(
+        builder, loc, registers, result, ArrayRef<int64_t>{block},
+        ArrayRef<int64_t>{1});
+  }
+  mapping.map(op.getResult(), result);
+  return success();
+}
+
+LogicalResult GPULowering::lowerStore(tile::StoreOp op) {
+  Value view = mapping.lookup(op.getDest());
+  auto viewType = cast<MemRefType>(view.getType());
+  unsigned rank = viewType.getRank();
+  LinearLayout layout = layoutOf(op.getValue());
+  if (layout.getRank() != 2)
+    return op.emitOpError("of a tile of rank ")
+           << layout.getRank()
+           << " is not supported by convert-tile-to-gpu yet (2-D tiles are)";
+  Value value = mapping.lookup(op.getValue());
+  SmallVector<Value> offsets;
+  for (Value offset : op.getIndices())
+    offsets.push_back(mapping.lookup(offset));
+  Value rows = memref::DimOp::create(builder, loc, view, rank - 2);
+  Value cols = memref::DimOp::create(builder, loc, view, rank - 1);
+  // Registers that repeat an element another register of this thread holds
+  // (register broadcast bits) are stored once.
+  for (int64_t reg = 0; reg < layout.getSize(LinearLayout::Register); ++reg) {
+    if (layout.findRegister(layout.apply(reg, 0, 0)) != uint64_t(reg))
+      continue;
+    SmallVector<Value> coord = coordinate(layout, reg);
+    Value row =
+        arith::AddIOp::create(builder, loc, offsets[rank - 2], coord[0]);
+    Value col =
+        arith::AddIOp::create(builder, loc, offsets[rank - 1], coord[1]);
+    Value inside = arith::AndIOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, row,
+                              rows),
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, col,
+                              cols));
+    auto branch = scf::IfOp::create(builder, loc, inside);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(branch.thenBlock());
+    Value element = vector::ExtractOp::create(builder, loc, value, reg);
+    SmallVector<Value> at(offsets.begin(), offsets.end() - 2);
+    at.push_back(row);
+    at.push_back(col);
+    memref::StoreOp::create(builder, loc, element, view, at);
+  }
+  return success();
+}

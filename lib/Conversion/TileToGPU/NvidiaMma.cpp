@@ -1,0 +1,109 @@
+//===- NvidiaMma.cpp - tile.mma to mma.sync m16n8k16 ----------------------===//
+//
+// The operands' layouts (tile-assign-layouts) are tilings of the m16n8k16
+// fragments: the low register bits and all lane bits are the atom's, the
+// other register bits repeat it, and the warp bits place each warp's part
+// consistently in A, B and D. Each 4-register accumulator block of a thread
+// is then updated by one mma.sync per 16-wide K step, with the A and B
+// registers found by inverting their layouts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPULowering.h"
+
+#include "tessera/Layout/MmaLayouts.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace tessera;
+
+/// Whether `layout` starts with the register bases and has the lane bases
+/// of `atom`.
+static bool extendsAtom(const LinearLayout &layout, const LinearLayout &atom) {
+  auto regs = layout.getBases(LinearLayout::Register);
+  auto atomRegs = atom.getBases(LinearLayout::Register);
+  if (regs.size() < atomRegs.size() ||
+      layout.getBases(LinearLayout::Lane) != atom.getBases(LinearLayout::Lane))
+    return false;
+  return std::equal(atomRegs.begin(), atomRegs.end(), regs.begin());
+}
+
+LogicalResult GPULowering::lowerMma(tile::MmaOp op) {
+  LinearLayout la = layoutOf(op.getA()), lb = layoutOf(op.getB()),
+               lc = layoutOf(op.getAcc());
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  Type element = aType.getElementType();
+  if (!(element.isBF16() || element.isF16()) ||
+      !cast<RankedTensorType>(op.getAcc().getType()).getElementType().isF32())
+    return op.emitOpError("is lowered to mma.sync for bf16 and f16 operands "
+                          "with f32 accumulators only, so far");
+  // The layouts must be tilings of the atoms whose warps agree: warp w's
+  // rows of A are its rows of D, its columns of B its columns of D.
+  if (!extendsAtom(la, atoms::mmaM16N8K16A().withShape(la.getShape())) ||
+      !extendsAtom(lb, atoms::mmaM16N8K16B().withShape(lb.getShape())) ||
+      !extendsAtom(lc, atoms::mmaM16N8C().withShape(lc.getShape())))
+    return op.emitOpError("operand layouts are not tilings of the "
+                          "mma.sync.m16n8k16 fragments");
+  for (int64_t w = 0; w < numWarps; ++w) {
+    Coord a = la.apply(0, 0, w), b = lb.apply(0, 0, w), c = lc.apply(0, 0, w);
+    if (a[0] != c[0] || a[1] != 0 || b[1] != c[1] || b[0] != 0)
+      return op.emitOpError("operand layouts place warp ")
+             << w << " inconsistently in A, B and the accumulator";
+  }
+  MLIRContext *ctx = builder.getContext();
+  Type f32 = builder.getF32Type(), i32 = builder.getI32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  Value a = mapping.lookup(op.getA()), b = mapping.lookup(op.getB());
+  Value acc = mapping.lookup(op.getAcc());
+  int64_t k = aType.getDimSize(1);
+
+  // Register pair (r, r + 1) of a 16-bit operand as one 32-bit register
+  // (bf16) or a vector<2xf16> (f16), as nvvm.mma.sync takes them.
+  auto pair = [&](Value vector, int64_t reg) -> Value {
+    Value two = vector::ExtractStridedSliceOp::create(
+        builder, loc, vector, ArrayRef<int64_t>{reg}, ArrayRef<int64_t>{2},
+        ArrayRef<int64_t>{1});
+    if (element.isF16())
+      return two;
+    Value word =
+        vector::BitCastOp::create(builder, loc, VectorType::get({1}, i32), two);
+    return vector::ExtractOp::create(builder, loc, word, 0);
+  };
+  NVVM::MMATypes ptxType =
+      element.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  for (int64_t block = 0; block < lc.getSize(LinearLayout::Register);
+       block += 4) {
+    Coord origin = lc.apply(block, 0, 0);
+    SmallVector<Value> c;
+    for (int64_t i = 0; i < 4; ++i)
+      c.push_back(vector::ExtractOp::create(builder, loc, acc, block + i));
+    for (int64_t k0 = 0; k0 < k; k0 += 16) {
+      std::optional<uint64_t> ra = la.findRegister({origin[0], k0});
+      std::optional<uint64_t> rb = lb.findRegister({k0, origin[1]});
+      if (!ra || !rb || *ra % 8 || *rb % 4)
+        return op.emitOpError("operand layouts do not hold whole fragments "
+                              "for accumulator block at (")
+               << origin[0] << ", " << origin[1] << "), k " << k0;
+      SmallVector<Value> operandA, operandB;
+      for (int64_t i = 0; i < 4; ++i)
+        operandA.push_back(pair(a, *ra + 2 * i));
+      for (int64_t i = 0; i < 2; ++i)
+        operandB.push_back(pair(b, *rb + 2 * i));
+      auto mma = NVVM::MmaOp::create(
+          builder, loc, resultType, operandA, operandB, c,
+          ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+          std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                         NVVM::MMALayout::col});
+      for (int64_t i = 0; i < 4; ++i)
+        c[i] = LLVM::ExtractValueOp::create(builder, loc, mma, i);
+    }
+    for (int64_t i = 0; i < 4; ++i)
+      acc = vector::InsertOp::create(builder, loc, c[i], acc, block + i);
+  }
+  mapping.map(op.getResult(), acc);
+  return success();
+}

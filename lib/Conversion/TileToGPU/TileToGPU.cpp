@@ -1,0 +1,321 @@
+//===- TileToGPU.cpp - Tile kernels to per-thread GPU code ----------------===//
+//
+// Builds each kernel's gpu.func in the module's gpu.module, walks the
+// kernel body in order and lowers scalar code, loops and element-wise tiles
+// here; memory and MMA ops in the Nvidia*.cpp files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPULowering.h"
+
+#include "tessera/Conversion/Passes.h"
+#include "tessera/Dialect/Tag/TagDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace tessera {
+#define GEN_PASS_DEF_CONVERTTILETOGPU
+#include "tessera/Conversion/Passes.h.inc"
+} // namespace tessera
+
+using namespace mlir;
+using namespace tessera;
+
+MemRefType tessera::getGPUViewType(tile::ViewType view) {
+  SmallVector<int64_t> shape(view.getRank(), ShapedType::kDynamic);
+  SmallVector<int64_t> strides(view.getRank(), ShapedType::kDynamic);
+  strides.back() = 1;
+  auto layout =
+      StridedLayoutAttr::get(view.getContext(), ShapedType::kDynamic, strides);
+  return MemRefType::get(shape, view.getElementType(), layout);
+}
+
+GPULowering::GPULowering(tile::KernelOp kernel, const TargetInfo &target,
+                         gpu::GPUModuleOp gpuModule)
+    : kernel(kernel), target(target), gpuModule(gpuModule), builder(kernel),
+      loc(kernel.getLoc()), numWarps(kernel.getThreads() / target.warpSize) {}
+
+Value GPULowering::index(int64_t value) {
+  return arith::ConstantIndexOp::create(builder, loc, value);
+}
+
+LinearLayout GPULowering::layoutOf(Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  return cast<tile::LinearLayoutAttr>(type.getEncoding())
+      .toLinearLayout(type.getShape());
+}
+
+VectorType GPULowering::vectorTypeOf(Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  return VectorType::get({layoutOf(tile).getSize(LinearLayout::Register)},
+                         type.getElementType());
+}
+
+SmallVector<Value> GPULowering::coordinate(const LinearLayout &layout,
+                                           uint64_t reg) {
+  std::string key = layout.str();
+  auto it = threadParts.find(key);
+  if (it == threadParts.end()) {
+    // XOR of the lane and warp bases selected by this thread's bits,
+    // computed once at the top of the kernel.
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(&*prologueEnd);
+    SmallVector<Value> part;
+    for (unsigned d = 0; d < layout.getRank(); ++d) {
+      Value sum = index(0);
+      for (auto [in, id] : {std::pair{LinearLayout::Lane, lane},
+                            std::pair{LinearLayout::Warp, warp}})
+        for (auto [bit, basis] : llvm::enumerate(layout.getBases(in))) {
+          if (basis[d] == 0)
+            continue;
+          Value shifted = arith::ShRUIOp::create(builder, loc, id, index(bit));
+          Value one = arith::AndIOp::create(builder, loc, shifted, index(1));
+          Value term =
+              arith::MulIOp::create(builder, loc, one, index(basis[d]));
+          sum = arith::XOrIOp::create(builder, loc, sum, term);
+        }
+      part.push_back(sum);
+    }
+    it = threadParts.emplace(key, part).first;
+  }
+  Coord constant = layout.apply(reg, 0, 0);
+  SmallVector<Value> result;
+  for (unsigned d = 0; d < layout.getRank(); ++d)
+    result.push_back(constant[d]
+                         ? arith::XOrIOp::create(builder, loc, it->second[d],
+                                                 index(constant[d]))
+                               .getResult()
+                         : it->second[d]);
+  return result;
+}
+
+LogicalResult GPULowering::run() {
+  MLIRContext *ctx = kernel.getContext();
+  SmallVector<Type> argTypes;
+  for (BlockArgument arg : kernel.getArguments()) {
+    if (auto view = dyn_cast<tile::ViewType>(arg.getType())) {
+      if (view.getElementType().getIntOrFloatBitWidth() % 8)
+        return kernel.emitOpError("argument #")
+               << arg.getArgNumber() << " holds sub-byte "
+               << view.getElementType()
+               << " codes, which convert-tile-to-gpu does not lower yet";
+      argTypes.push_back(getGPUViewType(view));
+      continue;
+    }
+    argTypes.push_back(arg.getType());
+  }
+  builder.setInsertionPointToEnd(gpuModule.getBody());
+  func = gpu::GPUFuncOp::create(builder, loc, kernel.getSymName(),
+                                FunctionType::get(ctx, argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      builder.getDenseI32ArrayAttr({int32_t(kernel.getThreads()), 1, 1}));
+  Block &entry = func.getBody().front();
+  for (auto [from, to] :
+       llvm::zip_equal(kernel.getArguments(), entry.getArguments()))
+    mapping.map(from, to);
+
+  builder.setInsertionPointToStart(&entry);
+  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  lane = arith::RemUIOp::create(builder, loc, tid, index(target.warpSize));
+  warp = arith::DivUIOp::create(builder, loc, tid, index(target.warpSize));
+  // Everything per-thread goes before this marker; the body after it.
+  auto marker = arith::ConstantIndexOp::create(builder, loc, 0);
+  prologueEnd = Block::iterator(marker);
+  if (failed(lowerBlock(kernel.getBody().front())))
+    return failure();
+  if (marker->use_empty())
+    marker->erase();
+  kernel.erase();
+  return success();
+}
+
+LogicalResult GPULowering::lowerBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(lowerOp(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult GPULowering::lowerFor(scf::ForOp loop) {
+  SmallVector<Value> inits;
+  for (Value init : loop.getInitArgs())
+    inits.push_back(mapping.lookup(init));
+  auto newLoop =
+      scf::ForOp::create(builder, loc, mapping.lookup(loop.getLowerBound()),
+                         mapping.lookup(loop.getUpperBound()),
+                         mapping.lookup(loop.getStep()), inits);
+  mapping.map(loop.getInductionVar(), newLoop.getInductionVar());
+  for (auto [from, to] :
+       llvm::zip_equal(loop.getRegionIterArgs(), newLoop.getRegionIterArgs()))
+    mapping.map(from, to);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(newLoop.getBody());
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (failed(lowerOp(&op)))
+        return failure();
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    SmallVector<Value> yielded;
+    for (Value value : yield.getOperands())
+      yielded.push_back(mapping.lookup(value));
+    if (newLoop.getBody()->mightHaveTerminator())
+      newLoop.getBody()->getTerminator()->erase();
+    builder.setInsertionPointToEnd(newLoop.getBody());
+    scf::YieldOp::create(builder, loc, yielded);
+  }
+  for (auto [from, to] :
+       llvm::zip_equal(loop.getResults(), newLoop.getResults()))
+    mapping.map(from, to);
+  return success();
+}
+
+LogicalResult GPULowering::lowerElementwise(Operation *op) {
+  OperationState state(loc, op->getName());
+  for (Value operand : op->getOperands())
+    state.addOperands(mapping.lookup(operand));
+  for (Value result : op->getResults())
+    state.addTypes(vectorTypeOf(result));
+  state.addAttributes(op->getAttrs());
+  Operation *lowered = builder.create(state);
+  for (auto [from, to] :
+       llvm::zip_equal(op->getResults(), lowered->getResults()))
+    mapping.map(from, to);
+  return success();
+}
+
+LogicalResult GPULowering::lowerConstant(arith::ConstantOp op) {
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!dense || !dense.isSplat())
+    return op.emitOpError("on a tile must be a splat for convert-tile-to-gpu");
+  VectorType type = vectorTypeOf(op.getResult());
+  Value value = arith::ConstantOp::create(
+      builder, loc, type,
+      DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
+  mapping.map(op.getResult(), value);
+  return success();
+}
+
+LogicalResult GPULowering::lowerOp(Operation *op) {
+  if (isa_and_present<tag::TagDialect>(op->getDialect()))
+    return success(); // proved before lowering; nothing to run
+  bool onTiles =
+      llvm::any_of(op->getOperandTypes(),
+                   [](Type t) { return isa<RankedTensorType>(t); }) ||
+      llvm::any_of(op->getResultTypes(),
+                   [](Type t) { return isa<RankedTensorType>(t); });
+  for (Type type : op->getResultTypes())
+    if (auto tensor = dyn_cast<RankedTensorType>(type))
+      if (!isa_and_present<tile::LinearLayoutAttr>(tensor.getEncoding()))
+        return op->emitOpError("makes a register tile without a layout; run "
+                               "tile-assign-layouts first");
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return lowerFor(loop);
+  if (auto constant = dyn_cast<arith::ConstantOp>(op); constant && onTiles)
+    return lowerConstant(constant);
+  if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect())) {
+    if (!onTiles) {
+      builder.clone(*op, mapping);
+      return success();
+    }
+    if (op->hasTrait<OpTrait::Elementwise>())
+      return lowerElementwise(op);
+  }
+  if (auto splat = dyn_cast<tile::SplatOp>(op)) {
+    Value value = vector::BroadcastOp::create(builder, loc,
+                                              vectorTypeOf(splat.getResult()),
+                                              mapping.lookup(splat.getValue()));
+    mapping.map(splat.getResult(), value);
+    return success();
+  }
+  if (auto id = dyn_cast<tile::ProgramIdOp>(op)) {
+    mapping.map(id.getResult(),
+                gpu::BlockIdOp::create(builder, loc,
+                                       gpu::Dimension(uint32_t(id.getDim()))));
+    return success();
+  }
+  if (auto count = dyn_cast<tile::NumProgramsOp>(op)) {
+    mapping.map(count.getResult(),
+                gpu::GridDimOp::create(
+                    builder, loc, gpu::Dimension(uint32_t(count.getDim()))));
+    return success();
+  }
+  if (auto dim = dyn_cast<tile::DimOp>(op)) {
+    mapping.map(dim.getResult(),
+                memref::DimOp::create(builder, loc,
+                                      mapping.lookup(dim.getView()),
+                                      dim.getDimension()));
+    return success();
+  }
+  if (isa<tile::BarrierOp>(op)) {
+    gpu::BarrierOp::create(builder, loc);
+    return success();
+  }
+  if (auto alloc = dyn_cast<tile::AllocSharedOp>(op))
+    return lowerAllocShared(alloc);
+  if (auto copy = dyn_cast<tile::CopyOp>(op))
+    return lowerCopy(copy);
+  if (isa<tile::AsyncCommitOp>(op)) {
+    NVVM::CpAsyncCommitGroupOp::create(builder, loc);
+    return success();
+  }
+  if (auto wait = dyn_cast<tile::AsyncWaitOp>(op)) {
+    NVVM::CpAsyncWaitGroupOp::create(builder, loc, wait.getPending());
+    return success();
+  }
+  if (auto load = dyn_cast<tile::LoadOp>(op);
+      load && isa<tile::SharedType>(load.getSource().getType()))
+    return lowerSharedLoad(load);
+  if (auto store = dyn_cast<tile::StoreOp>(op);
+      store && isa<tile::ViewType>(store.getDest().getType()))
+    return lowerStore(store);
+  if (auto mma = dyn_cast<tile::MmaOp>(op))
+    return lowerMma(mma);
+  if (isa<tile::ReturnOp>(op)) {
+    gpu::ReturnOp::create(builder, loc);
+    return success();
+  }
+  return op->emitOpError("is not supported by convert-tile-to-gpu for ")
+         << target.chip << " yet";
+}
+
+namespace {
+struct ConvertTileToGPUPass
+    : public tessera::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    const TargetInfo *target = getModuleTarget(module);
+    if (!target || target->vendor != Vendor::Nvidia) {
+      module.emitError() << "convert-tile-to-gpu lowers for NVIDIA chips "
+                            "(sm_80) so far; set the module's tile.target "
+                            "(tessera-compile --target, or "
+                            "--tile-set-target=chip=sm_80)";
+      return signalPassFailure();
+    }
+    if (target->chip != "sm_80") {
+      module.emitError() << "convert-tile-to-gpu does not lower for "
+                         << target->chip << " yet (sm_80 only)";
+      return signalPassFailure();
+    }
+    SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
+    if (kernels.empty())
+      return;
+    OpBuilder builder(module.getBodyRegion());
+    builder.setInsertionPointToEnd(module.getBody());
+    auto gpuModule =
+        gpu::GPUModuleOp::create(builder, module.getLoc(), "tessera_kernels");
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    builder.getUnitAttr());
+    for (tile::KernelOp kernel : kernels)
+      if (failed(GPULowering(kernel, *target, gpuModule).run()))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,211 @@
+//===- MmaLayouts.cpp - Operand layouts of warp-tiled MMAs ----------------===//
+
+#include "tessera/Layout/MmaLayouts.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace tessera;
+
+/// Bases doubling from `first` up to (excluding) `limit` along `dim`.
+static llvm::SmallVector<Coord> steps(unsigned dim, int64_t first,
+                                      int64_t limit) {
+  llvm::SmallVector<Coord> bases;
+  for (int64_t v = first; v < limit; v *= 2) {
+    Coord c = {0, 0};
+    c[dim] = v;
+    bases.push_back(c);
+  }
+  return bases;
+}
+
+/// Bases of `count` (a power of two) zero entries: declared broadcasts.
+static llvm::SmallVector<Coord> broadcast(int64_t count) {
+  return llvm::SmallVector<Coord>(llvm::Log2_64(uint64_t(count)), {0, 0});
+}
+
+std::optional<MmaSyncLayouts> tessera::getMmaSyncLayouts(int64_t m, int64_t n,
+                                                         int64_t k,
+                                                         int64_t numWarps,
+                                                         std::string *why) {
+  auto fail = [&](const std::string &message) -> std::optional<MmaSyncLayouts> {
+    if (why)
+      *why = message;
+    return std::nullopt;
+  };
+  if (!isPowerOfTwoShape({m, n, k, numWarps}))
+    return fail("MMA sizes and the warp count must be powers of two");
+  if (m < 16 || n < 8 || k < 16)
+    return fail("mma.sync m16n8k16 needs M >= 16, N >= 8 and K >= 16");
+  // The warp grid with the smallest per-warp perimeter (operand traffic),
+  // each warp keeping at least one 16x8 fragment.
+  std::optional<MmaSyncLayouts> best;
+  for (int64_t wm = 1; wm <= numWarps; wm *= 2) {
+    int64_t wn = numWarps / wm;
+    if (m / wm < 16 || n / wn < 8)
+      continue;
+    if (best && m / wm + n / wn >= best->warpM + best->warpN)
+      continue;
+    best = MmaSyncLayouts();
+    best->grid = {wm, wn};
+    best->warpM = m / wm;
+    best->warpN = n / wn;
+  }
+  if (!best)
+    return fail("the " + std::to_string(numWarps) +
+                " warps cannot each take "
+                "a whole 16x8 fragment of a " +
+                std::to_string(m) + "x" + std::to_string(n) + " accumulator");
+  MmaSyncLayouts &l = *best;
+  int64_t wm = l.grid.warpsM, wn = l.grid.warpsN;
+  l.bMatrices = l.warpN >= 16 ? 4 : 2;
+  // Warp w sits at (w / wn, w % wn) of the grid: low warp bits move along N.
+  llvm::SmallVector<Coord> warpN = steps(1, l.warpN, n);
+  llvm::SmallVector<Coord> warpM = steps(0, l.warpM, m);
+
+  // D: the m16n8 atom, then the n8 repetitions, then the m16 ones.
+  l.c = atoms::mmaM16N8C()
+            .withShape({m, n})
+            .withBases(LinearLayout::Register, steps(1, 8, l.warpN))
+            .withBases(LinearLayout::Register, steps(0, 16, l.warpM))
+            .withBases(LinearLayout::Warp, warpN)
+            .withBases(LinearLayout::Warp, warpM);
+  // A: the 16x16 atom (one ldmatrix.x4), the k16 steps, the m16 ones;
+  // broadcast over the warps that share a row of the grid.
+  l.a = atoms::mmaM16N8K16A()
+            .withShape({m, k})
+            .withBases(LinearLayout::Register, steps(1, 16, k))
+            .withBases(LinearLayout::Register, steps(0, 16, l.warpM))
+            .withBases(LinearLayout::Warp, broadcast(wn))
+            .withBases(LinearLayout::Warp, warpM);
+  // B: one ldmatrix.x{4,2}.trans block (two n8 atoms or one), the k16
+  // steps, the remaining n repetitions; broadcast over the grid's columns.
+  LinearLayout b = atoms::mmaM16N8K16B().withShape({k, n});
+  int64_t nBlock = 8;
+  if (l.bMatrices == 4) {
+    b = b.withBases(LinearLayout::Register, {{0, 8}});
+    nBlock = 16;
+  }
+  l.b = b.withBases(LinearLayout::Register, steps(0, 16, k))
+            .withBases(LinearLayout::Register, steps(1, nBlock, l.warpN))
+            .withBases(LinearLayout::Warp, warpN)
+            .withBases(LinearLayout::Warp, broadcast(wm));
+  return best;
+}
+
+//===----------------------------------------------------------------------===//
+// ldmatrix
+//===----------------------------------------------------------------------===//
+
+std::optional<LdmatrixPlan> tessera::planLdmatrix(const LinearLayout &layout,
+                                                  std::string *why) {
+  auto fail = [&](const std::string &message) -> std::optional<LdmatrixPlan> {
+    if (why)
+      *why = message;
+    return std::nullopt;
+  };
+  if (layout.getRank() != 2)
+    return fail("ldmatrix loads 2-D tiles");
+  llvm::SmallVector<Coord> regs = layout.getBases(LinearLayout::Register);
+  llvm::SmallVector<Coord> lanes = layout.getBases(LinearLayout::Lane);
+  if (lanes.size() != 5 || regs.empty())
+    return fail("the layout is not a warp fragment");
+  LdmatrixPlan plan;
+  plan.transpose = regs[0] == Coord{1, 0};
+  // Lane l addresses row i = l % 8 of matrix j = l / 8. Without .trans, row
+  // i is what lanes 4i..4i+3 hold (lane bits 2..4); with .trans, it is
+  // element i % 2 of lanes 2 (i / 2).. (register bit 0, lane bits 0..1).
+  plan.numMatrices = 1;
+  while (plan.numMatrices < 4 &&
+         2 * plan.numMatrices <
+             uint64_t(layout.getSize(LinearLayout::Register)))
+    plan.numMatrices *= 2;
+  llvm::SmallVector<Coord> addressLanes;
+  Coord zero(2, 0);
+  for (unsigned bit = 0; bit < 5; ++bit) {
+    if (bit >= 3) {
+      unsigned matrixBit = bit - 3;
+      addressLanes.push_back(
+          (1u << matrixBit) < plan.numMatrices ? regs[1 + matrixBit] : zero);
+      continue;
+    }
+    if (plan.transpose)
+      addressLanes.push_back(bit == 0 ? regs[0] : lanes[bit - 1]);
+    else
+      addressLanes.push_back(lanes[bit + 2]);
+  }
+  plan.rowAddress = LinearLayout(layout.getShape(), regs, addressLanes,
+                                 layout.getBases(LinearLayout::Warp));
+  // Simulate: lane l receives, in register j, element h of its slot of
+  // matrix j: M_j[l / 4][2 (l % 4) + h], or M_j[2 (l % 4) + h][l / 4] with
+  // .trans, where row r of M_j starts at the address lane 8j + r gave.
+  int64_t perLoad = plan.registersPerLoad();
+  for (int64_t block = 0; block < layout.getSize(LinearLayout::Register);
+       block += perLoad)
+    for (unsigned j = 0; j < plan.numMatrices; ++j)
+      for (unsigned lane = 0; lane < 32; ++lane)
+        for (unsigned h = 0; h < 2; ++h) {
+          unsigned row = plan.transpose ? 2 * (lane % 4) + h : lane / 4;
+          unsigned col = plan.transpose ? lane / 4 : 2 * (lane % 4) + h;
+          Coord start = plan.rowAddress.apply(block, 8 * j + row, 0);
+          if (start[1] % 8)
+            return fail("matrix rows do not start at 16-byte chunks");
+          Coord got = {start[0], start[1] + col};
+          Coord want = layout.apply(block + 2 * j + h, lane, 0);
+          if (got != want)
+            return fail("ldmatrix would deliver element (" +
+                        std::to_string(got[0]) + ", " + std::to_string(got[1]) +
+                        ") where lane " + std::to_string(lane) + " holds (" +
+                        std::to_string(want[0]) + ", " +
+                        std::to_string(want[1]) + ")");
+        }
+  return plan;
+}
+
+int64_t tessera::sharedByteOffset(int64_t row, int64_t col, int64_t cols,
+                                  int64_t elementBytes,
+                                  const Swizzle &swizzle) {
+  return (row * cols + swizzle.apply(row, col)) * elementBytes;
+}
+
+unsigned tessera::ldmatrixConflictDegree(const LinearLayout &layout,
+                                         const LdmatrixPlan &plan,
+                                         int64_t elementBytes,
+                                         const Swizzle &swizzle) {
+  unsigned worst = 0;
+  int64_t cols = layout.getShape()[1];
+  for (int64_t block = 0; block < layout.getSize(LinearLayout::Register);
+       block += plan.registersPerLoad())
+    for (int64_t warp = 0; warp < layout.getSize(LinearLayout::Warp); ++warp)
+      for (unsigned phase = 0; phase < plan.numMatrices; ++phase) {
+        llvm::SmallVector<int64_t> addresses;
+        for (unsigned lane = 8 * phase; lane < 8 * phase + 8; ++lane) {
+          Coord c = plan.rowAddress.apply(block, lane, warp);
+          addresses.push_back(
+              sharedByteOffset(c[0], c[1], cols, elementBytes, swizzle));
+        }
+        worst = std::max(worst, bankConflictDegree(addresses, 16));
+      }
+  return worst;
+}
+
+unsigned tessera::copyConflictDegree(const LinearLayout &copy,
+                                     int64_t elementBytes,
+                                     const Swizzle &swizzle) {
+  unsigned worst = 0;
+  int64_t cols = copy.getShape()[1];
+  int64_t vec = std::max<int64_t>(1, 16 / elementBytes);
+  for (int64_t reg = 0; reg < copy.getSize(LinearLayout::Register); reg += vec)
+    for (int64_t warp = 0; warp < copy.getSize(LinearLayout::Warp); ++warp)
+      for (unsigned phase = 0; phase < 4; ++phase) {
+        llvm::SmallVector<int64_t> addresses;
+        for (unsigned lane = 8 * phase; lane < 8 * phase + 8; ++lane) {
+          Coord c = copy.apply(reg, lane, warp);
+          int64_t address =
+              sharedByteOffset(c[0], c[1], cols, elementBytes, swizzle);
+          if (!llvm::is_contained(addresses, address))
+            addresses.push_back(address); // broadcast lanes share a chunk
+        }
+        worst = std::max(worst, bankConflictDegree(addresses, 16));
+      }
+  return worst;
+}

@@ -1,0 +1,83 @@
+//===- TargetInfo.cpp - The chips Tessera compiles for --------------------===//
+//
+// Shared capacities are the per-block maxima the vendors document (sm_80:
+// 163 KiB opt-in, sm_90a: 227 KiB, CDNA: 64 KiB LDS). The latency models
+// are per-SM peak rates for scheduling estimates, not measurements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Target/TargetInfo.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace tessera;
+
+static constexpr MmaAtom kSm80Atoms[] = {
+    {"mma.sync.m16n8k16", 16, 8, 16, "bf16", "f32"},
+    {"mma.sync.m16n8k16", 16, 8, 16, "f16", "f32"},
+    {"mma.sync.m16n8k32", 16, 8, 32, "i8", "i32"},
+};
+static constexpr MmaAtom kSm90aAtoms[] = {
+    {"wgmma.m64nNk16", 64, 256, 16, "bf16", "f32"},
+    {"wgmma.m64nNk16", 64, 256, 16, "f16", "f32"},
+    {"wgmma.m64nNk32", 64, 256, 32, "e4m3", "f32"},
+    {"wgmma.m64nNk32", 64, 256, 32, "i8", "i32"},
+    {"mma.sync.m16n8k16", 16, 8, 16, "bf16", "f32"},
+    {"mma.sync.m16n8k16", 16, 8, 16, "f16", "f32"},
+    {"mma.sync.m16n8k32", 16, 8, 32, "i8", "i32"},
+};
+static constexpr MmaAtom kCdna2Atoms[] = {
+    {"mfma.32x32x8", 32, 32, 8, "bf16", "f32"},
+    {"mfma.16x16x16", 16, 16, 16, "bf16", "f32"},
+    {"mfma.32x32x8", 32, 32, 8, "f16", "f32"},
+    {"mfma.16x16x16", 16, 16, 16, "f16", "f32"},
+    {"mfma.32x32x8", 32, 32, 8, "i8", "i32"},
+};
+static constexpr MmaAtom kCdna3Atoms[] = {
+    {"mfma.32x32x8", 32, 32, 8, "bf16", "f32"},
+    {"mfma.16x16x16", 16, 16, 16, "bf16", "f32"},
+    {"mfma.32x32x8", 32, 32, 8, "f16", "f32"},
+    {"mfma.16x16x16", 16, 16, 16, "f16", "f32"},
+    {"mfma.32x32x16", 32, 32, 16, "i8", "i32"},
+    {"mfma.32x32x16", 32, 32, 16, "e4m3", "f32"},
+};
+
+static const TargetInfo kTargets[] = {
+    {"host", Vendor::Host, 1, 232448, AsyncCopyKind::None, {}, std::nullopt},
+    {"sm_80", Vendor::Nvidia, 32, 166912, AsyncCopyKind::CpAsync, kSm80Atoms,
+     LatencyModel{2048, 10, 128, 256, 500, false}},
+    {"sm_90a", Vendor::Nvidia, 32, 232448, AsyncCopyKind::Tma, kSm90aAtoms,
+     LatencyModel{4096, 14, 128, 256, 500, true}},
+    {"gfx90a", Vendor::Amd, 64, 65536, AsyncCopyKind::BufferToLds, kCdna2Atoms,
+     std::nullopt},
+    {"gfx942", Vendor::Amd, 64, 65536, AsyncCopyKind::BufferToLds, kCdna3Atoms,
+     LatencyModel{2048, 9, 128, 256, 700, false}},
+};
+
+const MmaAtom *TargetInfo::findMma(llvm::StringRef operands,
+                                   llvm::StringRef accumulator) const {
+  for (const MmaAtom &atom : mmaAtoms)
+    if (atom.operands == operands && atom.accumulator == accumulator)
+      return &atom;
+  return nullptr;
+}
+
+const TargetInfo *tessera::lookupTarget(llvm::StringRef chip) {
+  for (const TargetInfo &target : kTargets)
+    if (target.chip == chip)
+      return &target;
+  return nullptr;
+}
+
+std::string tessera::listTargets() {
+  return llvm::join(
+      llvm::map_range(kTargets,
+                      [](const TargetInfo &t) { return t.chip.str(); }),
+      ", ");
+}
+
+const TargetInfo *tessera::getModuleTarget(mlir::ModuleOp module) {
+  auto name = module->getAttrOfType<mlir::StringAttr>(kTargetAttrName);
+  return name ? lookupTarget(name.getValue()) : nullptr;
+}

@@ -1,0 +1,299 @@
+//===- AssignLayouts.cpp - Distributed layouts for register tiles ---------===//
+//
+// tile-set-target names the chip; tile-assign-layouts gives every register
+// tile of a kernel an F2 layout (the tensor's #tile.linear encoding) and
+// every shared buffer a swizzle. Anchors are the MMAs (their operands take
+// the instruction's fragments tiled over the warps); the other tiles take
+// the layout of the values they are tied to (loop-carried values, element-
+// wise operands and results), and tiles tied to no anchor a coalesced
+// layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Dialect/Tile/TileDialect.h"
+#include "tessera/Layout/MmaLayouts.h"
+#include "tessera/Target/TargetInfo.h"
+#include "tessera/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+
+namespace tessera {
+#define GEN_PASS_DEF_TILESETTARGET
+#define GEN_PASS_DEF_TILEASSIGNLAYOUTS
+#include "tessera/Transforms/Passes.h.inc"
+} // namespace tessera
+
+using namespace mlir;
+using namespace tessera;
+
+namespace {
+struct TileSetTargetPass
+    : public tessera::impl::TileSetTargetBase<TileSetTargetPass> {
+  using TileSetTargetBase::TileSetTargetBase;
+  void runOnOperation() override {
+    if (!lookupTarget(chip)) {
+      getOperation().emitError()
+          << "unknown chip '" << chip << "'; known: " << listTargets();
+      return signalPassFailure();
+    }
+    getOperation()->setAttr(kTargetAttrName,
+                            StringAttr::get(&getContext(), chip));
+  }
+};
+
+/// Ops whose tile results are computed element by element from tile
+/// operands of the same shape: operands and results share one layout.
+bool isElementwise(Operation *op) {
+  if (isa<tile::SelectOp>(op))
+    return true;
+  if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1)
+    return false;
+  return llvm::all_of(op->getOperandTypes(),
+                      [](Type t) { return isa<RankedTensorType>(t); });
+}
+
+class LayoutAssigner {
+public:
+  LayoutAssigner(tile::KernelOp kernel, const TargetInfo &target)
+      : kernel(kernel), target(target),
+        numWarps(kernel.getThreads() / target.warpSize) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult require(Value value, const LinearLayout &layout,
+                        Operation *user);
+  LogicalResult anchorMma(tile::MmaOp mma);
+  /// Gives every value of `group` the layout one of them has; reports
+  /// whether anything changed.
+  FailureOr<bool> unify(ArrayRef<Value> group, Operation *op);
+  LogicalResult checkSupported(Operation *op);
+  LinearLayout defaultLayout(RankedTensorType type);
+  void apply();
+
+  tile::KernelOp kernel;
+  const TargetInfo &target;
+  int64_t numWarps;
+  llvm::MapVector<Value, LinearLayout> layouts;
+};
+} // namespace
+
+LogicalResult LayoutAssigner::require(Value value, const LinearLayout &layout,
+                                      Operation *user) {
+  auto [it, inserted] = layouts.try_emplace(value, layout);
+  if (inserted || it->second == layout)
+    return success();
+  InFlightDiagnostic diag =
+      user->emitOpError("needs a tile in a second layout (")
+      << layout.str() << ") besides " << it->second.str()
+      << "; layout conversions are not supported by this backend yet";
+  return failure();
+}
+
+LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
+  auto a = cast<RankedTensorType>(mma.getA().getType());
+  auto b = cast<RankedTensorType>(mma.getB().getType());
+  Type element = a.getElementType();
+  if (!(element.isBF16() || element.isF16()) || b.getElementType() != element)
+    return mma.emitOpError("on ")
+           << element << " operands is not supported by the " << target.chip
+           << " backend yet (bf16 and f16 are)";
+  if (mma.getTransposeA() || mma.getTransposeB())
+    return mma.emitOpError("with a transposed operand is not supported by the ")
+           << target.chip << " backend yet";
+  if (a.getRank() != 2 || b.getRank() != 2)
+    return mma.emitOpError("with batch dimensions is not supported by the ")
+           << target.chip << " backend yet";
+  std::string why;
+  std::optional<MmaSyncLayouts> l = getMmaSyncLayouts(
+      a.getDimSize(0), b.getDimSize(1), a.getDimSize(1), numWarps, &why);
+  if (!l)
+    return mma.emitOpError("cannot be distributed over mma.sync: ") << why;
+  if (failed(require(mma.getA(), l->a, mma)) ||
+      failed(require(mma.getB(), l->b, mma)) ||
+      failed(require(mma.getAcc(), l->c, mma)) ||
+      failed(require(mma.getResult(), l->c, mma)))
+    return failure();
+  return success();
+}
+
+FailureOr<bool> LayoutAssigner::unify(ArrayRef<Value> group, Operation *op) {
+  const LinearLayout *known = nullptr;
+  for (Value v : group)
+    if (auto it = layouts.find(v); it != layouts.end()) {
+      known = &it->second;
+      break;
+    }
+  if (!known)
+    return false;
+  LinearLayout layout = *known;
+  bool changed = false;
+  for (Value v : group) {
+    if (!layouts.count(v))
+      changed = true;
+    if (failed(require(v, layout, op)))
+      return failure();
+  }
+  return changed;
+}
+
+LogicalResult LayoutAssigner::checkSupported(Operation *op) {
+  if (isa<tile::ReduceOp, tile::BroadcastOp, tile::GatherOp, tile::DequantOp,
+          tile::QuantOp, tile::UnpackOp, tile::AtomicAddOp>(op))
+    return op->emitOpError("is not supported by the ")
+           << target.chip << " backend yet";
+  if (auto load = dyn_cast<tile::LoadOp>(op))
+    if (isa<tile::ViewType>(load.getSource().getType()))
+      return op->emitOpError("from a view is not supported by the ")
+             << target.chip << " backend yet (copy the tile to shared memory "
+             << "and load it from there)";
+  if (auto store = dyn_cast<tile::StoreOp>(op))
+    if (isa<tile::SharedType>(store.getDest().getType()))
+      return op->emitOpError("into shared memory is not supported by the ")
+             << target.chip << " backend yet";
+  for (Value result : op->getResults())
+    if (auto type = dyn_cast<RankedTensorType>(result.getType()))
+      if (!isPowerOfTwoShape(type.getShape()))
+        return op->emitOpError("makes a tile whose sizes are not powers of "
+                               "two, which the ")
+               << target.chip << " backend does not lay out yet";
+  return success();
+}
+
+LinearLayout LayoutAssigner::defaultLayout(RankedTensorType type) {
+  SmallVector<int64_t> shape(type.getShape());
+  int64_t rows = shape.size() == 2 ? shape[0] : 1;
+  int64_t cols = shape.back();
+  unsigned bits = std::max(8u, type.getElementTypeBitWidth());
+  LinearLayout copy = atoms::coalescedCopy(rows, cols, bits, numWarps);
+  if (shape.size() == 2)
+    return copy;
+  // 1-D: drop the row coordinate.
+  auto drop = [](ArrayRef<Coord> bases) {
+    SmallVector<Coord> result;
+    for (const Coord &c : bases)
+      result.push_back({c[1]});
+    return result;
+  };
+  return LinearLayout(shape, drop(copy.getBases(LinearLayout::Register)),
+                      drop(copy.getBases(LinearLayout::Lane)),
+                      drop(copy.getBases(LinearLayout::Warp)));
+}
+
+void LayoutAssigner::apply() {
+  MLIRContext *ctx = kernel.getContext();
+  for (auto &[value, layout] : layouts) {
+    auto type = cast<RankedTensorType>(value.getType());
+    auto encoded =
+        RankedTensorType::get(type.getShape(), type.getElementType(),
+                              tile::LinearLayoutAttr::get(ctx, layout));
+    value.setType(encoded);
+    if (auto constant = value.getDefiningOp<arith::ConstantOp>())
+      if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+        constant.setValueAttr(dense.reshape(encoded));
+  }
+}
+
+LogicalResult LayoutAssigner::run() {
+  if (kernel.getThreads() % target.warpSize)
+    return kernel.emitOpError("runs ")
+           << kernel.getThreads() << " threads, not a whole number of "
+           << target.warpSize << "-thread warps of " << target.chip;
+  WalkResult walk = kernel.walk([&](Operation *op) {
+    if (failed(checkSupported(op)))
+      return WalkResult::interrupt();
+    if (auto mma = dyn_cast<tile::MmaOp>(op))
+      if (failed(anchorMma(mma)))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  // Propagate through ties until nothing changes; then lay out the rest
+  // coalesced and propagate again.
+  SmallVector<std::pair<SmallVector<Value>, Operation *>> ties;
+  kernel.walk([&](Operation *op) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+        if (isa<RankedTensorType>(arg.getType()))
+          ties.push_back({{loop.getInitArgs()[i], arg, yield.getOperand(i),
+                           loop.getResult(i)},
+                          op});
+    } else if (isElementwise(op)) {
+      SmallVector<Value> group(op->getOperands());
+      group.append(op->result_begin(), op->result_end());
+      ties.push_back({group, op});
+    }
+  });
+  auto propagate = [&]() -> LogicalResult {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (auto &[group, op] : ties) {
+        FailureOr<bool> step = unify(group, op);
+        if (failed(step))
+          return failure();
+        changed |= *step;
+      }
+    }
+    return success();
+  };
+  if (failed(propagate()))
+    return failure();
+  SmallVector<Value> untouched;
+  kernel.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      if (isa<RankedTensorType>(result.getType()) && !layouts.count(result))
+        untouched.push_back(result);
+  });
+  for (Value value : untouched)
+    if (!layouts.count(value)) {
+      layouts.insert(
+          {value, defaultLayout(cast<RankedTensorType>(value.getType()))});
+      if (failed(propagate()))
+        return failure();
+    }
+
+  // Shared buffers: 16-byte chunks swizzled over the banks.
+  kernel.walk([&](tile::AllocSharedOp alloc) {
+    tile::SharedType type = alloc.getType();
+    if (type.getShape().size() != 2)
+      return;
+    Swizzle s = chooseSwizzle(type.getShape()[1],
+                              type.getElementType().getIntOrFloatBitWidth());
+    if (!s.isIdentity())
+      alloc->setAttr("tile.swizzle",
+                     tile::SwizzleAttr::get(kernel.getContext(), s.vec,
+                                            s.perPhase, s.maxPhase));
+  });
+  apply();
+  return success();
+}
+
+namespace {
+struct TileAssignLayoutsPass
+    : public tessera::impl::TileAssignLayoutsBase<TileAssignLayoutsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    const TargetInfo *target = getModuleTarget(module);
+    if (!target || !target->isGpu()) {
+      module.emitError() << "tile-assign-layouts needs a GPU target: set the "
+                            "module's tile.target (tessera-compile --target, "
+                            "or --tile-set-target=chip=sm_80)";
+      return signalPassFailure();
+    }
+    if (target->vendor != Vendor::Nvidia) {
+      module.emitError() << "tile-assign-layouts has no " << target->chip
+                         << " atoms yet (the AMD backend is not built)";
+      return signalPassFailure();
+    }
+    for (auto kernel : module.getOps<tile::KernelOp>())
+      if (failed(LayoutAssigner(kernel, *target).run()))
+        return signalPassFailure();
+  }
+};
+} // namespace

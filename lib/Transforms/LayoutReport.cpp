@@ -1,0 +1,106 @@
+//===- LayoutReport.cpp - What tile-assign-layouts chose and proved -------===//
+
+#include "tessera/Dialect/Tile/TileDialect.h"
+#include "tessera/Layout/MmaLayouts.h"
+#include "tessera/Target/TargetInfo.h"
+#include "tessera/Transforms/Passes.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace tessera {
+#define GEN_PASS_DEF_TILELAYOUTREPORT
+#include "tessera/Transforms/Passes.h.inc"
+} // namespace tessera
+
+using namespace mlir;
+using namespace tessera;
+
+/// The swizzle a shared buffer carries (identity without `tile.swizzle`).
+static Swizzle getSwizzle(tile::AllocSharedOp alloc) {
+  if (auto attr = alloc->getAttrOfType<tile::SwizzleAttr>("tile.swizzle"))
+    return Swizzle{attr.getVec(), attr.getPerPhase(), attr.getMaxPhase()};
+  return Swizzle{};
+}
+
+static std::string describe(const Swizzle &s) {
+  if (s.isIdentity())
+    return "no swizzle";
+  return "swizzle vec " + std::to_string(s.vec) + ", per_phase " +
+         std::to_string(s.perPhase) + ", max_phase " +
+         std::to_string(s.maxPhase);
+}
+
+namespace {
+struct TileLayoutReportPass
+    : public tessera::impl::TileLayoutReportBase<TileLayoutReportPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    AsmState state(module);
+    auto name = [&](Value v) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      v.printAsOperand(os, state);
+      return s;
+    };
+    int64_t numWarps = 1;
+    module.walk([&](Operation *op) {
+      if (auto kernel = dyn_cast<tile::KernelOp>(op)) {
+        const TargetInfo *target = getModuleTarget(module);
+        numWarps = kernel.getThreads() / (target ? target->warpSize : 32);
+      }
+      for (Value result : op->getResults()) {
+        auto type = dyn_cast<RankedTensorType>(result.getType());
+        auto attr = type ? dyn_cast_if_present<tile::LinearLayoutAttr>(
+                               type.getEncoding())
+                         : nullptr;
+        if (!attr)
+          continue;
+        LinearLayout l = attr.toLinearLayout(type.getShape());
+        op->emitRemark() << "layout of " << name(result) << ": "
+                         << l.getSize(LinearLayout::Register)
+                         << " registers per thread, covers its tile exactly; "
+                         << l.str();
+      }
+      auto alloc = dyn_cast<tile::AllocSharedOp>(op);
+      if (!alloc || alloc.getType().getShape().size() != 2)
+        return;
+      tile::SharedType type = alloc.getType();
+      ArrayRef<int64_t> shape = type.getShape();
+      int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+      Swizzle swizzle = getSwizzle(alloc);
+      InFlightDiagnostic remark = alloc.emitRemark()
+                                  << "shared " << name(alloc) << ": "
+                                  << describe(swizzle);
+      if (bytes == 0 || !isPowerOfTwoShape(shape))
+        return;
+      LinearLayout copy =
+          atoms::coalescedCopy(shape[0], shape[1], 8 * bytes, numWarps);
+      remark << "; written by 16-byte copies, bank-conflict degree "
+             << copyConflictDegree(copy, bytes, swizzle);
+      for (Operation *user : alloc->getUsers()) {
+        auto load = dyn_cast<tile::LoadOp>(user);
+        if (!load)
+          continue;
+        auto result = cast<RankedTensorType>(load.getType());
+        auto attr =
+            dyn_cast_if_present<tile::LinearLayoutAttr>(result.getEncoding());
+        if (!attr)
+          continue;
+        LinearLayout l = attr.toLinearLayout(result.getShape());
+        std::string why;
+        std::optional<LdmatrixPlan> plan = planLdmatrix(l, &why);
+        if (!plan) {
+          remark << "; read by " << name(load) << " element by element (" << why
+                 << ")";
+          continue;
+        }
+        remark << "; read by " << name(load) << " with ldmatrix.x"
+               << plan->numMatrices << (plan->transpose ? ".trans" : "")
+               << ", 16 bytes per lane, bank-conflict degree "
+               << ldmatrixConflictDegree(l, *plan, bytes, swizzle);
+      }
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,193 @@
+//===- LinearLayoutTest.cpp - F2 layouts and the PTX fragment atoms -------===//
+//
+// Each atom is checked lane by lane against the formulas of the PTX ISA's
+// fragment figures, written here as the ISA states them (groupID,
+// threadID_in_group, element index ranges), not as bases.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Layout/LinearLayout.h"
+
+#include "gtest/gtest.h"
+
+using namespace tessera;
+
+namespace {
+
+/// Checks `layout` against `expected(element, lane) -> (row, col)` for every
+/// element and lane of one warp.
+template <typename Fn>
+void expectFragment(const LinearLayout &layout, int64_t elements, Fn expected) {
+  ASSERT_EQ(layout.getSize(LinearLayout::Register), elements);
+  ASSERT_EQ(layout.getSize(LinearLayout::Lane), 32);
+  for (int64_t e = 0; e < elements; ++e)
+    for (int64_t lane = 0; lane < 32; ++lane) {
+      Coord want = expected(e, lane);
+      EXPECT_EQ(layout.apply(e, lane, 0), want)
+          << "element " << e << " lane " << lane;
+    }
+  std::string why;
+  EXPECT_TRUE(layout.coversExactly(&why)) << why;
+}
+
+TEST(LinearLayoutAtoms, MmaM16N8K16A) {
+  // PTX ISA, "Matrix Fragments for mma.m16n8k16" (.f16/.bf16 A):
+  //   row = groupID            for a0, a1, a4, a5
+  //         groupID + 8        for a2, a3, a6, a7
+  //   col = threadID_in_group * 2 + (i & 0x1)        for a0..a3
+  //         threadID_in_group * 2 + (i & 0x1) + 8    for a4..a7
+  expectFragment(atoms::mmaM16N8K16A(), 8, [](int64_t i, int64_t lane) {
+    int64_t g = lane >> 2, t = lane % 4;
+    int64_t row = (i < 2 || (i >= 4 && i < 6)) ? g : g + 8;
+    int64_t col = t * 2 + (i & 1) + (i >= 4 ? 8 : 0);
+    return Coord{row, col};
+  });
+}
+
+TEST(LinearLayoutAtoms, MmaM16N8K16B) {
+  //   row = threadID_in_group * 2 + (i & 0x1)       for b0, b1
+  //         threadID_in_group * 2 + (i & 0x1) + 8   for b2, b3
+  //   col = groupID
+  expectFragment(atoms::mmaM16N8K16B(), 4, [](int64_t i, int64_t lane) {
+    int64_t g = lane >> 2, t = lane % 4;
+    return Coord{t * 2 + (i & 1) + (i >= 2 ? 8 : 0), g};
+  });
+}
+
+TEST(LinearLayoutAtoms, MmaM16N8Accumulator) {
+  //   row = groupID        for c0, c1;  groupID + 8 for c2, c3
+  //   col = threadID_in_group * 2 + (i & 0x1)
+  expectFragment(atoms::mmaM16N8C(), 4, [](int64_t i, int64_t lane) {
+    int64_t g = lane >> 2, t = lane % 4;
+    return Coord{i < 2 ? g : g + 8, t * 2 + (i & 1)};
+  });
+}
+
+TEST(LinearLayoutAtoms, MmaM16N8K32Int8) {
+  // "Matrix Fragments for mma.m16n8k32" (.s8/.u8):
+  //   A: row = groupID for a0..a3, a8..a11; groupID + 8 for a4..a7,
+  //      a12..a15; col = threadID_in_group * 4 + (i & 0x3) for a0..a7,
+  //      + 16 for a8..a15
+  expectFragment(atoms::mmaM16N8K32A(), 16, [](int64_t i, int64_t lane) {
+    int64_t g = lane >> 2, t = lane % 4;
+    bool low = i < 4 || (i >= 8 && i < 12);
+    return Coord{low ? g : g + 8, t * 4 + (i & 3) + (i >= 8 ? 16 : 0)};
+  });
+  //   B: row = threadID_in_group * 4 + (i & 0x3) for b0..b3, + 16 for
+  //      b4..b7; col = groupID
+  expectFragment(atoms::mmaM16N8K32B(), 8, [](int64_t i, int64_t lane) {
+    int64_t g = lane >> 2, t = lane % 4;
+    return Coord{t * 4 + (i & 3) + (i >= 4 ? 16 : 0), g};
+  });
+}
+
+TEST(LinearLayoutAtoms, Ldmatrix) {
+  // "ldmatrix": each 8x8 matrix of 16-bit elements is delivered to lane l
+  // as row l / 4, elements 2 (l % 4) and 2 (l % 4) + 1; register j holds
+  // matrix j. .trans delivers the transpose. Our x2/x4 place matrix j at
+  // rows 8 (j & 1) and columns 8 (j >> 1).
+  for (unsigned n : {1u, 2u, 4u})
+    for (bool trans : {false, true})
+      expectFragment(atoms::ldmatrix(n, trans), 2 * n,
+                     [&](int64_t e, int64_t lane) {
+                       int64_t j = e / 2, h = e % 2;
+                       int64_t r = lane / 4, c = 2 * (lane % 4) + h;
+                       if (trans)
+                         std::swap(r, c);
+                       return Coord{r + 8 * (j & 1), c + 8 * (j >> 1)};
+                     });
+  // x4 without .trans is exactly an m16n8k16 A fragment, and x2.trans a B
+  // fragment: ldmatrix feeds mma.sync without shuffles.
+  EXPECT_EQ(atoms::ldmatrix(4, false), atoms::mmaM16N8K16A());
+  EXPECT_EQ(atoms::ldmatrix(2, true), atoms::mmaM16N8K16B());
+}
+
+TEST(LinearLayoutAtoms, WgmmaAccumulator) {
+  // "wgmma register fragment" for D (m64nNk16, f32): warp w of the
+  // warpgroup owns rows 16w..16w+15; d[i] of lane l is at
+  //   row = 16w + groupID + 8 ((i / 2) % 2), col = 8 (i / 4) + 2t + (i % 2)
+  LinearLayout layout = atoms::wgmmaAccumulator(64);
+  ASSERT_EQ(layout.getSize(LinearLayout::Register), 32);
+  for (int64_t w = 0; w < 4; ++w)
+    for (int64_t i = 0; i < 32; ++i)
+      for (int64_t lane = 0; lane < 32; ++lane) {
+        int64_t g = lane >> 2, t = lane % 4;
+        Coord want = {16 * w + g + 8 * ((i / 2) % 2),
+                      8 * (i / 4) + 2 * t + (i % 2)};
+        EXPECT_EQ(layout.apply(i, lane, w), want);
+      }
+  EXPECT_TRUE(layout.coversExactly());
+}
+
+TEST(LinearLayoutAtoms, CoalescedCopy) {
+  // 128x64 bf16 by 8 warps: 8 elements (16 bytes) per thread and step,
+  // 8 lanes cover a 128-byte row, 32 lanes 4 rows, warps the next rows.
+  LinearLayout copy = atoms::coalescedCopy(128, 64, 16, 8);
+  EXPECT_TRUE(copy.coversExactly());
+  for (int64_t lane = 0; lane < 32; ++lane)
+    for (int64_t w = 0; w < 8; ++w)
+      for (int64_t step = 0; step < 4; ++step)
+        for (int64_t e = 0; e < 8; ++e)
+          EXPECT_EQ(copy.apply(step * 8 + e, lane, w),
+                    (Coord{step * 32 + w * 4 + lane / 8, (lane % 8) * 8 + e}));
+  // A tile smaller than the threads: the surplus is a declared broadcast.
+  LinearLayout tiny = atoms::coalescedCopy(2, 8, 16, 4);
+  EXPECT_TRUE(tiny.coversExactly());
+  EXPECT_EQ(tiny.apply(0, 5, 3), (Coord{1, 0}));
+}
+
+TEST(LinearLayout, CoverageFindsHolesAndDuplicates) {
+  std::string why;
+  LinearLayout hole({4, 4}, {{0, 1}}, {{0, 2}, {1, 0}}, {});
+  EXPECT_FALSE(hole.coversExactly(&why));
+  EXPECT_EQ(why, "the bases reach 8 of the 16 elements");
+  LinearLayout twice({2, 2}, {{0, 1}, {1, 0}}, {{1, 1}}, {});
+  EXPECT_FALSE(twice.coversExactly(&why));
+  EXPECT_EQ(why, "lane bit 0 (basis [1, 1]) repeats elements other bits "
+                 "already reach");
+  LinearLayout broadcast({2, 2}, {{0, 1}, {1, 0}}, {{0, 0}}, {});
+  EXPECT_TRUE(broadcast.coversExactly());
+}
+
+TEST(LinearLayout, FindRegisterInvertsTheRegisterBases) {
+  // An m16n8k16 A operand of a 64x32 warp tile: the atom, then two k steps
+  // and two m steps.
+  LinearLayout a = atoms::mmaM16N8K16A().withShape({64, 32}).withBases(
+      LinearLayout::Register, {{0, 16}, {16, 0}, {32, 0}});
+  for (int64_t reg = 0; reg < a.getSize(LinearLayout::Register); ++reg)
+    EXPECT_EQ(a.findRegister(a.apply(reg, 0, 0)), uint64_t(reg));
+  EXPECT_EQ(a.findRegister({16, 16}), uint64_t(8 + 16));
+  EXPECT_FALSE(a.findRegister({1, 0})); // a lane holds it
+}
+
+TEST(SharedSwizzle, LdmatrixAndCopiesAreConflictFree) {
+  // For rows of 64, 128 and 256 bytes: 8 lanes of an ldmatrix phase read
+  // one 16-byte chunk of 8 consecutive rows; 8 lanes of a copy write the 8
+  // chunks of consecutive rows. Both must touch 8 distinct bank groups.
+  for (int64_t cols : {32, 64, 128}) {
+    Swizzle s = chooseSwizzle(cols, 16);
+    int64_t rowBytes = cols * 2;
+    for (int64_t chunk = 0; chunk < cols / 8; ++chunk)
+      for (int64_t row0 = 0; row0 < 32; row0 += 8) {
+        llvm::SmallVector<int64_t> addresses;
+        for (int64_t r = row0; r < row0 + 8; ++r)
+          addresses.push_back(r * rowBytes + s.apply(r, chunk * 8) * 2);
+        EXPECT_EQ(bankConflictDegree(addresses, 16), 1u)
+            << cols << " columns, chunk " << chunk;
+      }
+    llvm::SmallVector<int64_t> writes;
+    for (int64_t lane = 0; lane < 8; ++lane) {
+      int64_t flat = lane * 8, r = flat / cols, c = flat % cols;
+      writes.push_back(r * rowBytes + s.apply(r, c) * 2);
+    }
+    EXPECT_EQ(bankConflictDegree(writes, 16), 1u);
+  }
+  // Without a swizzle, 256-byte rows put one chunk of 8 rows in one bank
+  // group: an 8-way conflict.
+  llvm::SmallVector<int64_t> plain;
+  for (int64_t r = 0; r < 8; ++r)
+    plain.push_back(r * 256);
+  EXPECT_EQ(bankConflictDegree(plain, 16), 8u);
+}
+
+} // namespace
