@@ -26,3 +26,7 @@ if config.tessera_has_fuzzer:
     tools.append("tessera-fuzz")
     config.available_features.add("fuzzer")
 llvm_config.add_tool_substitutions(tools, [config.tessera_tools_dir])
+# Tests that assemble cubins need the CUDA toolkit's ptxas; without it they
+# are reported as UNSUPPORTED ("ptxas" missing), not failed.
+if config.tessera_has_ptxas:
+    config.available_features.add("ptxas")

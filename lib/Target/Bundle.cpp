@@ -2,6 +2,8 @@
 
 #include "tessera/Target/Bundle.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include "tessera/Analysis/SourceNames.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -27,7 +29,10 @@ std::vector<KernelInfo> tessera::collectKernelInfo(ModuleOp module) {
     info.name = kernel.getSymName().str();
     info.threads = kernel.getThreadsAttr().getInt();
     kernel.walk([&](tile::AllocSharedOp alloc) {
-      info.sharedBytes += alloc.getType().getSizeInBytes();
+      // The GPU lowerings place buffers at 128-byte aligned offsets of the
+      // dynamic shared memory, in program order.
+      info.sharedBytes = llvm::alignTo(info.sharedBytes, 128) +
+                         alloc.getType().getSizeInBytes();
     });
     tessera::analysis::SourceNames names;
     for (BlockArgument arg : kernel.getArguments()) {
@@ -66,9 +71,20 @@ std::string tessera::writeBundle(const std::vector<KernelInfo> &kernels,
   std::string metadata = serializeKernelInfo(kernels);
   for (const TargetImage &target : images) {
     llvm::object::OffloadBinary::OffloadingImage image;
-    image.TheImageKind = target.arch == "host" ? llvm::object::IMG_Object
-                                               : llvm::object::IMG_None;
-    image.TheOffloadKind = llvm::object::OFK_None;
+    switch (target.kind) {
+    case TargetImage::Kind::Object:
+      image.TheImageKind = llvm::object::IMG_Object;
+      image.TheOffloadKind = llvm::object::OFK_None;
+      break;
+    case TargetImage::Kind::Cubin:
+      image.TheImageKind = llvm::object::IMG_Cubin;
+      image.TheOffloadKind = llvm::object::OFK_Cuda;
+      break;
+    case TargetImage::Kind::Ptx:
+      image.TheImageKind = llvm::object::IMG_PTX;
+      image.TheOffloadKind = llvm::object::OFK_Cuda;
+      break;
+    }
     image.StringData["triple"] = target.triple;
     image.StringData["arch"] = target.arch;
     image.StringData["tessera.kernels"] = metadata;

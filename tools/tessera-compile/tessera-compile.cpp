@@ -2,7 +2,8 @@
 //
 //   tessera-compile a.mlir [b.mlir...] --target=host -o k.bundle
 //       [--emit-header=k.h] [--emit-embed=k.cpp] [--passes=PIPELINE]
-//       [--no-tag-check]
+//       [--no-tag-check] [--emit=gpu|llvm|ptx] [--resource-usage]
+//       [--ptxas=PATH]
 //
 // Verifies the kernels of all inputs, runs the requested passes, proves the
 // tag invariants (unless --no-tag-check), compiles the kernels for every
@@ -16,6 +17,8 @@
 #include "tessera/InitAllTessera.h"
 #include "tessera/Target/Bundle.h"
 #include "tessera/Target/HostTarget.h"
+#include "tessera/Target/NvidiaTarget.h"
+#include "tessera/Target/TargetInfo.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/SymbolTable.h"
@@ -60,6 +63,19 @@ static cl::opt<std::string>
     headerNamespace("header-namespace",
                     cl::desc("Namespace of the generated C++ code"),
                     cl::init("tessera_kernels"));
+static cl::opt<std::string>
+    emit("emit",
+         cl::desc("Write an intermediate form of the one GPU target to -o "
+                  "instead of a bundle: gpu (per-thread gpu.module), llvm "
+                  "(LLVM dialect) or ptx"),
+         cl::value_desc("gpu|llvm|ptx"));
+static cl::opt<bool>
+    resourceUsage("resource-usage",
+                  cl::desc("Print each GPU kernel's registers, spills and "
+                           "shared memory per target"));
+static cl::opt<std::string>
+    ptxasPath("ptxas", cl::desc("The ptxas to assemble cubins with"),
+              cl::value_desc("path"), cl::init(""));
 static cl::opt<std::string> hostCpu("host-cpu",
                                     cl::desc("CPU the host code may assume"),
                                     cl::init("x86-64-v3"));
@@ -125,20 +141,96 @@ static LogicalResult writeFile(const std::string &path,
   return success();
 }
 
+/// Writes `module` as MLIR text to the output.
+static LogicalResult writeModule(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  return writeFile(outputFile, text);
+}
+
+/// Compiles a clone of `module` for NVIDIA `chip` and appends its cubin and
+/// PTX images; with --emit, writes that form instead and returns true.
+static FailureOr<bool>
+compileNvidia(ModuleOp module, StringRef chip,
+              const std::vector<tessera::KernelInfo> &kernels,
+              std::vector<tessera::TargetImage> &images) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  (*copy)->setAttr(tessera::kTargetAttrName,
+                   StringAttr::get(module.getContext(), chip));
+  PassManager toGpu(module.getContext(), ModuleOp::getOperationName());
+  tessera::buildTileToGPUPipeline(toGpu);
+  if (failed(toGpu.run(*copy)))
+    return failure();
+  if (emit == "gpu")
+    return failed(writeModule(*copy)) ? FailureOr<bool>(failure()) : true;
+  PassManager toLlvm(module.getContext(), ModuleOp::getOperationName());
+  tessera::buildGPUToNVVMPipeline(toLlvm, chip);
+  if (failed(toLlvm.run(*copy)))
+    return failure();
+  tessera::makeDynamicSharedExternal(*copy);
+  if (emit == "llvm")
+    return failed(writeModule(*copy)) ? FailureOr<bool>(failure()) : true;
+  FailureOr<std::string> ptx = tessera::serializeToPtx(*copy);
+  if (failed(ptx))
+    return failure();
+  if (emit == "ptx")
+    return failed(writeFile(outputFile, *ptx)) ? FailureOr<bool>(failure())
+                                               : true;
+  std::vector<tessera::KernelResources> resources;
+  std::string ptxas = ptxasPath.empty() ? tessera::getDefaultPtxas().str()
+                                        : ptxasPath.getValue();
+  FailureOr<std::string> cubin =
+      tessera::assembleCubin(module.getLoc(), *ptx, chip, ptxas, resources);
+  if (failed(cubin))
+    return failure();
+  if (resourceUsage)
+    for (const tessera::KernelResources &k : resources) {
+      // Buffers live in dynamic shared memory: its size is the metadata's.
+      int64_t shared = 0;
+      for (const tessera::KernelInfo &info : kernels)
+        if (info.name == k.kernel)
+          shared = info.sharedBytes;
+      llvm::outs() << k.kernel << " " << chip << ": registers " << k.registers
+                   << ", spill stores " << k.spillStoreBytes
+                   << " bytes, spill loads " << k.spillLoadBytes
+                   << " bytes, stack " << k.stackBytes << " bytes, shared "
+                   << shared << " bytes\n";
+    }
+  std::string triple = "nvptx64-nvidia-cuda";
+  images.push_back(
+      {chip.str(), triple, *cubin, tessera::TargetImage::Kind::Cubin});
+  images.push_back({chip.str(), triple, *ptx, tessera::TargetImage::Kind::Ptx});
+  return false;
+}
+
 static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
   OwningOpRef<ModuleOp> module = parseInputs(context, sources);
   if (!module)
     return failure();
+  std::vector<std::string> gpuTargets;
   for (const std::string &target : targets) {
     if (target == "host")
       continue;
-    if (llvm::is_contained({"sm_80", "sm_90a", "gfx90a", "gfx942"}, target))
+    if (target == "sm_80") {
+      gpuTargets.push_back(target);
+      continue;
+    }
+    if (tessera::lookupTarget(target))
       return emitError(module->getLoc())
              << "target '" << target
-             << "' is not supported by this build yet; use --target=host";
+             << "' is not supported by this build yet; use host or sm_80";
     return emitError(module->getLoc())
            << "unknown target '" << target
-           << "'; known targets: host, sm_80, sm_90a, gfx90a, gfx942";
+           << "'; known targets: " << tessera::listTargets();
+  }
+  if (!emit.empty()) {
+    if (!llvm::is_contained({"gpu", "llvm", "ptx"}, emit.getValue()))
+      return emitError(module->getLoc())
+             << "unknown --emit='" << emit << "'; use gpu, llvm or ptx";
+    if (gpuTargets.size() != 1 || targets.size() != 1)
+      return emitError(module->getLoc())
+             << "--emit=" << emit << " needs exactly one GPU target";
   }
   if (module->getOps<tessera::tile::KernelOp>().empty())
     return emitError(module->getLoc()) << "no tile.kernel to compile";
@@ -154,14 +246,23 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
   std::vector<tessera::KernelInfo> kernels =
       tessera::collectKernelInfo(*module);
   std::vector<tessera::TargetImage> images;
-  OwningOpRef<ModuleOp> copy = module->clone();
-  tessera::HostCompileOptions options;
-  options.cpu = hostCpu;
-  FailureOr<std::string> object =
-      tessera::compileToHostSharedObject(*copy, options);
-  if (failed(object))
-    return failure();
-  images.push_back({"host", llvm::sys::getProcessTriple(), *object});
+  if (llvm::is_contained(targets, "host")) {
+    OwningOpRef<ModuleOp> copy = module->clone();
+    tessera::HostCompileOptions options;
+    options.cpu = hostCpu;
+    FailureOr<std::string> object =
+        tessera::compileToHostSharedObject(*copy, options);
+    if (failed(object))
+      return failure();
+    images.push_back({"host", llvm::sys::getProcessTriple(), *object});
+  }
+  for (const std::string &chip : gpuTargets) {
+    FailureOr<bool> done = compileNvidia(*module, chip, kernels, images);
+    if (failed(done))
+      return failure();
+    if (*done) // --emit wrote its form
+      return success();
+  }
 
   std::string bundle = tessera::writeBundle(kernels, images);
   if (failed(writeFile(outputFile, bundle)))

@@ -26,6 +26,8 @@ namespace tessera {
 struct KernelInfo {
   std::string name;
   int64_t threads = 0;
+  /// The dynamic shared memory a GPU launch needs: the kernel's buffers at
+  /// 128-byte aligned offsets, in program order.
   int64_t sharedBytes = 0;
   std::vector<std::string> args;
   /// The arguments' names in the source (without `%`), for headers.
@@ -36,6 +38,8 @@ struct TargetImage {
   std::string arch;
   std::string triple;
   std::string image;
+  /// What `image` holds: a host shared object, a cubin or PTX text.
+  enum class Kind { Object, Cubin, Ptx } kind = Kind::Object;
 };
 
 /// The launch metadata of every kernel in `module`.

@@ -81,6 +81,9 @@ private:
   llvm::DenseMap<mlir::Value, SharedBuffer> shared;
   llvm::DenseMap<mlir::Value, mlir::Value> aligned;
   mlir::Value lane, warp;
+  /// The kernel's dynamic shared memory and the bytes its buffers take.
+  mlir::Value dynamicShared;
+  int64_t sharedBytes = 0;
   /// The lane- and warp-dependent part of each layout's coordinates.
   std::map<std::string, llvm::SmallVector<mlir::Value>> threadParts;
   int64_t numWarps;

@@ -39,19 +39,21 @@ LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
       builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
   auto memrefType = MemRefType::get(shape, type.getElementType(),
                                     MemRefLayoutAttrInterface(), workgroup);
-  std::string name =
-      ("__shared_" + kernel.getSymName() + "_" + std::to_string(shared.size()))
-          .str();
-  {
+  // Buffers are views of the kernel's dynamic shared memory (static shared
+  // memory stops at 48 KiB), each 128-byte aligned, in program order.
+  if (!dynamicShared) {
     OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(func);
-    memref::GlobalOp::create(builder, loc, name,
-                             builder.getStringAttr("private"), memrefType,
-                             builder.getUnitAttr(), /*constant=*/false,
-                             builder.getI64IntegerAttr(128));
+    builder.setInsertionPoint(&*prologueEnd);
+    dynamicShared = gpu::DynamicSharedMemoryOp::create(
+        builder, loc,
+        MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
+                        MemRefLayoutAttrInterface(), workgroup));
   }
+  int64_t offset = llvm::alignTo(sharedBytes, 128);
+  sharedBytes = offset + type.getSizeInBytes();
   SharedBuffer buffer;
-  buffer.memref = memref::GetGlobalOp::create(builder, loc, memrefType, name);
+  buffer.memref = memref::ViewOp::create(
+      builder, loc, memrefType, dynamicShared, index(offset), ValueRange{});
   buffer.ring = ring;
   if (auto s = op->getAttrOfType<tile::SwizzleAttr>("tile.swizzle"))
     buffer.swizzle = Swizzle{s.getVec(), s.getPerPhase(), s.getMaxPhase()};

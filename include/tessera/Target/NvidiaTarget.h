@@ -1,0 +1,53 @@
+//===- NvidiaTarget.h - Tile kernels to PTX and cubins ---------*- C++ -*-===//
+
+#ifndef TESSERA_TARGET_NVIDIATARGET_H
+#define TESSERA_TARGET_NVIDIATARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+/// What ptxas reports for one kernel.
+struct KernelResources {
+  std::string kernel;
+  int64_t registers = 0;
+  int64_t spillStoreBytes = 0;
+  int64_t spillLoadBytes = 0;
+  int64_t stackBytes = 0;
+  int64_t sharedBytes = 0;
+};
+
+/// Adds the passes from tile kernels (with `tile.target` set) to a
+/// gpu.module of per-thread code: layouts, then distribution.
+void buildTileToGPUPipeline(mlir::OpPassManager &pm);
+
+/// Adds the passes from that gpu.module to the LLVM dialect for `chip`
+/// (upstream NVVM lowering).
+void buildGPUToNVVMPipeline(mlir::OpPassManager &pm, llvm::StringRef chip);
+
+/// Gives the dynamic shared memory global external linkage, so that PTX
+/// declares it `.extern .shared` (run after buildGPUToNVVMPipeline).
+void makeDynamicSharedExternal(mlir::ModuleOp module);
+
+/// Serializes the lowered gpu.module of `module` to PTX.
+mlir::FailureOr<std::string> serializeToPtx(mlir::ModuleOp module);
+
+/// The ptxas the build found (empty if none).
+llvm::StringRef getDefaultPtxas();
+
+/// Assembles `ptx` for `chip` with `ptxas` into a cubin; fills `resources`
+/// from ptxas' report. Errors are reported on `loc`.
+mlir::FailureOr<std::string>
+assembleCubin(mlir::Location loc, llvm::StringRef ptx, llvm::StringRef chip,
+              llvm::StringRef ptxas, std::vector<KernelResources> &resources);
+
+/// Parses ptxas' `-v` report.
+std::vector<KernelResources> parsePtxasReport(llvm::StringRef report);
+
+} // namespace tessera
+
+#endif // TESSERA_TARGET_NVIDIATARGET_H

@@ -1,0 +1,170 @@
+//===- NvidiaTarget.cpp - Tile kernels to PTX and cubins ------------------===//
+//
+// tile-assign-layouts and convert-tile-to-gpu, then upstream's NVVM
+// lowering and serialization to PTX in process (gpu-module-to-binary), then
+// the CUDA toolkit's ptxas for the cubin and its resource report.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Target/NvidiaTarget.h"
+
+#include "tessera/Conversion/Passes.h"
+#include "tessera/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+
+using namespace mlir;
+using namespace tessera;
+
+void tessera::buildTileToGPUPipeline(OpPassManager &pm) {
+  pm.addPass(createTileAssignLayouts());
+  pm.addPass(createConvertTileToGPU());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void tessera::buildGPUToNVVMPipeline(OpPassManager &pm, StringRef chip) {
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = chip.str();
+  attach.features = "+ptx80";
+  attach.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(attach));
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  gpu.addPass(createConvertNVGPUToNVVMPass());
+  gpu.addPass(createConvertVectorToSCFPass());
+  gpu.addPass(createSCFToControlFlowPass());
+  gpu.addPass(memref::createExpandStridedMetadataPass());
+  gpu.addPass(createLowerAffinePass());
+  gpu.addPass(createConvertGpuOpsToNVVMOps());
+  // n-D vectors (ldmatrix results) and poison need their own patterns.
+  gpu.addPass(createConvertVectorToLLVMPass());
+  gpu.addPass(createUBToLLVMConversionPass());
+  gpu.addPass(createConvertNVVMToLLVMPass());
+  gpu.addPass(createCanonicalizerPass());
+  gpu.addPass(createCSEPass());
+  gpu.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void tessera::makeDynamicSharedExternal(ModuleOp module) {
+  // Upstream lowers gpu.dynamic_shared_memory to an *internal* [0 x i8]
+  // global, which NVPTX prints as a 1-byte static `.shared` variable that
+  // the dynamic region then follows; an external one becomes
+  // `.extern .shared ... []`, the dynamic shared memory itself.
+  module.walk([](LLVM::GlobalOp global) {
+    auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
+    if (global.getAddrSpace() == 3 && array && array.getNumElements() == 0)
+      global.setLinkage(LLVM::Linkage::External);
+  });
+}
+
+FailureOr<std::string> tessera::serializeToPtx(ModuleOp module) {
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  GpuModuleToBinaryPassOptions options;
+  options.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(options));
+  if (failed(pm.run(module)))
+    return failure();
+  std::string ptx;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects())
+      ptx += cast<gpu::ObjectAttr>(object).getObject().getValue();
+  });
+  if (ptx.empty())
+    return emitError(module.getLoc()) << "serialization produced no PTX";
+  return ptx;
+}
+
+StringRef tessera::getDefaultPtxas() { return TESSERA_DEFAULT_PTXAS; }
+
+std::vector<KernelResources> tessera::parsePtxasReport(StringRef report) {
+  std::vector<KernelResources> kernels;
+  llvm::Regex function("Function properties for ([A-Za-z0-9_]+)");
+  llvm::Regex frame("([0-9]+) bytes stack frame, ([0-9]+) bytes spill "
+                    "stores, ([0-9]+) bytes spill loads");
+  llvm::Regex used("Used ([0-9]+) registers");
+  llvm::Regex smem("([0-9]+) bytes smem");
+  SmallVector<StringRef> lines;
+  report.split(lines, '\n');
+  for (StringRef line : lines) {
+    SmallVector<StringRef> m;
+    if (function.match(line, &m)) {
+      kernels.push_back({m[1].str()});
+      continue;
+    }
+    if (kernels.empty())
+      continue;
+    KernelResources &k = kernels.back();
+    if (frame.match(line, &m)) {
+      m[1].getAsInteger(10, k.stackBytes);
+      m[2].getAsInteger(10, k.spillStoreBytes);
+      m[3].getAsInteger(10, k.spillLoadBytes);
+    }
+    if (used.match(line, &m))
+      m[1].getAsInteger(10, k.registers);
+    if (smem.match(line, &m))
+      m[1].getAsInteger(10, k.sharedBytes);
+  }
+  return kernels;
+}
+
+namespace {
+struct TempFile {
+  llvm::SmallString<128> path;
+  ~TempFile() {
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
+  }
+};
+} // namespace
+
+FailureOr<std::string>
+tessera::assembleCubin(Location loc, StringRef ptx, StringRef chip,
+                       StringRef ptxas,
+                       std::vector<KernelResources> &resources) {
+  if (ptxas.empty())
+    return emitError(loc) << "no ptxas: this build found no CUDA toolkit; "
+                             "install one or pass --ptxas=PATH "
+                             "(--emit=ptx needs none)";
+  TempFile input, output, report;
+  if (llvm::sys::fs::createTemporaryFile("tessera", "ptx", input.path) ||
+      llvm::sys::fs::createTemporaryFile("tessera", "cubin", output.path) ||
+      llvm::sys::fs::createTemporaryFile("tessera", "txt", report.path))
+    return emitError(loc) << "cannot create temporary files";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(input.path, ec);
+    if (ec)
+      return emitError(loc) << "cannot write " << input.path;
+    out << ptx;
+  }
+  std::string arch = ("-arch=" + chip).str();
+  SmallVector<StringRef> argv = {ptxas,      arch, "-O3",      "-v",
+                                 input.path, "-o", output.path};
+  std::optional<StringRef> redirects[] = {std::nullopt, report.path.str(),
+                                          report.path.str()};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, argv, std::nullopt, redirects, 0, 0,
+                                     &message);
+  auto text = llvm::MemoryBuffer::getFile(report.path);
+  StringRef log = text ? (*text)->getBuffer() : "";
+  if (rc != 0)
+    return emitError(loc) << "ptxas failed for " << chip << " ("
+                          << (message.empty() ? "exit " + std::to_string(rc)
+                                              : message)
+                          << "): " << log.trim();
+  resources = parsePtxasReport(log);
+  auto cubin = llvm::MemoryBuffer::getFile(output.path);
+  if (!cubin)
+    return emitError(loc) << "ptxas wrote no cubin";
+  return (*cubin)->getBuffer().str();
+}

@@ -1,0 +1,42 @@
+// RUN: tessera-opt %s --split-input-file --tile-assign-layouts --verify-diagnostics
+// RUN: not tessera-opt %s --tile-set-target=chip=sm_75 2>&1 | FileCheck %s --check-prefix=CHIP
+
+// CHIP: error: unknown chip 'sm_75'; known: host, sm_80, sm_90a, gfx90a, gfx942
+
+// expected-error @below {{tile-assign-layouts needs a GPU target: set the module's tile.target}}
+module {
+  tile.kernel @k() threads(32) {
+    tile.return
+  }
+}
+
+// -----
+
+// expected-error @below {{tile-assign-layouts has no gfx942 atoms yet (the AMD backend is not built)}}
+module attributes {tile.target = "gfx942"} {
+  tile.kernel @k() threads(64) {
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "sm_80"} {
+  tile.kernel @k(%X: !tile.view<?x?xf32>) threads(32) {
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'tile.load' op from a view is not supported by the sm_80 backend yet (copy the tile to shared memory and load it from there)}}
+    %x = tile.load %X[%c0, %c0] : !tile.view<?x?xf32> -> tensor<8x8xf32>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "sm_80"} {
+  tile.kernel @k() threads(32) {
+    %a = arith.constant dense<1.0> : tensor<16x16xf32>
+    // expected-error @below {{'tile.reduce' op is not supported by the sm_80 backend yet}}
+    %r = tile.reduce sum %a dim 1 : tensor<16x16xf32> -> tensor<16xf32>
+    tile.return
+  }
+}
