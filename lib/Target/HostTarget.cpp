@@ -51,46 +51,32 @@ struct TempFile {
 };
 } // namespace
 
-FailureOr<std::string>
-tessera::compileToHostSharedObject(ModuleOp module,
-                                   const HostCompileOptions &options) {
-  Location loc = module.getLoc();
-  PassManager pm(module.getContext(), ModuleOp::getOperationName());
-  if (failed(buildHostLoweringPipeline(pm)))
-    return emitError(loc) << "cannot build the host lowering pipeline";
-  if (failed(pm.run(module)))
-    return failure();
-
+std::unique_ptr<llvm::TargetMachine>
+tessera::createHostTargetMachine(Location loc,
+                                 const HostCompileOptions &options) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   std::string triple = llvm::sys::getProcessTriple();
   std::string error;
   const llvm::Target *target =
       llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
-  if (!target)
-    return emitError(loc) << "no LLVM target for the host: " << error;
+  if (!target) {
+    emitError(loc) << "no LLVM target for the host: " << error;
+    return nullptr;
+  }
   llvm::TargetOptions targetOptions;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       llvm::Triple(triple), options.cpu, "", targetOptions, llvm::Reloc::PIC_,
       std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
-    return emitError(loc) << "cannot create a target machine for cpu '"
-                          << options.cpu << "'";
+    emitError(loc) << "cannot create a target machine for cpu '" << options.cpu
+                   << "'";
+  return machine;
+}
 
-  registerBuiltinDialectTranslation(*module.getContext());
-  registerLLVMDialectTranslation(*module.getContext());
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext, "tessera_kernels");
-  if (!llvmModule)
-    return emitError(loc) << "translation to LLVM IR failed";
-  llvmModule->setTargetTriple(llvm::Triple(triple));
-  llvmModule->setDataLayout(machine->createDataLayout());
-  if (llvm::Error err =
-          makeOptimizingTransformer(3, 0, machine.get())(llvmModule.get()))
-    return emitError(loc) << "LLVM optimization failed: "
-                          << llvm::toString(std::move(err));
-
+FailureOr<std::string> tessera::linkHostSharedObject(
+    Location loc, llvm::Module &llvmModule, llvm::TargetMachine &machine,
+    const HostCompileOptions &options, ArrayRef<std::string> libraries) {
   TempFile object, shared;
   if (llvm::sys::fs::createTemporaryFile("tessera", "o", object.path) ||
       llvm::sys::fs::createTemporaryFile("tessera", "so", shared.path))
@@ -102,10 +88,10 @@ tessera::compileToHostSharedObject(ModuleOp module,
       return emitError(loc)
              << "cannot write " << object.path << ": " << ec.message();
     llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, out, nullptr,
-                                     llvm::CodeGenFileType::ObjectFile))
+    if (machine.addPassesToEmitFile(codegen, out, nullptr,
+                                    llvm::CodeGenFileType::ObjectFile))
       return emitError(loc) << "the host target cannot emit objects";
-    codegen.run(*llvmModule);
+    codegen.run(llvmModule);
   }
 
   std::string linker = options.linker;
@@ -113,6 +99,8 @@ tessera::compileToHostSharedObject(ModuleOp module,
     linker = TESSERA_DEFAULT_LINKER;
   llvm::SmallVector<llvm::StringRef> argv = {
       linker, "-shared", "--hash-style=gnu", "-o", shared.path, object.path};
+  for (const std::string &library : libraries)
+    argv.push_back(library);
   std::string message;
   if (llvm::sys::ExecuteAndWait(linker, argv, std::nullopt, {}, 0, 0,
                                 &message) != 0)
@@ -123,4 +111,34 @@ tessera::compileToHostSharedObject(ModuleOp module,
   if (!buffer)
     return emitError(loc) << "cannot read the linked shared object";
   return (*buffer)->getBuffer().str();
+}
+
+FailureOr<std::string>
+tessera::compileToHostSharedObject(ModuleOp module,
+                                   const HostCompileOptions &options) {
+  Location loc = module.getLoc();
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  if (failed(buildHostLoweringPipeline(pm)))
+    return emitError(loc) << "cannot build the host lowering pipeline";
+  if (failed(pm.run(module)))
+    return failure();
+
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createHostTargetMachine(loc, options);
+  if (!machine)
+    return failure();
+  registerBuiltinDialectTranslation(*module.getContext());
+  registerLLVMDialectTranslation(*module.getContext());
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "tessera_kernels");
+  if (!llvmModule)
+    return emitError(loc) << "translation to LLVM IR failed";
+  llvmModule->setTargetTriple(machine->getTargetTriple());
+  llvmModule->setDataLayout(machine->createDataLayout());
+  if (llvm::Error err =
+          makeOptimizingTransformer(3, 0, machine.get())(llvmModule.get()))
+    return emitError(loc) << "LLVM optimization failed: "
+                          << llvm::toString(std::move(err));
+  return linkHostSharedObject(loc, *llvmModule, *machine, options, {});
 }

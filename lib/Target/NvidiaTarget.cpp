@@ -12,12 +12,15 @@
 #include "tessera/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -67,12 +70,19 @@ void tessera::makeDynamicSharedExternal(ModuleOp module) {
   });
 }
 
-FailureOr<std::string> tessera::serializeToPtx(ModuleOp module) {
-  PassManager pm(module.getContext(), ModuleOp::getOperationName());
-  GpuModuleToBinaryPassOptions options;
-  options.compilationTarget = "isa";
-  pm.addPass(createGpuModuleToBinaryPass(options));
-  if (failed(pm.run(module)))
+FailureOr<std::string> tessera::serializeToPtx(ModuleOp module,
+                                               std::string *optimizedIR) {
+  // One LLVM optimization run gives both the PTX and, through the
+  // optimized-IR callback, the exact module the NVPTX backend receives.
+  auto keepIR = [&](llvm::Module &llvmModule) {
+    if (!optimizedIR)
+      return;
+    llvm::raw_string_ostream os(*optimizedIR);
+    llvm::WriteBitcodeToFile(llvmModule, os);
+  };
+  gpu::TargetOptions options({}, {}, {}, {}, gpu::CompilationTarget::Assembly,
+                             {}, {}, {}, keepIR);
+  if (failed(gpu::transformGpuModulesToBinaries(module, nullptr, options)))
     return failure();
   std::string ptx;
   module.walk([&](gpu::BinaryOp binary) {
@@ -131,10 +141,6 @@ FailureOr<std::string>
 tessera::assembleCubin(Location loc, StringRef ptx, StringRef chip,
                        StringRef ptxas,
                        std::vector<KernelResources> &resources) {
-  if (ptxas.empty())
-    return emitError(loc) << "no ptxas: this build found no CUDA toolkit; "
-                             "install one or pass --ptxas=PATH "
-                             "(--emit=ptx needs none)";
   TempFile input, output, report;
   if (llvm::sys::fs::createTemporaryFile("tessera", "ptx", input.path) ||
       llvm::sys::fs::createTemporaryFile("tessera", "cubin", output.path) ||

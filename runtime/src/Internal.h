@@ -18,6 +18,12 @@ struct tessera_device {
 
 namespace tessera::runtime {
 
+/// Whether a device kind keeps its memory on the host and runs launches on
+/// host worker threads (the host itself and the GPU emulator).
+inline bool isHostMemory(tessera_device_kind kind) {
+  return kind == TESSERA_DEVICE_HOST || kind == TESSERA_DEVICE_EMULATOR;
+}
+
 /// Records `message` as the calling thread's last error and returns status.
 tessera_status fail(tessera_status status, std::string message);
 

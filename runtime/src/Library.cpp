@@ -171,7 +171,8 @@ tessera_status moe(KernelLibrary &library, const Device &device,
                 "MoE shapes do not agree: x " + shape(x) + ", w13 " +
                     shape(w13) + ", w2 " + shape(w2) + ", ids " +
                     shape(topkIds) + ", out " + shape(out));
-  if (device.get() && tesseraDeviceKind(device.get()) != TESSERA_DEVICE_HOST)
+  if (device.get() &&
+      !tessera::runtime::isHostMemory(tesseraDeviceKind(device.get())))
     return fail(TESSERA_ERROR_UNSUPPORTED,
                 "MoE alignment runs on the host; GPU devices are not "
                 "supported yet");

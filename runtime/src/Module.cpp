@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
+#include "emu/Emulator.h"
 
 #include <algorithm>
 #include <atomic>
@@ -83,7 +84,7 @@ tessera_status tesseraModuleLoad(tessera_device *device, const void *bundle,
   if (!device || !bundle || !module)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
   *module = nullptr;
-  if (device->kind != TESSERA_DEVICE_HOST)
+  if (!isHostMemory(device->kind))
     return fail(TESSERA_ERROR_UNSUPPORTED,
                 "loading modules on GPU devices is not implemented yet");
   auto loaded = std::make_unique<tessera_module>();
@@ -92,14 +93,30 @@ tessera_status tesseraModuleLoad(tessera_device *device, const void *bundle,
   std::vector<BundleImage> images;
   if (tessera_status status = readBundle(loaded->bundle, images))
     return status;
-  auto host = std::find_if(images.begin(), images.end(),
-                           [](auto &image) { return image.arch == "host"; });
-  if (host == images.end())
-    return fail(TESSERA_ERROR_INVALID_BUNDLE,
-                "the bundle has no host image; compile with --target=host");
+  // The emulator runs the first emu-<chip> image; the host its host image.
+  bool emulate = device->kind == TESSERA_DEVICE_EMULATOR;
+  auto host = std::find_if(images.begin(), images.end(), [&](auto &image) {
+    return emulate ? image.arch.rfind("emu-", 0) == 0 : image.arch == "host";
+  });
+  if (host == images.end()) {
+    std::string present;
+    for (const BundleImage &image : images)
+      present += (present.empty() ? "" : ", ") + image.arch;
+    return fail(
+        TESSERA_ERROR_INVALID_BUNDLE,
+        std::string("the bundle has no ") +
+            (emulate ? "emulator image; compile with --target=sm_80"
+                     : "host image; compile with --target=host") +
+            " (images present: " + (present.empty() ? "none" : present) + ")");
+  }
   loaded->image = std::move(*host);
   if (tessera_status status = loadHostImage(loaded.get()))
     return status;
+  std::string missing;
+  if (emulate && !tessera::emu::bindImage(loaded->library, missing))
+    return fail(TESSERA_ERROR_INVALID_BUNDLE,
+                "the emulator does not implement '" + missing +
+                    "', which the " + loaded->image.arch + " image calls");
   *module = loaded.release();
   return TESSERA_SUCCESS;
 }

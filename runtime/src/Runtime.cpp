@@ -85,10 +85,12 @@ tessera_status tesseraParseDeviceKind(const char *name,
     *kind = TESSERA_DEVICE_CUDA;
   else if (!std::strcmp(name, "hip"))
     *kind = TESSERA_DEVICE_HIP;
+  else if (!std::strcmp(name, "emu"))
+    *kind = TESSERA_DEVICE_EMULATOR;
   else
     return fail(TESSERA_ERROR_INVALID_ARGUMENT,
                 std::string("unknown device '") + name +
-                    "'; expected host, cuda or hip");
+                    "'; expected host, cuda, hip or emu");
   return TESSERA_SUCCESS;
 }
 
@@ -104,7 +106,7 @@ tessera_status tesseraDeviceOpen(tessera_device_kind kind,
       return fail(TESSERA_ERROR_NO_DRIVER,
                   std::string("cannot load ") + driverLibrary(kind) + ": " +
                       dlerror() + "; is the GPU driver installed?");
-  } else if (kind != TESSERA_DEVICE_HOST) {
+  } else if (!tessera::runtime::isHostMemory(kind)) {
     return fail(TESSERA_ERROR_INVALID_ARGUMENT, "unknown device kind");
   }
   *device = new tessera_device{
@@ -114,7 +116,7 @@ tessera_status tesseraDeviceOpen(tessera_device_kind kind,
 }
 
 tessera_status tesseraHostSetThreads(tessera_device *device, int threads) {
-  if (!device || device->kind != TESSERA_DEVICE_HOST)
+  if (!device || !tessera::runtime::isHostMemory(device->kind))
     return fail(TESSERA_ERROR_INVALID_ARGUMENT, "not a host device");
   if (threads < 1)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT,

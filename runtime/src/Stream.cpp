@@ -14,6 +14,7 @@
 #include <cstring>
 
 using tessera::runtime::fail;
+using tessera::runtime::isHostMemory;
 
 struct tessera_buffer {
   tessera_device *device;
@@ -34,7 +35,7 @@ struct tessera_event {
 static tessera_status requireHost(tessera_device *device) {
   if (!device)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
-  if (device->kind != TESSERA_DEVICE_HOST)
+  if (!isHostMemory(device->kind))
     return fail(TESSERA_ERROR_UNSUPPORTED,
                 "buffers, streams and events on GPU devices are not "
                 "implemented yet");

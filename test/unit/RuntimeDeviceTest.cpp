@@ -46,10 +46,26 @@ TEST(RuntimeDevice, HipWithoutDriverIsAClearError) {
   expectGpuDeviceOrClearError(TESSERA_DEVICE_HIP, "libamdhip64.so");
 }
 
+TEST(RuntimeDevice, EmulatorIsAHostMemoryDevice) {
+  // The emulator opens without a driver, keeps buffers on the host and
+  // takes worker threads like the host.
+  tessera_device *device = nullptr;
+  ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_EMULATOR, &device),
+            TESSERA_SUCCESS);
+  EXPECT_EQ(tesseraDeviceKind(device), TESSERA_DEVICE_EMULATOR);
+  EXPECT_EQ(tesseraHostSetThreads(device, 2), TESSERA_SUCCESS);
+  tessera_buffer *buffer = nullptr;
+  EXPECT_EQ(tesseraBufferCreate(device, 64, &buffer), TESSERA_SUCCESS);
+  tesseraBufferDestroy(buffer);
+  tesseraDeviceClose(device);
+}
+
 TEST(RuntimeDevice, ParsesDeviceNames) {
   tessera_device_kind kind;
   EXPECT_EQ(tesseraParseDeviceKind("cuda", &kind), TESSERA_SUCCESS);
   EXPECT_EQ(kind, TESSERA_DEVICE_CUDA);
+  EXPECT_EQ(tesseraParseDeviceKind("emu", &kind), TESSERA_SUCCESS);
+  EXPECT_EQ(kind, TESSERA_DEVICE_EMULATOR);
   EXPECT_EQ(tesseraParseDeviceKind("tpu", &kind),
             TESSERA_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tesseraGetLastError()).find("unknown device 'tpu'"),

@@ -16,6 +16,7 @@
 
 #include "tessera/InitAllTessera.h"
 #include "tessera/Target/Bundle.h"
+#include "tessera/Target/EmulatorTarget.h"
 #include "tessera/Target/HostTarget.h"
 #include "tessera/Target/NvidiaTarget.h"
 #include "tessera/Target/TargetInfo.h"
@@ -171,36 +172,56 @@ compileNvidia(ModuleOp module, StringRef chip,
   tessera::makeDynamicSharedExternal(*copy);
   if (emit == "llvm")
     return failed(writeModule(*copy)) ? FailureOr<bool>(failure()) : true;
-  FailureOr<std::string> ptx = tessera::serializeToPtx(*copy);
+  std::string deviceIR;
+  FailureOr<std::string> ptx = tessera::serializeToPtx(*copy, &deviceIR);
   if (failed(ptx))
     return failure();
   if (emit == "ptx")
     return failed(writeFile(outputFile, *ptx)) ? FailureOr<bool>(failure())
                                                : true;
-  std::vector<tessera::KernelResources> resources;
+  std::string triple = "nvptx64-nvidia-cuda";
   std::string ptxas = ptxasPath.empty() ? tessera::getDefaultPtxas().str()
                                         : ptxasPath.getValue();
-  FailureOr<std::string> cubin =
-      tessera::assembleCubin(module.getLoc(), *ptx, chip, ptxas, resources);
-  if (failed(cubin))
-    return failure();
-  if (resourceUsage)
-    for (const tessera::KernelResources &k : resources) {
-      // Buffers live in dynamic shared memory: its size is the metadata's.
-      int64_t shared = 0;
-      for (const tessera::KernelInfo &info : kernels)
-        if (info.name == k.kernel)
-          shared = info.sharedBytes;
-      llvm::outs() << k.kernel << " " << chip << ": registers " << k.registers
-                   << ", spill stores " << k.spillStoreBytes
-                   << " bytes, spill loads " << k.spillLoadBytes
-                   << " bytes, stack " << k.stackBytes << " bytes, shared "
-                   << shared << " bytes\n";
-    }
-  std::string triple = "nvptx64-nvidia-cuda";
-  images.push_back(
-      {chip.str(), triple, *cubin, tessera::TargetImage::Kind::Cubin});
+  if (ptxas.empty()) {
+    // The PTX and the emulator image need no toolkit; the cubin does.
+    emitWarning(module.getLoc())
+        << "no ptxas (this build found no CUDA toolkit; pass --ptxas=PATH): "
+        << "the bundle holds " << chip
+        << " PTX and the emulator image, no cubin";
+    if (resourceUsage)
+      return emitError(module.getLoc()) << "--resource-usage needs ptxas";
+  } else {
+    std::vector<tessera::KernelResources> resources;
+    FailureOr<std::string> cubin =
+        tessera::assembleCubin(module.getLoc(), *ptx, chip, ptxas, resources);
+    if (failed(cubin))
+      return failure();
+    if (resourceUsage)
+      for (const tessera::KernelResources &k : resources) {
+        // Buffers live in dynamic shared memory: its size is the metadata's.
+        int64_t shared = 0;
+        for (const tessera::KernelInfo &info : kernels)
+          if (info.name == k.kernel)
+            shared = info.sharedBytes;
+        llvm::outs() << k.kernel << " " << chip << ": registers " << k.registers
+                     << ", spill stores " << k.spillStoreBytes
+                     << " bytes, spill loads " << k.spillLoadBytes
+                     << " bytes, stack " << k.stackBytes << " bytes, shared "
+                     << shared << " bytes\n";
+      }
+    images.push_back(
+        {chip.str(), triple, *cubin, tessera::TargetImage::Kind::Cubin});
+  }
   images.push_back({chip.str(), triple, *ptx, tessera::TargetImage::Kind::Ptx});
+  // The same device code for the runtime's emulator (--device=emu).
+  tessera::HostCompileOptions hostOptions;
+  hostOptions.cpu = hostCpu;
+  FailureOr<std::string> emulator = tessera::buildEmulatorImage(
+      module.getLoc(), deviceIR, kernels, hostOptions);
+  if (failed(emulator))
+    return failure();
+  images.push_back(
+      {("emu-" + chip).str(), llvm::sys::getProcessTriple(), *emulator});
   return false;
 }
 

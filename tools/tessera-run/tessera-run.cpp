@@ -1,7 +1,10 @@
 //===- tessera-run.cpp - Run, check and time bundled kernels ----*- C++ -*-===//
 //
 //   tessera-run k.bundle [--check] [--bench] [--kernel=NAME] [--threads=N]
-//               [--seed=S] [--iters=N] [--device=host] [shape flags]
+//               [--seed=S] [--iters=N] [--device=host|emu] [shape flags]
+//
+// --device=emu runs the bundle's emulator image (the GPU device code, see
+// docs/emulator.md) on the CPU.
 //
 // Runs a shipped kernel of the bundle on random inputs. --check (the
 // default) poisons the outputs, compares them with a float64 reference and
@@ -27,7 +30,7 @@ static int usage(const char *message) {
   std::fprintf(stderr,
                "tessera-run: %s\n"
                "usage: tessera-run BUNDLE [--check] [--bench] [--kernel=NAME] "
-               "[--device=host] [--threads=N] [--seed=S] [--iters=N]\n"
+               "[--device=host|emu] [--threads=N] [--seed=S] [--iters=N]\n"
                "  GEMM (also quantized ones): --m --n --k; attention: --batch "
                "--heads --kv-heads "
                "--seq-q --seq-kv --causal=0|1;\n"

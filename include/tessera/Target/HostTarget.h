@@ -6,7 +6,13 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <memory>
 #include <string>
+
+namespace llvm {
+class Module;
+class TargetMachine;
+} // namespace llvm
 
 namespace tessera {
 
@@ -26,6 +32,18 @@ mlir::LogicalResult buildHostLoweringPipeline(mlir::OpPassManager &pm);
 mlir::FailureOr<std::string>
 compileToHostSharedObject(mlir::ModuleOp module,
                           const HostCompileOptions &options);
+
+/// A target machine for the host CPU (PIC, -O3 code generation); null
+/// after reporting an error on `loc`.
+std::unique_ptr<llvm::TargetMachine>
+createHostTargetMachine(mlir::Location loc, const HostCompileOptions &options);
+
+/// Emits `llvmModule` (host triple and data layout set) as an object and
+/// links it, with `libraries`, into a shared object whose bytes are
+/// returned.
+mlir::FailureOr<std::string> linkHostSharedObject(
+    mlir::Location loc, llvm::Module &llvmModule, llvm::TargetMachine &machine,
+    const HostCompileOptions &options, llvm::ArrayRef<std::string> libraries);
 
 } // namespace tessera
 

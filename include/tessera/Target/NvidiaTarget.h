@@ -33,8 +33,11 @@ void buildGPUToNVVMPipeline(mlir::OpPassManager &pm, llvm::StringRef chip);
 /// declares it `.extern .shared` (run after buildGPUToNVVMPipeline).
 void makeDynamicSharedExternal(mlir::ModuleOp module);
 
-/// Serializes the lowered gpu.module of `module` to PTX.
-mlir::FailureOr<std::string> serializeToPtx(mlir::ModuleOp module);
+/// Serializes the lowered gpu.module of `module` to PTX; with
+/// `optimizedIR`, also returns (as bitcode) the optimized LLVM IR the NVPTX
+/// backend compiled: the emulator's input.
+mlir::FailureOr<std::string> serializeToPtx(mlir::ModuleOp module,
+                                            std::string *optimizedIR = nullptr);
 
 /// The ptxas the build found (empty if none).
 llvm::StringRef getDefaultPtxas();

@@ -34,6 +34,10 @@ typedef enum tessera_device_kind {
   TESSERA_DEVICE_HOST = 0,
   TESSERA_DEVICE_CUDA = 1,
   TESSERA_DEVICE_HIP = 2,
+  /* GPU kernels' device code run on the host CPU: a bundle's emu-<chip>
+   * image (tessera-compile --target=sm_80 makes one), threads of a block as
+   * fibers. Memory, streams and launches are the host's. */
+  TESSERA_DEVICE_EMULATOR = 3,
 } tessera_device_kind;
 
 typedef struct tessera_device tessera_device;
@@ -44,7 +48,7 @@ const char *tesseraStatusName(tessera_status status);
 /* The message of the last failed call on this thread ("" if none). */
 const char *tesseraGetLastError(void);
 
-/* Parses "host", "cuda" or "hip". */
+/* Parses "host", "cuda", "hip" or "emu". */
 tessera_status tesseraParseDeviceKind(const char *name,
                                       tessera_device_kind *kind);
 
@@ -55,7 +59,7 @@ tessera_status tesseraDeviceOpen(tessera_device_kind kind,
 tessera_device_kind tesseraDeviceKind(const tessera_device *device);
 void tesseraDeviceClose(tessera_device *device);
 
-/* Worker threads of a host device (default: all cores). */
+/* Worker threads of a host or emulator device (default: all cores). */
 tessera_status tesseraHostSetThreads(tessera_device *device, int threads);
 int tesseraHostGetThreads(const tessera_device *device);
 

@@ -1,0 +1,309 @@
+//===- EmulatorTarget.cpp - Device LLVM IR as a host emulator image -------===//
+//
+// Takes the optimized LLVM IR the NVPTX backend compiles (the cut point:
+// nothing below it is rewritten but the GPU intrinsics) and makes a host
+// shared object of it:
+//  - every llvm.nvvm.* intrinsic call becomes an indirect call through
+//    __tessera_emu_table (filled by the runtime from its emulator); calls
+//    returning a struct pass a pointer to the fields first; an intrinsic the
+//    emulator does not implement, or inline asm, is a compile error;
+//  - the dynamic shared memory is the running block's buffer;
+//  - each kernel gets the host entry ABI, `tessera_kernel_<name>(args, gx,
+//    gy, gz, begin, end)`, which hands its blocks to the emulator's grid
+//    runner with a per-thread function that unpacks the arguments.
+// The kernel bodies are compiled for x86-64 without re-optimizing them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Target/EmulatorTarget.h"
+
+#include "emu/Emulator.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace mlir;
+using namespace tessera;
+
+namespace {
+class EmulatorRewrite {
+public:
+  EmulatorRewrite(Location loc, llvm::Module &module)
+      : loc(loc), module(module), ctx(module.getContext()),
+        ptr(llvm::PointerType::get(ctx, 0)), i64(llvm::Type::getInt64Ty(ctx)) {}
+
+  LogicalResult run(const std::vector<KernelInfo> &kernels,
+                    llvm::TargetMachine &machine);
+
+private:
+  unsigned entry(llvm::StringRef name);
+  llvm::Value *loadEntry(llvm::IRBuilder<> &b, unsigned index);
+  LogicalResult rewriteIntrinsics();
+  LogicalResult rewriteSharedMemory();
+  LogicalResult addEntry(const KernelInfo &kernel);
+  void emitTable();
+
+  Location loc;
+  llvm::Module &module;
+  llvm::LLVMContext &ctx;
+  llvm::PointerType *ptr;
+  llvm::IntegerType *i64;
+  llvm::GlobalVariable *table = nullptr;
+  std::vector<std::string> names;
+  static constexpr unsigned kTableSize = 256;
+};
+} // namespace
+
+unsigned EmulatorRewrite::entry(llvm::StringRef name) {
+  for (auto [i, known] : llvm::enumerate(names))
+    if (known == name)
+      return i;
+  names.push_back(name.str());
+  return names.size() - 1;
+}
+
+llvm::Value *EmulatorRewrite::loadEntry(llvm::IRBuilder<> &b, unsigned index) {
+  llvm::Value *slot =
+      b.CreateConstInBoundsGEP2_64(table->getValueType(), table, 0, index);
+  return b.CreateLoad(ptr, slot);
+}
+
+LogicalResult EmulatorRewrite::rewriteIntrinsics() {
+  for (llvm::Function &f : module)
+    for (llvm::BasicBlock &block : f)
+      for (llvm::Instruction &inst : block)
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
+          if (llvm::isa<llvm::InlineAsm>(call->getCalledOperand())) {
+            std::string text;
+            llvm::raw_string_ostream os(text);
+            inst.print(os);
+            return emitError(loc)
+                   << "the emulator cannot run inline assembly: " << text;
+          }
+  llvm::SmallVector<llvm::Function *> intrinsics;
+  for (llvm::Function &f : module)
+    if (f.getName().starts_with("llvm.nvvm."))
+      intrinsics.push_back(&f);
+  for (llvm::Function *f : intrinsics) {
+    if (f->use_empty())
+      continue;
+    if (!emu::lookup(f->getName()))
+      return emitError(loc)
+             << "the emulator does not implement '" << f->getName() << "'";
+    unsigned index = entry(f->getName());
+    llvm::FunctionType *type = f->getFunctionType();
+    auto *result = llvm::dyn_cast<llvm::StructType>(type->getReturnType());
+    llvm::SmallVector<llvm::Type *> params;
+    if (result)
+      params.push_back(ptr);
+    params.append(type->param_begin(), type->param_end());
+    auto *calleeType = llvm::FunctionType::get(
+        result ? llvm::Type::getVoidTy(ctx) : type->getReturnType(), params,
+        false);
+    for (llvm::User *user : llvm::make_early_inc_range(f->users())) {
+      auto *call = llvm::cast<llvm::CallInst>(user);
+      llvm::IRBuilder<> b(call);
+      llvm::Value *callee = loadEntry(b, index);
+      llvm::SmallVector<llvm::Value *> args;
+      llvm::AllocaInst *out = nullptr;
+      if (result) {
+        llvm::IRBuilder<> entryBuilder(
+            &*call->getFunction()->getEntryBlock().getFirstInsertionPt());
+        out = entryBuilder.CreateAlloca(result);
+        args.push_back(out);
+      }
+      args.append(call->arg_begin(), call->arg_end());
+      llvm::Value *replacement = b.CreateCall(calleeType, callee, args);
+      if (result)
+        replacement = b.CreateLoad(result, out);
+      call->replaceAllUsesWith(replacement);
+      call->eraseFromParent();
+    }
+    f->eraseFromParent();
+  }
+  return success();
+}
+
+LogicalResult EmulatorRewrite::rewriteSharedMemory() {
+  llvm::SmallVector<llvm::GlobalVariable *> shared;
+  for (llvm::GlobalVariable &g : module.globals())
+    if (g.getAddressSpace() == 3)
+      shared.push_back(&g);
+  for (llvm::GlobalVariable *g : shared) {
+    auto *array = llvm::dyn_cast<llvm::ArrayType>(g->getValueType());
+    if (!array || array->getNumElements() != 0 || !g->isDeclaration())
+      return emitError(loc) << "the emulator does not support static shared "
+                               "memory (@"
+                            << g->getName() << ") yet";
+    llvm::convertUsersOfConstantsToInstructions({g});
+    unsigned index = entry("tessera.emu.dynamic_shared");
+    llvm::DenseMap<llvm::Function *, llvm::Value *> perFunction;
+    for (llvm::Use &use : llvm::make_early_inc_range(g->uses())) {
+      auto *inst = llvm::cast<llvm::Instruction>(use.getUser());
+      llvm::Function *f = inst->getFunction();
+      llvm::Value *&base = perFunction[f];
+      if (!base) {
+        llvm::IRBuilder<> b(&*f->getEntryBlock().getFirstInsertionPt());
+        llvm::Value *callee = loadEntry(b, index);
+        llvm::Value *generic =
+            b.CreateCall(llvm::FunctionType::get(ptr, false), callee);
+        base = b.CreateAddrSpaceCast(generic, g->getType());
+      }
+      use.set(base);
+    }
+    g->eraseFromParent();
+  }
+  return success();
+}
+
+LogicalResult EmulatorRewrite::addEntry(const KernelInfo &kernel) {
+  llvm::Function *body = module.getFunction(kernel.name);
+  if (!body)
+    return emitError(loc) << "the device IR has no kernel '" << kernel.name
+                          << "'";
+  body->setCallingConv(llvm::CallingConv::C);
+  body->setLinkage(llvm::GlobalValue::InternalLinkage);
+
+  // void __emu_thread_<name>(ptr args): unpack, call the kernel.
+  auto *threadType =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false);
+  auto *thread =
+      llvm::Function::Create(threadType, llvm::GlobalValue::InternalLinkage,
+                             "__emu_thread_" + kernel.name, module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", thread));
+  llvm::SmallVector<llvm::Value *> args;
+  llvm::FunctionType *bodyType = body->getFunctionType();
+  auto param = [&](llvm::Value *value) {
+    llvm::Type *want = bodyType->getParamType(args.size());
+    if (value->getType() != want)
+      value = b.CreateAddrSpaceCast(value, want);
+    args.push_back(value);
+  };
+  for (auto [i, spec] : llvm::enumerate(kernel.args)) {
+    llvm::Value *slot = b.CreateLoad(
+        ptr, b.CreateConstInBoundsGEP1_64(ptr, thread->getArg(0), i));
+    llvm::StringRef s(spec);
+    if (s.consume_front("view:")) {
+      // A memref descriptor {ptr, ptr, i64, [r x i64], [r x i64]}.
+      unsigned rank = 0;
+      s.rsplit(':').second.getAsInteger(10, rank);
+      if (args.size() + 3 + 2 * rank > bodyType->getNumParams())
+        return emitError(loc) << "kernel '" << kernel.name
+                              << "' takes fewer parameters than its views";
+      param(b.CreateLoad(ptr, slot));
+      param(b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, slot, 1)));
+      for (unsigned field = 0; field < 1 + 2 * rank; ++field)
+        param(b.CreateLoad(i64,
+                           b.CreateConstInBoundsGEP1_64(i64, slot, 2 + field)));
+      continue;
+    }
+    if (args.size() >= bodyType->getNumParams())
+      return emitError(loc) << "kernel '" << kernel.name
+                            << "' takes fewer parameters than its arguments";
+    param(b.CreateLoad(bodyType->getParamType(args.size()), slot));
+  }
+  if (args.size() != bodyType->getNumParams())
+    return emitError(loc) << "kernel '" << kernel.name << "' takes "
+                          << bodyType->getNumParams()
+                          << " parameters; its arguments give " << args.size();
+  b.CreateCall(body, args);
+  b.CreateRetVoid();
+
+  // The host entry ABI (see the host lowering): run blocks [begin, end).
+  auto *entryType = llvm::FunctionType::get(
+      llvm::Type::getVoidTy(ctx), {ptr, i64, i64, i64, i64, i64}, false);
+  auto *hostEntry =
+      llvm::Function::Create(entryType, llvm::GlobalValue::ExternalLinkage,
+                             "tessera_kernel_" + kernel.name, module);
+  llvm::IRBuilder<> e(llvm::BasicBlock::Create(ctx, "entry", hostEntry));
+  llvm::Value *runGrid = loadEntry(e, entry("tessera.emu.run_grid"));
+  auto *runType = llvm::FunctionType::get(
+      llvm::Type::getVoidTy(ctx), {ptr, ptr, i64, i64, i64, i64, i64, i64, i64},
+      false);
+  llvm::SmallVector<llvm::Value *> runArgs = {thread};
+  for (llvm::Argument &arg : hostEntry->args())
+    runArgs.push_back(&arg);
+  runArgs.push_back(e.getInt64(kernel.threads));
+  runArgs.push_back(e.getInt64(kernel.sharedBytes));
+  e.CreateCall(runType, runGrid, runArgs);
+  e.CreateRetVoid();
+  return success();
+}
+
+void EmulatorRewrite::emitTable() {
+  // The table has room for kTableSize entries; the first `count` are used.
+  auto *type = llvm::ArrayType::get(ptr, names.size());
+  llvm::SmallVector<llvm::Constant *> strings;
+  for (const std::string &name : names) {
+    auto *data = llvm::ConstantDataArray::getString(ctx, name);
+    auto *global = new llvm::GlobalVariable(module, data->getType(), true,
+                                            llvm::GlobalValue::PrivateLinkage,
+                                            data, ".emu.name");
+    strings.push_back(global);
+  }
+  new llvm::GlobalVariable(
+      module, type, true, llvm::GlobalValue::ExternalLinkage,
+      llvm::ConstantArray::get(type, strings), "__tessera_emu_names");
+  new llvm::GlobalVariable(
+      module, i64, true, llvm::GlobalValue::ExternalLinkage,
+      llvm::ConstantInt::get(i64, names.size()), "__tessera_emu_count");
+}
+
+LogicalResult EmulatorRewrite::run(const std::vector<KernelInfo> &kernels,
+                                   llvm::TargetMachine &machine) {
+  module.setTargetTriple(machine.getTargetTriple());
+  module.setDataLayout(machine.createDataLayout());
+  if (auto *annotations = module.getNamedMetadata("nvvm.annotations"))
+    module.eraseNamedMetadata(annotations);
+  for (llvm::Function &f : module) {
+    f.removeFnAttr("target-cpu");
+    f.removeFnAttr("target-features");
+  }
+  auto *wide = llvm::ArrayType::get(ptr, kTableSize);
+  table = new llvm::GlobalVariable(
+      module, wide, false, llvm::GlobalValue::ExternalLinkage,
+      llvm::ConstantAggregateZero::get(wide), "__tessera_emu_table");
+  if (failed(rewriteIntrinsics()) || failed(rewriteSharedMemory()))
+    return failure();
+  for (const KernelInfo &kernel : kernels)
+    if (failed(addEntry(kernel)))
+      return failure();
+  if (names.size() > kTableSize)
+    return emitError(loc) << "the emulator table overflows";
+  emitTable();
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(module, &os))
+    return emitError(loc) << "the emulator image is invalid IR: " << problems;
+  return success();
+}
+
+FailureOr<std::string>
+tessera::buildEmulatorImage(Location loc, llvm::StringRef deviceBitcode,
+                            const std::vector<KernelInfo> &kernels,
+                            const HostCompileOptions &options) {
+  llvm::LLVMContext ctx;
+  auto parsed = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(deviceBitcode, "device.bc"), ctx);
+  if (!parsed)
+    return emitError(loc) << "cannot read the device IR: "
+                          << llvm::toString(parsed.takeError());
+  std::unique_ptr<llvm::Module> module = std::move(*parsed);
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createHostTargetMachine(loc, options);
+  if (!machine)
+    return failure();
+  if (failed(EmulatorRewrite(loc, *module).run(kernels, *machine)))
+    return failure();
+  std::vector<std::string> libraries;
+  llvm::StringRef builtins = TESSERA_CLANG_RT_BUILTINS;
+  if (!builtins.empty())
+    libraries.push_back(builtins.str()); // bf16/f16 conversions
+  return linkHostSharedObject(loc, *module, *machine, options, libraries);
+}

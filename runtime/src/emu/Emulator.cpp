@@ -1,0 +1,398 @@
+//===- Emulator.cpp - Threads of a block as fibers
+//-------------------------===//
+//
+// One OS thread runs one block at a time: each GPU thread of the block is a
+// fiber (Boost.Context), resumed round-robin. A thread that must wait (a
+// barrier, a warp collective whose lanes have not all arrived) yields.
+// Warp collectives run when the last lane of the warp arrives; lanes that
+// reach different collectives are a divergence error, and a round in which
+// no thread makes progress is a deadlock, reported with what each thread
+// waits for. cp.async copies are queued per thread and performed when a
+// wait retires their group, so a missing wait reads stale shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Emulator.h"
+
+#include <boost/context/fiber.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <dlfcn.h>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+using namespace tessera;
+namespace ctx = boost::context;
+
+namespace {
+
+constexpr size_t kStackBytes = 256 * 1024;
+
+/// Fiber stacks, reused across blocks (one mmap per stack per OS thread).
+struct StackPool {
+  std::vector<void *> free;
+  ~StackPool() {
+    for (void *stack : free)
+      std::free(stack);
+  }
+};
+thread_local StackPool stackPool;
+
+struct PooledStack {
+  ctx::stack_context allocate() {
+    void *memory;
+    if (!stackPool.free.empty()) {
+      memory = stackPool.free.back();
+      stackPool.free.pop_back();
+    } else {
+      memory = std::malloc(kStackBytes);
+      if (!memory) {
+        std::fprintf(stderr, "tessera emulator: out of memory for stacks\n");
+        std::abort();
+      }
+    }
+    ctx::stack_context sc;
+    sc.size = kStackBytes;
+    sc.sp = static_cast<char *>(memory) + kStackBytes;
+    return sc;
+  }
+  void deallocate(ctx::stack_context &sc) {
+    stackPool.free.push_back(static_cast<char *>(sc.sp) - sc.size);
+  }
+};
+
+struct Copy {
+  void *dst;
+  const void *src;
+  uint32_t bytes, srcBytes;
+};
+
+struct Thread {
+  ctx::fiber self, sink;
+  uint32_t tid = 0;
+  bool done = false;
+  const char *waitingFor = nullptr;
+  std::vector<Copy> open;
+  std::deque<std::vector<Copy>> groups;
+};
+
+/// One warp's rendezvous for a collective.
+struct Warp {
+  unsigned arrived = 0;
+  uint64_t generation = 0;
+  const char *kind = nullptr;
+  const void *address[32];
+  uint32_t a[32][4], b[32][2], out[32][4];
+  float c[32][4], d[32][4];
+};
+
+struct Block {
+  uint32_t ctaid[3], nctaid[3], ntid;
+  std::vector<Thread> threads;
+  Thread *running = nullptr;
+  char *shared = nullptr;
+  unsigned barrierArrived = 0;
+  uint64_t barrierGeneration = 0;
+  std::vector<Warp> warps;
+  uint64_t progress = 0;
+};
+
+thread_local Block *block;
+
+[[noreturn]] void fatal(const std::string &message) {
+  std::fprintf(stderr, "tessera emulator: block (%u, %u, %u): %s\n",
+               block->ctaid[0], block->ctaid[1], block->ctaid[2],
+               message.c_str());
+  std::abort();
+}
+
+void yield() {
+  Thread *self = block->running;
+  self->sink = std::move(self->sink).resume();
+}
+
+/// Yields until `ready()`; `what` names the wait in a deadlock report.
+template <typename Ready> void waitUntil(const char *what, Ready ready) {
+  while (!ready()) {
+    block->running->waitingFor = what;
+    yield();
+  }
+  block->running->waitingFor = nullptr;
+}
+
+uint32_t lane() { return block->running->tid % 32; }
+Warp &warp() { return block->warps[block->running->tid / 32]; }
+unsigned lanesOf(unsigned warpIndex) {
+  unsigned first = 32 * warpIndex;
+  return std::min(32u, block->ntid - first);
+}
+
+/// Arrives at a collective of kind `kind`; the last lane runs `compute`.
+template <typename Compute> void collective(const char *kind, Compute compute) {
+  Warp &w = warp();
+  if (w.arrived && w.kind != kind)
+    fatal(std::string("warp ") + std::to_string(block->running->tid / 32) +
+          " diverged: lanes wait at '" + w.kind + "' and lane " +
+          std::to_string(lane()) + " reached '" + kind + "'");
+  w.kind = kind;
+  ++block->progress;
+  uint64_t generation = w.generation;
+  if (++w.arrived == lanesOf(block->running->tid / 32)) {
+    compute(w);
+    w.arrived = 0;
+    ++w.generation;
+    return;
+  }
+  waitUntil(kind, [&] { return w.generation != generation; });
+}
+
+void runBlock(void (*thread)(void *), void *args) {
+  Block &b = *block;
+  for (uint32_t t = 0; t < b.ntid; ++t) {
+    Thread &th = b.threads[t];
+    th.tid = t;
+    th.self = ctx::fiber(std::allocator_arg, PooledStack(),
+                         [&th, thread, args](ctx::fiber &&sink) {
+                           th.sink = std::move(sink);
+                           thread(args);
+                           th.done = true;
+                           ++block->progress;
+                           return std::move(th.sink);
+                         });
+  }
+  size_t live = b.ntid;
+  while (live) {
+    uint64_t before = b.progress;
+    for (Thread &th : b.threads) {
+      if (th.done)
+        continue;
+      b.running = &th;
+      th.self = std::move(th.self).resume();
+      if (th.done)
+        --live;
+    }
+    if (live && b.progress == before) {
+      std::string report = "deadlock: no thread can proceed;";
+      for (Thread &th : b.threads)
+        if (!th.done && th.waitingFor) {
+          report += " thread " + std::to_string(th.tid) + " waits at '" +
+                    th.waitingFor + "'";
+          break;
+        }
+      fatal(report);
+    }
+  }
+  b.running = nullptr;
+}
+
+void performGroup(std::vector<Copy> &group) {
+  for (const Copy &copy : group) {
+    if (copy.srcBytes)
+      std::memcpy(copy.dst, copy.src, copy.srcBytes);
+    if (copy.srcBytes < copy.bytes)
+      std::memset(static_cast<char *>(copy.dst) + copy.srcBytes, 0,
+                  copy.bytes - copy.srcBytes);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The entries an image calls
+//===----------------------------------------------------------------------===//
+
+void emuRunGrid(void (*thread)(void *), void *args, int64_t gx, int64_t gy,
+                int64_t gz, int64_t begin, int64_t end, int64_t threads,
+                int64_t sharedBytes) {
+  std::vector<char> shared(size_t(sharedBytes) + 128);
+  char *aligned = reinterpret_cast<char *>(
+      (reinterpret_cast<uintptr_t>(shared.data()) + 127) & ~uintptr_t(127));
+  for (int64_t p = begin; p < end; ++p) {
+    Block b;
+    b.ctaid[0] = uint32_t(p % gx);
+    b.ctaid[1] = uint32_t((p / gx) % gy);
+    b.ctaid[2] = uint32_t(p / (gx * gy));
+    b.nctaid[0] = uint32_t(gx);
+    b.nctaid[1] = uint32_t(gy);
+    b.nctaid[2] = uint32_t(gz);
+    b.ntid = uint32_t(threads);
+    b.threads.resize(size_t(threads));
+    b.warps.resize((size_t(threads) + 31) / 32);
+    // Shared memory starts as garbage on a GPU: poison it.
+    std::memset(aligned, 0xA5, size_t(sharedBytes));
+    b.shared = aligned;
+    block = &b;
+    runBlock(thread, args);
+    block = nullptr;
+  }
+}
+
+void *emuDynamicShared() { return block->shared; }
+
+uint32_t emuTidX() { return block->running->tid; }
+uint32_t emuZero() { return 0; }
+uint32_t emuNtidX() { return block->ntid; }
+uint32_t emuOne() { return 1; }
+uint32_t emuCtaidX() { return block->ctaid[0]; }
+uint32_t emuCtaidY() { return block->ctaid[1]; }
+uint32_t emuCtaidZ() { return block->ctaid[2]; }
+uint32_t emuNctaidX() { return block->nctaid[0]; }
+uint32_t emuNctaidY() { return block->nctaid[1]; }
+uint32_t emuNctaidZ() { return block->nctaid[2]; }
+uint32_t emuLaneId() { return lane(); }
+
+void emuBarrier(uint32_t) {
+  Block &b = *block;
+  ++b.progress;
+  uint64_t generation = b.barrierGeneration;
+  if (++b.barrierArrived == b.ntid) {
+    b.barrierArrived = 0;
+    ++b.barrierGeneration;
+    return;
+  }
+  waitUntil("bar.sync", [&] { return b.barrierGeneration != generation; });
+}
+void emuBarrier0() { emuBarrier(0); }
+
+void emuCpAsync16(void *dst, const void *src, uint32_t srcBytes) {
+  if (srcBytes > 16)
+    fatal("cp.async with a source size above 16 bytes");
+  block->running->open.push_back({dst, src, 16, srcBytes});
+}
+void emuCpAsync16Full(void *dst, const void *src) {
+  emuCpAsync16(dst, src, 16);
+}
+void emuCommitGroup() {
+  Thread &t = *block->running;
+  t.groups.push_back(std::move(t.open));
+  t.open.clear();
+}
+void emuWaitGroup(uint32_t pending) {
+  Thread &t = *block->running;
+  while (t.groups.size() > pending) {
+    performGroup(t.groups.front());
+    t.groups.pop_front();
+  }
+}
+void emuWaitAll() {
+  emuCommitGroup();
+  emuWaitGroup(0);
+}
+
+template <unsigned N, bool Trans> void emuLdmatrix(uint32_t *out, void *row) {
+  warp().address[lane()] = row;
+  uint32_t l = lane();
+  collective(Trans ? "ldmatrix.trans" : "ldmatrix",
+             [](Warp &w) { emu::ldmatrix(w.address, N, Trans, w.out); });
+  std::memcpy(out, warp().out[l], 4 * N);
+}
+uint32_t emuLdmatrixX1(void *row) {
+  uint32_t r;
+  emuLdmatrix<1, false>(&r, row);
+  return r;
+}
+uint32_t emuLdmatrixX1Trans(void *row) {
+  uint32_t r;
+  emuLdmatrix<1, true>(&r, row);
+  return r;
+}
+
+void emuMmaBf16(float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                uint32_t b0, uint32_t b1, float c0, float c1, float c2,
+                float c3) {
+  Warp &w = warp();
+  uint32_t l = lane();
+  uint32_t a[4] = {a0, a1, a2, a3};
+  float c[4] = {c0, c1, c2, c3};
+  std::memcpy(w.a[l], a, sizeof a);
+  w.b[l][0] = b0;
+  w.b[l][1] = b1;
+  std::memcpy(w.c[l], c, sizeof c);
+  collective("mma.m16n8k16.bf16",
+             [](Warp &w) { emu::mmaM16N8K16Bf16(w.a, w.b, w.c, w.d); });
+  std::memcpy(d, warp().d[l], 16);
+}
+
+const std::unordered_map<std::string_view, void *> &registry() {
+  static const std::unordered_map<std::string_view, void *> table = {
+      {"tessera.emu.run_grid", reinterpret_cast<void *>(emuRunGrid)},
+      {"tessera.emu.dynamic_shared",
+       reinterpret_cast<void *>(emuDynamicShared)},
+      {"llvm.nvvm.read.ptx.sreg.tid.x", reinterpret_cast<void *>(emuTidX)},
+      {"llvm.nvvm.read.ptx.sreg.tid.y", reinterpret_cast<void *>(emuZero)},
+      {"llvm.nvvm.read.ptx.sreg.tid.z", reinterpret_cast<void *>(emuZero)},
+      {"llvm.nvvm.read.ptx.sreg.ntid.x", reinterpret_cast<void *>(emuNtidX)},
+      {"llvm.nvvm.read.ptx.sreg.ntid.y", reinterpret_cast<void *>(emuOne)},
+      {"llvm.nvvm.read.ptx.sreg.ntid.z", reinterpret_cast<void *>(emuOne)},
+      {"llvm.nvvm.read.ptx.sreg.ctaid.x", reinterpret_cast<void *>(emuCtaidX)},
+      {"llvm.nvvm.read.ptx.sreg.ctaid.y", reinterpret_cast<void *>(emuCtaidY)},
+      {"llvm.nvvm.read.ptx.sreg.ctaid.z", reinterpret_cast<void *>(emuCtaidZ)},
+      {"llvm.nvvm.read.ptx.sreg.nctaid.x",
+       reinterpret_cast<void *>(emuNctaidX)},
+      {"llvm.nvvm.read.ptx.sreg.nctaid.y",
+       reinterpret_cast<void *>(emuNctaidY)},
+      {"llvm.nvvm.read.ptx.sreg.nctaid.z",
+       reinterpret_cast<void *>(emuNctaidZ)},
+      {"llvm.nvvm.read.ptx.sreg.laneid", reinterpret_cast<void *>(emuLaneId)},
+      {"llvm.nvvm.barrier.cta.sync.aligned.all",
+       reinterpret_cast<void *>(emuBarrier)},
+      {"llvm.nvvm.barrier0", reinterpret_cast<void *>(emuBarrier0)},
+      {"llvm.nvvm.cp.async.cg.shared.global.16.s",
+       reinterpret_cast<void *>(emuCpAsync16)},
+      {"llvm.nvvm.cp.async.ca.shared.global.16.s",
+       reinterpret_cast<void *>(emuCpAsync16)},
+      {"llvm.nvvm.cp.async.cg.shared.global.16",
+       reinterpret_cast<void *>(emuCpAsync16Full)},
+      {"llvm.nvvm.cp.async.ca.shared.global.16",
+       reinterpret_cast<void *>(emuCpAsync16Full)},
+      {"llvm.nvvm.cp.async.commit.group",
+       reinterpret_cast<void *>(emuCommitGroup)},
+      {"llvm.nvvm.cp.async.wait.group", reinterpret_cast<void *>(emuWaitGroup)},
+      {"llvm.nvvm.cp.async.wait.all", reinterpret_cast<void *>(emuWaitAll)},
+      {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x1.b16.p3",
+       reinterpret_cast<void *>(emuLdmatrixX1)},
+      {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x1.trans.b16.p3",
+       reinterpret_cast<void *>(emuLdmatrixX1Trans)},
+      {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x2.b16.p3",
+       reinterpret_cast<void *>(emuLdmatrix<2, false>)},
+      {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x2.trans.b16.p3",
+       reinterpret_cast<void *>(emuLdmatrix<2, true>)},
+      {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3",
+       reinterpret_cast<void *>(emuLdmatrix<4, false>)},
+      {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3",
+       reinterpret_cast<void *>(emuLdmatrix<4, true>)},
+      {"llvm.nvvm.mma.m16n8k16.row.col.bf16",
+       reinterpret_cast<void *>(emuMmaBf16)},
+  };
+  return table;
+}
+
+} // namespace
+
+void *emu::lookup(std::string_view name) {
+  auto it = registry().find(name);
+  return it == registry().end() ? nullptr : it->second;
+}
+
+bool emu::bindImage(void *library, std::string &missing) {
+  auto table = static_cast<void **>(dlsym(library, "__tessera_emu_table"));
+  auto names =
+      static_cast<const char *const *>(dlsym(library, "__tessera_emu_names"));
+  auto count =
+      static_cast<const int64_t *>(dlsym(library, "__tessera_emu_count"));
+  if (!table || !names || !count) {
+    missing = "__tessera_emu_table";
+    return false;
+  }
+  for (int64_t i = 0; i < *count; ++i) {
+    void *entry = lookup(names[i]);
+    if (!entry) {
+      missing = names[i];
+      return false;
+    }
+    table[i] = entry;
+  }
+  return true;
+}

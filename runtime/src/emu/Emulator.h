@@ -1,0 +1,45 @@
+//===- Emulator.h - Runs GPU kernels' device code on the CPU ---*- C++ -*-===//
+//
+// An emulator image (`emu-<chip>` in a bundle) is the exact optimized LLVM
+// IR that the GPU backend receives, compiled for the host with every GPU
+// intrinsic replaced by a call through a table the image exports:
+//   __tessera_emu_table  [N x ptr]  filled by the runtime at load time
+//   __tessera_emu_names  [N x ptr]  the name of each entry (C strings)
+//   __tessera_emu_count  i64        N
+// Names are the LLVM intrinsics' (`llvm.nvvm.ldmatrix...`) plus the
+// emulator's own (`tessera.emu.run_grid`, `tessera.emu.dynamic_shared`).
+// Intrinsics returning a struct take a pointer to its fields first.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_RUNTIME_EMU_EMULATOR_H
+#define TESSERA_RUNTIME_EMU_EMULATOR_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace tessera::emu {
+
+/// The implementation of `name`, or null when the emulator has none.
+void *lookup(std::string_view name);
+
+/// Fills the table of a loaded emulator image; returns false (with the
+/// missing name in `missing`) if an entry has no implementation.
+bool bindImage(void *library, std::string &missing);
+
+// Fragment tables, written from the PTX ISA (independently of the
+// compiler's layout tables); exposed for the unit tests.
+
+/// ldmatrix.sync.aligned.m8n8.x{n}[.trans].b16 over the 32 lanes' row
+/// addresses: out[lane][j] is register j of `lane`.
+void ldmatrix(const void *const rowAddress[32], unsigned n, bool transpose,
+              uint32_t out[32][4]);
+/// mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 over the lanes'
+/// registers (a: 4, b: 2, c/d: 4 per lane).
+void mmaM16N8K16Bf16(const uint32_t a[32][4], const uint32_t b[32][2],
+                     const float c[32][4], float d[32][4]);
+
+} // namespace tessera::emu
+
+#endif // TESSERA_RUNTIME_EMU_EMULATOR_H

@@ -1,0 +1,98 @@
+//===- EmulatorFragmentsTest.cpp - The emulator's ldmatrix and mma.sync ---===//
+//
+// The emulator's fragment tables are written from the PTX ISA separately
+// from the compiler's layout atoms. These tests check each against the
+// other, lane by lane: a wrong entry in either shows up here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "emu/Emulator.h"
+#include "tessera/Layout/LinearLayout.h"
+
+#include "gtest/gtest.h"
+
+#include <cstring>
+#include <random>
+
+using namespace tessera;
+
+namespace {
+
+uint16_t toBf16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return uint16_t(bits >> 16); // exact for the small integers used here
+}
+
+TEST(EmulatorFragments, LdmatrixDeliversTheAtomLayouts) {
+  // A 16x16 matrix of distinct 16-bit values, stored row-major.
+  uint16_t m[16][16];
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c)
+      m[r][c] = uint16_t(r * 16 + c);
+  for (bool trans : {false, true})
+    for (unsigned n : {1u, 2u, 4u}) {
+      LinearLayout atom = atoms::ldmatrix(n, trans);
+      // Lane 8j + i addresses row i of matrix j: matrix j sits at rows
+      // 8 (j & 1) and columns 8 (j >> 1) of the stored matrix.
+      const void *rows[32];
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        unsigned j = (lane / 8) % n, i = lane % 8;
+        rows[lane] = &m[8 * (j & 1) + i][8 * (j >> 1)];
+      }
+      uint32_t out[32][4];
+      emu::ldmatrix(rows, n, trans, out);
+      for (unsigned lane = 0; lane < 32; ++lane)
+        for (unsigned e = 0; e < 2 * n; ++e) {
+          uint16_t got = uint16_t(out[lane][e / 2] >> (16 * (e % 2)));
+          // The atom gives the coordinate, in the stored matrix, of what
+          // each lane receives (with .trans too).
+          Coord c = atom.apply(e, lane, 0);
+          EXPECT_EQ(got, m[c[0]][c[1]]) << "x" << n << (trans ? ".trans" : "")
+                                        << " lane " << lane << " element " << e;
+        }
+    }
+}
+
+TEST(EmulatorFragments, MmaMatchesTheAtomLayouts) {
+  std::mt19937 rng(42);
+  std::uniform_int_distribution<int> small(-8, 8);
+  float A[16][16], B[16][8], C[16][8];
+  for (auto &row : A)
+    for (float &v : row)
+      v = float(small(rng));
+  for (auto &row : B)
+    for (float &v : row)
+      v = float(small(rng));
+  for (auto &row : C)
+    for (float &v : row)
+      v = float(small(rng));
+  // Distribute A, B and C with the compiler's atoms.
+  LinearLayout la = atoms::mmaM16N8K16A(), lb = atoms::mmaM16N8K16B(),
+               lc = atoms::mmaM16N8C();
+  uint32_t a[32][4] = {}, b[32][2] = {};
+  float c[32][4], d[32][4];
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    for (unsigned e = 0; e < 8; ++e) {
+      Coord x = la.apply(e, lane, 0);
+      a[lane][e / 2] |= uint32_t(toBf16(A[x[0]][x[1]])) << (16 * (e % 2));
+    }
+    for (unsigned e = 0; e < 4; ++e) {
+      Coord x = lb.apply(e, lane, 0);
+      b[lane][e / 2] |= uint32_t(toBf16(B[x[0]][x[1]])) << (16 * (e % 2));
+      Coord y = lc.apply(e, lane, 0);
+      c[lane][e] = C[y[0]][y[1]];
+    }
+  }
+  emu::mmaM16N8K16Bf16(a, b, c, d);
+  for (unsigned lane = 0; lane < 32; ++lane)
+    for (unsigned e = 0; e < 4; ++e) {
+      Coord y = lc.apply(e, lane, 0);
+      float want = C[y[0]][y[1]];
+      for (int k = 0; k < 16; ++k)
+        want += A[y[0]][k] * B[k][y[1]];
+      EXPECT_EQ(d[lane][e], want) << "lane " << lane << " element " << e;
+    }
+}
+
+} // namespace
