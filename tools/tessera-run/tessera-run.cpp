@@ -4,7 +4,7 @@
 //               [--seed=S] [--iters=N] [--device=host|emu] [shape flags]
 //
 // --device=emu runs the bundle's emulator image (the GPU device code, see
-// docs/emulator.md) on the CPU.
+// docs/gpu.md) on the CPU.
 //
 // Runs a shipped kernel of the bundle on random inputs. --check (the
 // default) poisons the outputs, compares them with a float64 reference and
