@@ -15,6 +15,9 @@ config.test_exec_root = os.path.join(config.tessera_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%kernels", os.path.join(config.tessera_src_root, "runtime", "kernels")))
 config.substitutions.append(("%srcroot", config.tessera_src_root))
+# The C++ compiler Tessera was built with: projects the tests configure use
+# it too (a machine may have no default `c++`).
+config.substitutions.append(("%cxx", config.cxx_compiler))
 config.substitutions.append(("%objroot", config.tessera_obj_root))
 
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
