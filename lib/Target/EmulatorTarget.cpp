@@ -22,6 +22,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/IR/Verifier.h"
@@ -46,6 +47,7 @@ private:
   llvm::Value *loadEntry(llvm::IRBuilder<> &b, unsigned index);
   LogicalResult rewriteIntrinsics();
   LogicalResult rewriteSharedMemory();
+  void instrumentSharedAccesses();
   LogicalResult addEntry(const KernelInfo &kernel);
   void emitTable();
 
@@ -162,6 +164,41 @@ LogicalResult EmulatorRewrite::rewriteSharedMemory() {
   return success();
 }
 
+void EmulatorRewrite::instrumentSharedAccesses() {
+  // Before each plain load or store of shared memory, tell the race
+  // detector (the access itself is unchanged).
+  llvm::SmallVector<llvm::Instruction *> accesses;
+  for (llvm::Function &f : module)
+    for (llvm::BasicBlock &block : f)
+      for (llvm::Instruction &inst : block)
+        if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst)) {
+          if (load->getPointerAddressSpace() == 3)
+            accesses.push_back(load);
+        } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst)) {
+          if (store->getPointerAddressSpace() == 3)
+            accesses.push_back(store);
+        }
+  if (accesses.empty())
+    return;
+  unsigned index = entry("tessera.emu.shared_access");
+  auto *i32 = llvm::Type::getInt32Ty(ctx);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                                       {ptr, i64, i32}, false);
+  const llvm::DataLayout &layout = module.getDataLayout();
+  for (llvm::Instruction *inst : accesses) {
+    llvm::IRBuilder<> b(inst);
+    bool write = llvm::isa<llvm::StoreInst>(inst);
+    llvm::Value *address = llvm::getLoadStorePointerOperand(inst);
+    llvm::Type *accessed =
+        write ? llvm::cast<llvm::StoreInst>(inst)->getValueOperand()->getType()
+              : inst->getType();
+    b.CreateCall(type, loadEntry(b, index),
+                 {b.CreateAddrSpaceCast(address, ptr),
+                  b.getInt64(layout.getTypeStoreSize(accessed)),
+                  b.getInt32(write)});
+  }
+}
+
 LogicalResult EmulatorRewrite::addEntry(const KernelInfo &kernel) {
   llvm::Function *body = module.getFunction(kernel.name);
   if (!body)
@@ -271,6 +308,7 @@ LogicalResult EmulatorRewrite::run(const std::vector<KernelInfo> &kernels,
       llvm::ConstantAggregateZero::get(wide), "__tessera_emu_table");
   if (failed(rewriteIntrinsics()) || failed(rewriteSharedMemory()))
     return failure();
+  instrumentSharedAccesses();
   for (const KernelInfo &kernel : kernels)
     if (failed(addEntry(kernel)))
       return failure();

@@ -239,6 +239,11 @@ tessera_status tesseraLaunch(tessera_module *module, const char *kernel,
   work();
   for (std::thread &worker : workers)
     worker.join();
+  if (module->device->kind == TESSERA_DEVICE_EMULATOR) {
+    std::string error = tessera::emu::takeError();
+    if (!error.empty())
+      return fail(TESSERA_ERROR_KERNEL, entry.name + ": " + error);
+  }
   return TESSERA_SUCCESS;
 }
 

@@ -1,6 +1,7 @@
 //===- Runtime.cpp - Devices and status reporting ---------------*- C++ -*-===//
 
 #include "Internal.h"
+#include "emu/Emulator.h"
 
 #include <algorithm>
 #include <cstring>
@@ -43,6 +44,8 @@ const char *tesseraStatusName(tessera_status status) {
     return "not found";
   case TESSERA_ERROR_UNSUPPORTED:
     return "unsupported";
+  case TESSERA_ERROR_KERNEL:
+    return "kernel error";
   }
   return "unknown status";
 }
@@ -112,6 +115,11 @@ tessera_status tesseraDeviceOpen(tessera_device_kind kind,
   *device = new tessera_device{
       kind, driver,
       static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))};
+  return TESSERA_SUCCESS;
+}
+
+tessera_status tesseraEmulatorSetRaceDetection(int enabled) {
+  tessera::emu::setRaceDetection(enabled != 0);
   return TESSERA_SUCCESS;
 }
 

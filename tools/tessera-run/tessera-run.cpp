@@ -4,7 +4,8 @@
 //               [--seed=S] [--iters=N] [--device=host|emu] [shape flags]
 //
 // --device=emu runs the bundle's emulator image (the GPU device code, see
-// docs/gpu.md) on the CPU.
+// docs/gpu.md) on the CPU; --races also checks its shared memory accesses
+// for data races (a race fails the launch).
 //
 // Runs a shipped kernel of the bundle on random inputs. --check (the
 // default) poisons the outputs, compares them with a float64 reference and
@@ -27,16 +28,17 @@
 using namespace tessera::run;
 
 static int usage(const char *message) {
-  std::fprintf(stderr,
-               "tessera-run: %s\n"
-               "usage: tessera-run BUNDLE [--check] [--bench] [--kernel=NAME] "
-               "[--device=host|emu] [--threads=N] [--seed=S] [--iters=N]\n"
-               "  GEMM (also quantized ones): --m --n --k; attention: --batch "
-               "--heads --kv-heads "
-               "--seq-q --seq-kv --causal=0|1;\n"
-               "  MoE (also quantized): --tokens --experts --topk --hidden "
-               "--inter\n",
-               message);
+  std::fprintf(
+      stderr,
+      "tessera-run: %s\n"
+      "usage: tessera-run BUNDLE [--check] [--bench] [--kernel=NAME] "
+      "[--device=host|emu] [--races] [--threads=N] [--seed=S] [--iters=N]\n"
+      "  GEMM (also quantized ones): --m --n --k; attention: --batch "
+      "--heads --kv-heads "
+      "--seq-q --seq-kv --causal=0|1;\n"
+      "  MoE (also quantized): --tokens --experts --topk --hidden "
+      "--inter\n",
+      message);
   return 2;
 }
 
@@ -47,6 +49,7 @@ int main(int argc, char **argv) {
   std::string bundle, kernel, device = "host";
   bool check = false, bench = false;
   int64_t threads = -1, seed = 1, iters = 10;
+  bool races = false;
   std::map<std::string, std::string> values;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -70,6 +73,8 @@ int main(int argc, char **argv) {
         kernel = value;
       else if (name == "device")
         device = value;
+      else if (name == "races")
+        races = true;
       else if (name == "threads")
         threads = std::stoll(value);
       else if (name == "seed")
@@ -107,6 +112,9 @@ int main(int argc, char **argv) {
   if (tesseraParseDeviceKind(device.c_str(), &kind) ||
       tesseraDeviceOpen(kind, &dev))
     return failWith("cannot open the device");
+  if (races &&
+      (kind != TESSERA_DEVICE_EMULATOR || tesseraEmulatorSetRaceDetection(1)))
+    return usage("--races needs --device=emu");
   if (threads != -1 && tesseraHostSetThreads(dev, static_cast<int>(threads)))
     return failWith("cannot set the thread count");
   if (tesseraModuleLoadFile(dev, bundle.c_str(), &module))

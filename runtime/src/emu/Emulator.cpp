@@ -16,13 +16,16 @@
 
 #include <boost/context/fiber.hpp>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <dlfcn.h>
 #include <memory>
+#include <mutex>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 using namespace tessera;
@@ -69,7 +72,27 @@ struct Copy {
   void *dst;
   const void *src;
   uint32_t bytes, srcBytes;
+  uint64_t issueEpoch;
 };
+
+/// What the race detector remembers of one 4-byte word of shared memory:
+/// the last write and the reads since, by barrier epoch.
+struct Shadow {
+  int64_t writeEpoch = -1, readEpoch = -1;
+  uint32_t writer = 0, reader = 0;
+  bool manyReaders = false;
+  const char *writeOp = nullptr, *readOp = nullptr;
+};
+
+std::atomic<bool> raceDetection{false};
+std::mutex errorMutex;
+std::string firstError;
+
+void report(std::string message) {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  if (firstError.empty())
+    firstError = std::move(message);
+}
 
 struct Thread {
   ctx::fiber self, sink;
@@ -99,6 +122,9 @@ struct Block {
   uint64_t barrierGeneration = 0;
   std::vector<Warp> warps;
   uint64_t progress = 0;
+  int64_t sharedBytes = 0;
+  std::vector<Shadow> shadow; // with race detection
+  bool raced = false;         // one report per block
 };
 
 thread_local Block *block;
@@ -122,6 +148,60 @@ template <typename Ready> void waitUntil(const char *what, Ready ready) {
     yield();
   }
   block->running->waitingFor = nullptr;
+}
+
+std::string who(uint32_t tid) {
+  return "thread " + std::to_string(tid) + " (warp " +
+         std::to_string(tid / 32) + ", lane " + std::to_string(tid % 32) + ")";
+}
+
+/// Checks an access of `bytes` at `address` by thread `tid` against the
+/// shadow of shared memory. Writes by cp.async land at their wait but may
+/// happen any time after their issue (`since`).
+void access(const void *address, size_t bytes, bool write, const char *op,
+            uint32_t tid, int64_t since = -1) {
+  Block &b = *block;
+  if (b.shadow.empty() || b.raced)
+    return;
+  int64_t offset = static_cast<const char *>(address) - b.shared;
+  auto race = [&](const std::string &what) {
+    b.raced = true;
+    report("block (" + std::to_string(b.ctaid[0]) + ", " +
+           std::to_string(b.ctaid[1]) + ", " + std::to_string(b.ctaid[2]) +
+           "): " + what);
+  };
+  if (offset < 0 || offset + int64_t(bytes) > b.sharedBytes)
+    return race(who(tid) + " " + op + " accesses " + std::to_string(bytes) +
+                " bytes at shared offset " + std::to_string(offset) +
+                ", outside the kernel's " + std::to_string(b.sharedBytes) +
+                " bytes");
+  int64_t epoch = int64_t(b.barrierGeneration);
+  if (since < 0)
+    since = epoch;
+  for (int64_t word = offset / 4; word < (offset + int64_t(bytes) + 3) / 4;
+       ++word) {
+    Shadow &s = b.shadow[size_t(word)];
+    std::string at =
+        " shared byte " + std::to_string(4 * word) + " with no barrier between";
+    if (s.writeEpoch >= since && s.writer != tid)
+      return race(who(tid) + " " + op + (write ? " writes" : " reads") + at +
+                  " after " + who(s.writer) + " " + s.writeOp + " wrote it");
+    if (write && s.readEpoch >= since && (s.reader != tid || s.manyReaders))
+      return race(who(tid) + " " + op + " writes" + at + " while " +
+                  who(s.reader) + " " + s.readOp + " reads it");
+    if (write) {
+      s.writeEpoch = epoch;
+      s.writer = tid;
+      s.writeOp = op;
+    } else if (s.readEpoch == epoch) {
+      s.manyReaders |= s.reader != tid;
+    } else {
+      s.readEpoch = epoch;
+      s.reader = tid;
+      s.manyReaders = false;
+      s.readOp = op;
+    }
+  }
 }
 
 uint32_t lane() { return block->running->tid % 32; }
@@ -191,6 +271,8 @@ void runBlock(void (*thread)(void *), void *args) {
 
 void performGroup(std::vector<Copy> &group) {
   for (const Copy &copy : group) {
+    access(copy.dst, copy.bytes, true, "cp.async", block->running->tid,
+           int64_t(copy.issueEpoch));
     if (copy.srcBytes)
       std::memcpy(copy.dst, copy.src, copy.srcBytes);
     if (copy.srcBytes < copy.bytes)
@@ -223,6 +305,9 @@ void emuRunGrid(void (*thread)(void *), void *args, int64_t gx, int64_t gy,
     // Shared memory starts as garbage on a GPU: poison it.
     std::memset(aligned, 0xA5, size_t(sharedBytes));
     b.shared = aligned;
+    b.sharedBytes = sharedBytes;
+    if (raceDetection)
+      b.shadow.assign(size_t(sharedBytes + 3) / 4, Shadow());
     block = &b;
     runBlock(thread, args);
     block = nullptr;
@@ -230,6 +315,11 @@ void emuRunGrid(void (*thread)(void *), void *args, int64_t gx, int64_t gy,
 }
 
 void *emuDynamicShared() { return block->shared; }
+
+void emuSharedAccess(void *address, int64_t bytes, int32_t write) {
+  access(address, size_t(bytes), write != 0, write ? "st.shared" : "ld.shared",
+         block->running->tid);
+}
 
 uint32_t emuTidX() { return block->running->tid; }
 uint32_t emuZero() { return 0; }
@@ -259,7 +349,8 @@ void emuBarrier0() { emuBarrier(0); }
 void emuCpAsync16(void *dst, const void *src, uint32_t srcBytes) {
   if (srcBytes > 16)
     fatal("cp.async with a source size above 16 bytes");
-  block->running->open.push_back({dst, src, 16, srcBytes});
+  block->running->open.push_back(
+      {dst, src, 16, srcBytes, block->barrierGeneration});
 }
 void emuCpAsync16Full(void *dst, const void *src) {
   emuCpAsync16(dst, src, 16);
@@ -282,6 +373,10 @@ void emuWaitAll() {
 }
 
 template <unsigned N, bool Trans> void emuLdmatrix(uint32_t *out, void *row) {
+  // Lanes beyond 8N give addresses the instruction does not use.
+  if (lane() < 8 * N)
+    access(row, 16, false, Trans ? "ldmatrix.trans" : "ldmatrix",
+           block->running->tid);
   warp().address[lane()] = row;
   uint32_t l = lane();
   collective(Trans ? "ldmatrix.trans" : "ldmatrix",
@@ -320,6 +415,7 @@ const std::unordered_map<std::string_view, void *> &registry() {
       {"tessera.emu.run_grid", reinterpret_cast<void *>(emuRunGrid)},
       {"tessera.emu.dynamic_shared",
        reinterpret_cast<void *>(emuDynamicShared)},
+      {"tessera.emu.shared_access", reinterpret_cast<void *>(emuSharedAccess)},
       {"llvm.nvvm.read.ptx.sreg.tid.x", reinterpret_cast<void *>(emuTidX)},
       {"llvm.nvvm.read.ptx.sreg.tid.y", reinterpret_cast<void *>(emuZero)},
       {"llvm.nvvm.read.ptx.sreg.tid.z", reinterpret_cast<void *>(emuZero)},
@@ -370,6 +466,13 @@ const std::unordered_map<std::string_view, void *> &registry() {
 }
 
 } // namespace
+
+void emu::setRaceDetection(bool enabled) { raceDetection = enabled; }
+
+std::string emu::takeError() {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  return std::exchange(firstError, std::string());
+}
 
 void *emu::lookup(std::string_view name) {
   auto it = registry().find(name);

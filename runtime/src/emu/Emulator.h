@@ -7,7 +7,9 @@
 //   __tessera_emu_names  [N x ptr]  the name of each entry (C strings)
 //   __tessera_emu_count  i64        N
 // Names are the LLVM intrinsics' (`llvm.nvvm.ldmatrix...`) plus the
-// emulator's own (`tessera.emu.run_grid`, `tessera.emu.dynamic_shared`).
+// emulator's own (`tessera.emu.run_grid`, `tessera.emu.dynamic_shared`,
+// `tessera.emu.shared_access`, called before each plain load or store of
+// shared memory for the race detector).
 // Intrinsics returning a struct take a pointer to its fields first.
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +22,14 @@
 #include <string_view>
 
 namespace tessera::emu {
+
+/// Race detection in this process's emulator (off by default): shared
+/// memory accesses are checked for happens-before through barriers.
+void setRaceDetection(bool enabled);
+
+/// The first error the emulated kernels reported (a race, an access outside
+/// the shared memory) since the last call; clears it.
+std::string takeError();
 
 /// The implementation of `name`, or null when the emulator has none.
 void *lookup(std::string_view name);

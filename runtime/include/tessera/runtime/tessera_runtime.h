@@ -28,6 +28,9 @@ typedef enum tessera_status {
   TESSERA_ERROR_NOT_FOUND = 5,
   /* The device cannot do this (yet). */
   TESSERA_ERROR_UNSUPPORTED = 6,
+  /* The kernel misbehaved where the device can tell (the emulator: a data
+   * race on shared memory, an access outside it). */
+  TESSERA_ERROR_KERNEL = 7,
 } tessera_status;
 
 typedef enum tessera_device_kind {
@@ -58,6 +61,12 @@ tessera_status tesseraDeviceOpen(tessera_device_kind kind,
                                  tessera_device **device);
 tessera_device_kind tesseraDeviceKind(const tessera_device *device);
 void tesseraDeviceClose(tessera_device *device);
+
+/* Race detection of the emulator, for the whole process (default off):
+ * launches on emulator devices then fail with TESSERA_ERROR_KERNEL and a
+ * message naming both accesses when two threads of a block touch one shared
+ * word, at least one writing, with no barrier between. */
+tessera_status tesseraEmulatorSetRaceDetection(int enabled);
 
 /* Worker threads of a host or emulator device (default: all cores). */
 tessera_status tesseraHostSetThreads(tessera_device *device, int threads);
