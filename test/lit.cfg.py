@@ -31,5 +31,8 @@ if config.tessera_has_fuzzer:
 llvm_config.add_tool_substitutions(tools, [config.tessera_tools_dir])
 # Tests that assemble cubins need the CUDA toolkit's ptxas; without it they
 # are reported as UNSUPPORTED ("ptxas" missing), not failed.
+# Planted-bug tests need the test-only passes of test/lib.
+if config.tessera_include_tests:
+    config.available_features.add("test-passes")
 if config.tessera_has_ptxas:
     config.available_features.add("ptxas")

@@ -3,7 +3,7 @@
 //   tessera-compile a.mlir [b.mlir...] --target=host -o k.bundle
 //       [--emit-header=k.h] [--emit-embed=k.cpp] [--passes=PIPELINE]
 //       [--no-tag-check] [--emit=gpu|llvm|ptx] [--resource-usage]
-//       [--ptxas=PATH]
+//       [--ptxas=PATH] [--gpu-passes=PIPELINE]
 //
 // Verifies the kernels of all inputs, runs the requested passes, proves the
 // tag invariants (unless --no-tag-check), compiles the kernels for every
@@ -34,6 +34,10 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/TargetParser/Host.h"
+
+#ifdef TESSERA_INCLUDE_TESTS
+#include "TestPasses.h"
+#endif
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -70,6 +74,12 @@ static cl::opt<std::string>
                   "instead of a bundle: gpu (per-thread gpu.module), llvm "
                   "(LLVM dialect) or ptx"),
          cl::value_desc("gpu|llvm|ptx"));
+static cl::opt<std::string>
+    gpuPasses("gpu-passes",
+              cl::desc("Passes to run on the per-thread GPU code (after "
+                       "convert-tile-to-gpu, before the NVVM lowering), as a "
+                       "pass pipeline"),
+              cl::value_desc("pipeline"));
 static cl::opt<bool>
     resourceUsage("resource-usage",
                   cl::desc("Print each GPU kernel's registers, spills and "
@@ -161,6 +171,10 @@ compileNvidia(ModuleOp module, StringRef chip,
                    StringAttr::get(module.getContext(), chip));
   PassManager toGpu(module.getContext(), ModuleOp::getOperationName());
   tessera::buildTileToGPUPipeline(toGpu);
+  if (!gpuPasses.empty() &&
+      failed(parsePassPipeline(gpuPasses, toGpu, llvm::errs())))
+    return emitError(module.getLoc())
+           << "cannot parse --gpu-passes='" << gpuPasses << "'";
   if (failed(toGpu.run(*copy)))
     return failure();
   if (emit == "gpu")
@@ -304,6 +318,9 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   tessera::registerAllPasses();
+#ifdef TESSERA_INCLUDE_TESTS
+  tessera::test::registerTestPasses();
+#endif
   cl::ParseCommandLineOptions(argc, argv,
                               "Tessera kernel compiler: tile kernels to a "
                               "multi-target bundle\n");

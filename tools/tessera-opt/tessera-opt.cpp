@@ -12,8 +12,15 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#ifdef TESSERA_INCLUDE_TESTS
+#include "TestPasses.h"
+#endif
+
 int main(int argc, char **argv) {
   tessera::registerAllPasses();
+#ifdef TESSERA_INCLUDE_TESTS
+  tessera::test::registerTestPasses();
+#endif
   mlir::DialectRegistry registry;
   tessera::registerAllDialects(registry);
   return mlir::asMainReturnCode(

@@ -212,10 +212,20 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
       llvm::any_of(op->getResultTypes(),
                    [](Type t) { return isa<RankedTensorType>(t); });
   for (Type type : op->getResultTypes())
-    if (auto tensor = dyn_cast<RankedTensorType>(type))
-      if (!isa_and_present<tile::LinearLayoutAttr>(tensor.getEncoding()))
+    if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+      auto layout =
+          dyn_cast_if_present<tile::LinearLayoutAttr>(tensor.getEncoding());
+      if (!layout)
         return op->emitOpError("makes a register tile without a layout; run "
                                "tile-assign-layouts first");
+      // The distribution relies on it: never lower a layout that leaves
+      // elements without a holder or gives one two.
+      std::string why;
+      if (!layout.toLinearLayout(tensor.getShape()).coversExactly(&why))
+        return op->emitOpError("makes a register tile whose layout does not "
+                               "cover it exactly: ")
+               << why;
+    }
   if (auto loop = dyn_cast<scf::ForOp>(op))
     return lowerFor(loop);
   if (auto constant = dyn_cast<arith::ConstantOp>(op); constant && onTiles)

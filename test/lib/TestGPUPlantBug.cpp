@@ -1,0 +1,160 @@
+//===- TestGPUPlantBug.cpp - Planted backend bugs for the emulator tests --===//
+//
+// Test-only: after convert-tile-to-gpu, breaks the per-thread code in one of
+// the ways a backend can go wrong, so that the tests can show the emulator
+// (its numerical check or its race detector) catches each. Registered only
+// in builds with TESSERA_INCLUDE_TESTS.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestPasses.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace {
+struct TestGPUPlantBugPass
+    : public PassWrapper<TestGPUPlantBugPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestGPUPlantBugPass)
+  TestGPUPlantBugPass() = default;
+  TestGPUPlantBugPass(const TestGPUPlantBugPass &other)
+      : PassWrapper(other) {}
+
+  StringRef getArgument() const final { return "test-gpu-plant-bug"; }
+  StringRef getDescription() const final {
+    return "Plant one backend bug in the per-thread GPU code (tests only)";
+  }
+
+  Option<std::string> bug{
+      *this, "bug",
+      llvm::cl::desc("ldmatrix-address, fragment-swap, swizzle-read, "
+                     "store-lane, no-barrier or wait-group")};
+
+  template <typename OpT> OpT first() {
+    OpT found;
+    getOperation().walk([&](OpT op) {
+      if (!found)
+        found = op;
+    });
+    return found;
+  }
+
+  /// The first op of type OpT inside a loop (the pipelined K loop).
+  template <typename OpT> OpT firstInLoop() {
+    OpT found;
+    getOperation().walk([&](OpT op) {
+      if (!found && op->template getParentOfType<scf::ForOp>())
+        found = op;
+    });
+    return found;
+  }
+
+  LogicalResult plant() {
+    if (bug == "ldmatrix-address") {
+      // The first ldmatrix addresses the row below the right one.
+      auto ld = first<nvgpu::LdMatrixOp>();
+      if (!ld)
+        return failure();
+      OpBuilder b(ld);
+      unsigned row = ld.getIndices().size() - 2;
+      Value one = arith::ConstantIndexOp::create(b, ld.getLoc(), 1);
+      ld->setOperand(1 + row, arith::AddIOp::create(b, ld.getLoc(),
+                                                    ld.getIndices()[row], one));
+      return success();
+    }
+    if (bug == "fragment-swap") {
+      // Two A registers of one mma.sync change places.
+      auto mma = first<NVVM::MmaOp>();
+      if (!mma || mma.getOperandA().size() < 2)
+        return failure();
+      Value a0 = mma.getOperandA()[0], a1 = mma.getOperandA()[1];
+      mma->setOperand(0, a1);
+      mma->setOperand(1, a0);
+      return success();
+    }
+    if (bug == "swizzle-read") {
+      // ldmatrix reads without the swizzle the copies wrote with: every
+      // XOR in the address of the ldmatrix ops loses its phase.
+      bool planted = false;
+      getOperation().walk([&](nvgpu::LdMatrixOp ld) {
+        SmallVector<Value> work = {ld.getIndices().back()};
+        while (!work.empty()) {
+          Operation *def = work.pop_back_val().getDefiningOp();
+          if (!def)
+            continue;
+          if (auto xori = dyn_cast<arith::XOrIOp>(def)) {
+            OpBuilder b(xori);
+            xori->setOperand(
+                1, arith::ConstantIndexOp::create(b, xori.getLoc(), 0));
+            planted = true;
+            continue;
+          }
+          if (isa<arith::ArithDialect>(def->getDialect()))
+            work.append(def->operand_begin(), def->operand_end());
+        }
+      });
+      return success(planted);
+    }
+    if (bug == "store-lane") {
+      // Lane 5 of every warp drops its stores into global memory.
+      bool planted = false;
+      getOperation().walk([&](memref::StoreOp store) {
+        auto space = store.getMemRefType().getMemorySpace();
+        auto guard = store->getParentOfType<scf::IfOp>();
+        if (space || !guard)
+          return;
+        OpBuilder b(guard);
+        Location loc = guard.getLoc();
+        Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+        Value lane = arith::RemUIOp::create(
+            b, loc, tid, arith::ConstantIndexOp::create(b, loc, 32));
+        Value notFive = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ne, lane,
+            arith::ConstantIndexOp::create(b, loc, 5));
+        guard->setOperand(
+            0, arith::AndIOp::create(b, loc, guard.getCondition(), notFive));
+        planted = true;
+      });
+      return success(planted);
+    }
+    if (bug == "no-barrier") {
+      // The barrier after the K loop's wait is gone.
+      auto barrier = firstInLoop<gpu::BarrierOp>();
+      if (!barrier)
+        return failure();
+      barrier->erase();
+      return success();
+    }
+    if (bug == "wait-group") {
+      // The K loop waits for one commit group too few.
+      auto wait = firstInLoop<NVVM::CpAsyncWaitGroupOp>();
+      if (!wait)
+        return failure();
+      wait.setN(wait.getN() + 1);
+      return success();
+    }
+    getOperation().emitError() << "unknown bug '" << bug << "'";
+    return failure();
+  }
+
+  void runOnOperation() override {
+    if (failed(plant())) {
+      getOperation().emitError()
+          << "test-gpu-plant-bug: nowhere to plant '" << bug << "'";
+      signalPassFailure();
+    }
+  }
+};
+} // namespace
+
+void tessera::test::registerTestGPUPlantBugPass() {
+  PassRegistration<TestGPUPlantBugPass>();
+}

@@ -1,0 +1,23 @@
+//===- TestPasses.h - Test-only passes -------------------------*- C++ -*-===//
+//
+// Passes that exist for the test suites (planted bugs), registered by the
+// tools only in builds with TESSERA_INCLUDE_TESTS, never part of a
+// production pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_TEST_LIB_TESTPASSES_H
+#define TESSERA_TEST_LIB_TESTPASSES_H
+
+namespace tessera::test {
+void registerTestGPUPlantBugPass();
+void registerTestLayoutPlantBugPass();
+
+/// Registers every test-only pass.
+inline void registerTestPasses() {
+  registerTestGPUPlantBugPass();
+  registerTestLayoutPlantBugPass();
+}
+} // namespace tessera::test
+
+#endif // TESSERA_TEST_LIB_TESTPASSES_H
