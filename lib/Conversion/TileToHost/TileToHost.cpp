@@ -284,6 +284,7 @@ LogicalResult HostLowering::lowerFor(scf::ForOp loop) {
       return failure();
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   SmallVector<Value> scalarYields;
+  SmallVector<std::pair<Value, Value>> copies; // yielded -> carried
   for (auto [arg, value] :
        llvm::zip_equal(loop.getRegionIterArgs(), yield.getOperands())) {
     if (!isa<RankedTensorType>(arg.getType())) {
@@ -292,8 +293,23 @@ LogicalResult HostLowering::lowerFor(scf::ForOp loop) {
     }
     Value yielded = buffer(value), carried = buffers.lookup(arg);
     if (yielded != carried)
-      copy(yielded, carried);
+      copies.push_back({yielded, carried});
   }
+  // The copies happen at once: when one reads a carried buffer that an
+  // earlier one overwrites (a swap or rotation of loop-carried tiles), every
+  // yielded tile is first staged in a temporary.
+  bool aliasing = llvm::any_of(copies, [&](auto &copy) {
+    return llvm::any_of(copies,
+                        [&](auto &other) { return other.second == copy.first; });
+  });
+  if (aliasing)
+    for (auto &[from, to] : copies) {
+      Value staged = alloc(cast<MemRefType>(from.getType()));
+      copy(from, staged);
+      from = staged;
+    }
+  for (auto &[from, to] : copies)
+    copy(from, to);
   if (newLoop.getBody()->mightHaveTerminator())
     newLoop.getBody()->getTerminator()->erase();
   builder.setInsertionPointToEnd(newLoop.getBody());
