@@ -7,6 +7,8 @@
 
 #include "Checker.h"
 
+#include "tessera/Target/TargetInfo.h"
+
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -15,12 +17,8 @@ using namespace tessera;
 using namespace tessera::analysis;
 
 int64_t tessera::analysis::getMaxSharedBytes(StringRef chip) {
-  return llvm::StringSwitch<int64_t>(chip)
-      .Case("sm_90a", 232448)
-      .Case("sm_80", 166912)
-      .Cases({"gfx942", "gfx90a"}, 65536)
-      .Case("host", 232448)
-      .Default(-1);
+  const TargetInfo *target = lookupTarget(chip);
+  return target ? target->maxSharedBytes : -1;
 }
 
 struct TagCheckSession::Impl {

@@ -77,6 +77,16 @@ std::string tessera::listTargets() {
       ", ");
 }
 
+std::string tessera::resolveChip(mlir::ModuleOp module,
+                                 llvm::StringRef option) {
+  if (!option.empty())
+    return option.str();
+  if (const TargetInfo *target = getModuleTarget(module);
+      target && target->isGpu())
+    return target->chip.str();
+  return "sm_90a";
+}
+
 const TargetInfo *tessera::getModuleTarget(mlir::ModuleOp module) {
   auto name = module->getAttrOfType<mlir::StringAttr>(kTargetAttrName);
   return name ? lookupTarget(name.getValue()) : nullptr;

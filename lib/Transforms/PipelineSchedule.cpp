@@ -12,6 +12,7 @@
 #include "tessera/Dialect/Tile/TileDialect.h"
 #include "tessera/Transforms/Passes.h"
 #include "tessera/Transforms/PipelineModel.h"
+#include "tessera/Target/TargetInfo.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -31,11 +32,8 @@ using namespace tessera;
 std::optional<LatencyModel> tessera::getLatencyModel(StringRef chip) {
   // flops/cycle/SM for 16-bit MMAs, bytes/cycle/SM of global memory,
   // bytes/cycle/SM of shared memory, elements/cycle/SM of vector math.
-  return llvm::StringSwitch<std::optional<LatencyModel>>(chip)
-      .Case("sm_80", LatencyModel{2048, 10, 128, 256, 500, false})
-      .Case("sm_90a", LatencyModel{4096, 14, 128, 256, 500, true})
-      .Case("gfx942", LatencyModel{2048, 9, 128, 256, 700, false})
-      .Default(std::nullopt);
+  const TargetInfo *target = lookupTarget(chip);
+  return target ? target->latency : std::nullopt;
 }
 
 static int64_t bytesOf(ArrayRef<int64_t> shape, Type element) {
@@ -108,10 +106,11 @@ namespace {
 struct LatenciesPass : tessera::impl::TilePipelineLatenciesBase<LatenciesPass> {
   using Base::Base;
   void runOnOperation() override {
-    std::optional<LatencyModel> model = getLatencyModel(chip);
+    std::string target = resolveChip(getOperation(), chip);
+    std::optional<LatencyModel> model = getLatencyModel(target);
     if (!model) {
       getOperation().emitError() << "tile-pipeline-latencies: unknown chip '"
-                                 << chip << "'; use sm_80, sm_90a or gfx942";
+                                 << target << "'; use sm_80, sm_90a or gfx942";
       return signalPassFailure();
     }
     Builder builder(&getContext());
@@ -125,7 +124,8 @@ struct LatenciesPass : tessera::impl::TilePipelineLatenciesBase<LatenciesPass> {
 struct SchedulePass : tessera::impl::TilePipelineScheduleBase<SchedulePass> {
   using Base::Base;
   void runOnOperation() override {
-    ScheduleOptions options{scheduler, chip, maxSharedBytes, maxII, rlimit};
+    ScheduleOptions options{scheduler, resolveChip(getOperation(), chip),
+                            maxSharedBytes, maxII, rlimit};
     if (failed(verifyScheduleOptions(getOperation().getLoc(),
                                      "tile-pipeline-schedule", options)))
       return signalPassFailure();

@@ -2,6 +2,7 @@
 
 #include "tessera/Analysis/TagChecker.h"
 #include "tessera/Dialect/Tile/TileDialect.h"
+#include "tessera/Target/TargetInfo.h"
 #include "tessera/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -31,10 +32,11 @@ struct TagCheckPass : tessera::impl::TagCheckBase<TagCheckPass> {
       return signalPassFailure();
     }
     if (maxSharedBytes == 0) {
-      options.maxSharedBytes = analysis::getMaxSharedBytes(chip);
+      std::string target = resolveChip(getOperation(), chip);
+      options.maxSharedBytes = analysis::getMaxSharedBytes(target);
       if (options.maxSharedBytes < 0) {
         getOperation().emitError()
-            << "tag-check: unknown chip '" << chip
+            << "tag-check: unknown chip '" << target
             << "'; use sm_90a, sm_80, gfx942, gfx90a or host";
         return signalPassFailure();
       }

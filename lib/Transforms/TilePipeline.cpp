@@ -8,6 +8,7 @@
 
 #include "tessera/Dialect/Tag/TagDialect.h"
 #include "tessera/Dialect/Tile/TileDialect.h"
+#include "tessera/Target/TargetInfo.h"
 #include "tessera/Transforms/Passes.h"
 #include "tessera/Transforms/PipelineModel.h"
 
@@ -244,7 +245,8 @@ LogicalResult pipelineLoop(scf::ForOp loop, const ScheduleOptions &options) {
 struct TilePipelinePass : tessera::impl::TilePipelineBase<TilePipelinePass> {
   using Base::Base;
   void runOnOperation() override {
-    ScheduleOptions options{scheduler, chip, maxSharedBytes, maxII, rlimit};
+    ScheduleOptions options{scheduler, resolveChip(getOperation(), chip),
+                            maxSharedBytes, maxII, rlimit};
     if (failed(verifyScheduleOptions(getOperation().getLoc(), "tile-pipeline",
                                      options)))
       return signalPassFailure();

@@ -273,7 +273,21 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
   if (!passes.empty() && failed(parsePassPipeline(passes, pm, llvm::errs())))
     return emitError(module->getLoc())
            << "cannot parse --passes='" << passes << "'";
-  if (!noTagCheck && failed(parsePassPipeline("tag-check", pm)))
+  // One target: the passes work for it (its shared memory, its latency
+  // model). Several: tag-check holds the kernels to the smallest shared
+  // memory among them.
+  if (targets.size() == 1)
+    (*module)->setAttr(tessera::kTargetAttrName,
+                       StringAttr::get(&context, targets.front()));
+  int64_t sharedLimit = 0;
+  for (const std::string &target : targets) {
+    int64_t bytes = tessera::lookupTarget(target)->maxSharedBytes;
+    sharedLimit = sharedLimit ? std::min(sharedLimit, bytes) : bytes;
+  }
+  std::string check = "tag-check";
+  if (targets.size() > 1)
+    check += "{max-shared-bytes=" + std::to_string(sharedLimit) + "}";
+  if (!noTagCheck && failed(parsePassPipeline(check, pm)))
     return failure();
   if (failed(pm.run(*module)))
     return failure();

@@ -70,6 +70,11 @@ constexpr llvm::StringLiteral kTargetAttrName = "tile.target";
 /// names none.
 const TargetInfo *getModuleTarget(mlir::ModuleOp module);
 
+/// The chip a pass works for: its `chip` option when given, else the
+/// module's `tile.target` if that is a GPU, else sm_90a (the largest shared
+/// memory; the host runs what is scheduled for it).
+std::string resolveChip(mlir::ModuleOp module, llvm::StringRef option);
+
 } // namespace tessera
 
 #endif // TESSERA_TARGET_TARGETINFO_H

@@ -34,9 +34,10 @@ def TagCheck : Pass<"tag-check", "mlir::ModuleOp"> {
            "Z3 resource limit per query (deterministic, not a timeout)">,
     Option<"emitSmt", "emit-smt", "bool", /*default=*/"false",
            "Print each verification condition as SMT-LIB 2 on stdout">,
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+    Option<"chip", "chip", "std::string", /*default=*/"",
            "Target whose shared-memory capacity applies: sm_90a, sm_80, "
-           "gfx942, gfx90a or host">,
+           "gfx942, gfx90a or host; by default the module's tile.target, "
+           "else sm_90a">,
     Option<"maxSharedBytes", "max-shared-bytes", "int64_t", /*default=*/"0",
            "Shared-memory capacity in bytes; 0 takes the chip's">,
     Option<"printStats", "print-stats", "bool", /*default=*/"false",
@@ -57,8 +58,9 @@ def TilePipelineLatencies : Pass<"tile-pipeline-latencies", "mlir::ModuleOp"> {
     reads these numbers; they are estimates, not measurements.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target whose latency model applies: sm_80, sm_90a or gfx942">,
+    Option<"chip", "chip", "std::string", /*default=*/"",
+           "Target whose latency model applies: sm_80, sm_90a or gfx942; by "
+           "default the module's tile.target, else sm_90a">,
   ];
 }
 
@@ -68,9 +70,9 @@ defvar TileScheduleOptions = [
   Option<"scheduler", "scheduler", "std::string", /*default=*/"\"heuristic\"",
          "heuristic (copies first, body order) or solver (Z3 modulo "
          "scheduler: least II, then fewest stages)">,
-  Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+  Option<"chip", "chip", "std::string", /*default=*/"",
          "Target whose latency and resource tables apply: sm_80, sm_90a or "
-         "gfx942">,
+         "gfx942; by default the module's tile.target, else sm_90a">,
   Option<"maxSharedBytes", "max-shared-bytes", "int64_t", /*default=*/"0",
          "Shared-memory budget of the solver; 0 takes the chip's capacity">,
   Option<"maxII", "max-ii", "int64_t", /*default=*/"0",

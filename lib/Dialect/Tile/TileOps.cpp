@@ -1,6 +1,7 @@
 //===- TileOps.cpp - Tile dialect operations --------------------*- C++ -*-===//
 
 #include "tessera/Dialect/Tile/TileDialect.h"
+#include "tessera/Target/TargetInfo.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -178,11 +179,20 @@ LogicalResult KernelOp::verify() {
                          << "; kernel arguments must be !tile.view, index, "
                             "signless integer or float";
   }
-  int64_t threads = getThreadsAttr().getInt();
-  if (threads < 32 || threads > 1024 || threads % 32 != 0)
+  // Whole warps (wavefronts) of the module's target; 32 when it names none.
+  int64_t threads = getThreadsAttr().getInt(), warp = 32;
+  const TargetInfo *target = nullptr;
+  if (auto module = (*this)->getParentOfType<ModuleOp>())
+    target = getModuleTarget(module);
+  if (target && target->isGpu())
+    warp = target->warpSize;
+  if (threads < warp || threads > 1024 || threads % warp != 0)
     return emitOpError() << "threads = " << threads
-                         << " is invalid; use a multiple of 32 between 32 "
-                            "and 1024";
+                         << " is invalid; use a multiple of " << warp
+                         << " between " << warp << " and 1024"
+                         << (target ? " (the warp size of " +
+                                          target->chip.str() + ")"
+                                    : std::string());
   if (std::optional<ArrayRef<int32_t>> cluster = getCluster()) {
     if (cluster->empty() || cluster->size() > 3)
       return emitOpError("cluster must have 1 to 3 dimensions");

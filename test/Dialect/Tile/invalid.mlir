@@ -92,6 +92,16 @@ tile.kernel @k() threads(48) {
 
 // -----
 
+// AMD's wavefronts are 64 threads wide.
+module attributes {tile.target = "gfx942"} {
+  // expected-error @below {{threads = 96 is invalid; use a multiple of 64 between 64 and 1024 (the warp size of gfx942)}}
+  tile.kernel @k() threads(96) {
+    tile.return
+  }
+}
+
+// -----
+
 // expected-error @below {{threads = 2048 is invalid}}
 tile.kernel @k() threads(2048) {
   tile.return
