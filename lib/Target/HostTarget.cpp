@@ -8,6 +8,8 @@
 
 #include "tessera/Target/HostTarget.h"
 
+#include "TempFile.h"
+
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -39,17 +41,6 @@ LogicalResult tessera::buildHostLoweringPipeline(OpPassManager &pm) {
       "reconcile-unrealized-casts",
       pm);
 }
-
-namespace {
-/// A temporary file removed when the object dies.
-struct TempFile {
-  llvm::SmallString<128> path;
-  ~TempFile() {
-    if (!path.empty())
-      llvm::sys::fs::remove(path);
-  }
-};
-} // namespace
 
 std::unique_ptr<llvm::TargetMachine>
 tessera::createHostTargetMachine(Location loc,

@@ -8,6 +8,8 @@
 
 #include "tessera/Target/NvidiaTarget.h"
 
+#include "TempFile.h"
+
 #include "tessera/Conversion/Passes.h"
 #include "tessera/Transforms/Passes.h"
 
@@ -126,16 +128,6 @@ std::vector<KernelResources> tessera::parsePtxasReport(StringRef report) {
   }
   return kernels;
 }
-
-namespace {
-struct TempFile {
-  llvm::SmallString<128> path;
-  ~TempFile() {
-    if (!path.empty())
-      llvm::sys::fs::remove(path);
-  }
-};
-} // namespace
 
 FailureOr<std::string>
 tessera::assembleCubin(Location loc, StringRef ptx, StringRef chip,

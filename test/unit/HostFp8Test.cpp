@@ -10,6 +10,8 @@
 #include "tessera/runtime/quantize.hpp"
 #include "tessera/runtime/tessera.hpp"
 
+#include "BundleFile.h"
+
 #include "gtest/gtest.h"
 
 #include <algorithm>
@@ -33,12 +35,9 @@ class HostFp8 : public ::testing::Test {
 protected:
   void SetUp() override {
     ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, &device), TESSERA_SUCCESS);
-    std::ifstream file(TESSERA_FP8_BUNDLE, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << file.rdbuf();
-    std::string bundle = bytes.str();
-    ASSERT_EQ(tesseraModuleLoad(device, bundle.data(), bundle.size(), &module),
-              TESSERA_SUCCESS)
+    ASSERT_EQ(
+        tessera::test::loadBundleFile(device, TESSERA_FP8_BUNDLE, &module),
+        TESSERA_SUCCESS)
         << tesseraGetLastError();
   }
   void TearDown() override {

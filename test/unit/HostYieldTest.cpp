@@ -9,10 +9,10 @@
 
 #include "tessera/runtime/tessera.hpp"
 
+#include "BundleFile.h"
+
 #include "gtest/gtest.h"
 
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,12 +22,9 @@ class HostYield : public ::testing::Test {
 protected:
   void SetUp() override {
     ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, &device), TESSERA_SUCCESS);
-    std::ifstream file(TESSERA_YIELDS_BUNDLE, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << file.rdbuf();
-    std::string bundle = bytes.str();
-    ASSERT_EQ(tesseraModuleLoad(device, bundle.data(), bundle.size(), &module),
-              TESSERA_SUCCESS)
+    ASSERT_EQ(
+        tessera::test::loadBundleFile(device, TESSERA_YIELDS_BUNDLE, &module),
+        TESSERA_SUCCESS)
         << tesseraGetLastError();
   }
   void TearDown() override {
@@ -43,8 +40,7 @@ protected:
       for (int i = 0; i < 8; ++i)
         x[size_t(8 * t + i)] = float(100 * t + i);
     tessera_view vx = tessera::view(x.data(), {24}, TESSERA_DTYPE_F32);
-    tessera_view vy =
-        tessera::view(y.data(), {8 * tiles}, TESSERA_DTYPE_F32);
+    tessera_view vy = tessera::view(y.data(), {8 * tiles}, TESSERA_DTYPE_F32);
     void *args[] = {&vx, &vy, &n};
     EXPECT_EQ(tesseraLaunch(module, kernel, {1, 1, 1}, args), TESSERA_SUCCESS)
         << tesseraGetLastError();
