@@ -25,8 +25,7 @@ struct TestGPUPlantBugPass
     : public PassWrapper<TestGPUPlantBugPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestGPUPlantBugPass)
   TestGPUPlantBugPass() = default;
-  TestGPUPlantBugPass(const TestGPUPlantBugPass &other)
-      : PassWrapper(other) {}
+  TestGPUPlantBugPass(const TestGPUPlantBugPass &other) : PassWrapper(other) {}
 
   StringRef getArgument() const final { return "test-gpu-plant-bug"; }
   StringRef getDescription() const final {
@@ -36,7 +35,8 @@ struct TestGPUPlantBugPass
   Option<std::string> bug{
       *this, "bug",
       llvm::cl::desc("ldmatrix-address, fragment-swap, swizzle-read, "
-                     "store-lane, no-barrier or wait-group")};
+                     "store-lane, no-barrier, divergent-barrier or "
+                     "wait-group")};
 
   template <typename OpT> OpT first() {
     OpT found;
@@ -116,9 +116,9 @@ struct TestGPUPlantBugPass
         Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
         Value lane = arith::RemUIOp::create(
             b, loc, tid, arith::ConstantIndexOp::create(b, loc, 32));
-        Value notFive = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::ne, lane,
-            arith::ConstantIndexOp::create(b, loc, 5));
+        Value notFive =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, lane,
+                                  arith::ConstantIndexOp::create(b, loc, 5));
         guard->setOperand(
             0, arith::AndIOp::create(b, loc, guard.getCondition(), notFive));
         planted = true;
@@ -131,6 +131,21 @@ struct TestGPUPlantBugPass
       if (!barrier)
         return failure();
       barrier->erase();
+      return success();
+    }
+    if (bug == "divergent-barrier") {
+      // Only the first warp reaches the K loop's barrier: a deadlock.
+      auto barrier = firstInLoop<gpu::BarrierOp>();
+      if (!barrier)
+        return failure();
+      OpBuilder b(barrier);
+      Location loc = barrier.getLoc();
+      Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+      Value first =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                                arith::ConstantIndexOp::create(b, loc, 32));
+      auto guard = scf::IfOp::create(b, loc, first);
+      barrier->moveBefore(guard.thenBlock()->getTerminator());
       return success();
     }
     if (bug == "wait-group") {

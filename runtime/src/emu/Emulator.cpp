@@ -125,15 +125,20 @@ struct Block {
   int64_t sharedBytes = 0;
   std::vector<Shadow> shadow; // with race detection
   bool raced = false;         // one report per block
+  /// After a deadlock or divergence: waits return at once so that every
+  /// thread runs to its end; the launch reports the error.
+  bool failed = false;
 };
 
 thread_local Block *block;
 
-[[noreturn]] void fatal(const std::string &message) {
-  std::fprintf(stderr, "tessera emulator: block (%u, %u, %u): %s\n",
-               block->ctaid[0], block->ctaid[1], block->ctaid[2],
-               message.c_str());
-  std::abort();
+/// Reports a block's unrecoverable error and lets its threads finish
+/// without waiting (the results are then meaningless; the launch fails).
+void failBlock(const std::string &message) {
+  report("block (" + std::to_string(block->ctaid[0]) + ", " +
+         std::to_string(block->ctaid[1]) + ", " +
+         std::to_string(block->ctaid[2]) + "): " + message);
+  block->failed = true;
 }
 
 void yield() {
@@ -143,7 +148,7 @@ void yield() {
 
 /// Yields until `ready()`; `what` names the wait in a deadlock report.
 template <typename Ready> void waitUntil(const char *what, Ready ready) {
-  while (!ready()) {
+  while (!block->failed && !ready()) {
     block->running->waitingFor = what;
     yield();
   }
@@ -214,10 +219,13 @@ unsigned lanesOf(unsigned warpIndex) {
 /// Arrives at a collective of kind `kind`; the last lane runs `compute`.
 template <typename Compute> void collective(const char *kind, Compute compute) {
   Warp &w = warp();
+  if (block->failed)
+    return;
   if (w.arrived && w.kind != kind)
-    fatal(std::string("warp ") + std::to_string(block->running->tid / 32) +
-          " diverged: lanes wait at '" + w.kind + "' and lane " +
-          std::to_string(lane()) + " reached '" + kind + "'");
+    return failBlock(std::string("warp ") +
+                     std::to_string(block->running->tid / 32) +
+                     " diverged: lanes wait at '" + w.kind + "' and lane " +
+                     std::to_string(lane()) + " reached '" + kind + "'");
   w.kind = kind;
   ++block->progress;
   uint64_t generation = w.generation;
@@ -263,7 +271,7 @@ void runBlock(void (*thread)(void *), void *args) {
                     th.waitingFor + "'";
           break;
         }
-      fatal(report);
+      failBlock(report);
     }
   }
   b.running = nullptr;
@@ -348,7 +356,7 @@ void emuBarrier0() { emuBarrier(0); }
 
 void emuCpAsync16(void *dst, const void *src, uint32_t srcBytes) {
   if (srcBytes > 16)
-    fatal("cp.async with a source size above 16 bytes");
+    return failBlock("cp.async with a source size above 16 bytes");
   block->running->open.push_back(
       {dst, src, 16, srcBytes, block->barrierGeneration});
 }
