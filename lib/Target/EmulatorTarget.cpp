@@ -104,7 +104,16 @@ LogicalResult EmulatorRewrite::rewriteIntrinsics() {
     llvm::SmallVector<llvm::Type *> params;
     if (result)
       params.push_back(ptr);
-    params.append(type->param_begin(), type->param_end());
+    // Vector arguments go as integers of their size: the C ABI of the
+    // emulator's functions has no <2 x half>.
+    const llvm::DataLayout &layout = module.getDataLayout();
+    auto passAs = [&](llvm::Type *t) -> llvm::Type * {
+      if (t->isVectorTy())
+        return llvm::IntegerType::get(ctx, layout.getTypeSizeInBits(t));
+      return t;
+    };
+    for (llvm::Type *param : type->params())
+      params.push_back(passAs(param));
     auto *calleeType = llvm::FunctionType::get(
         result ? llvm::Type::getVoidTy(ctx) : type->getReturnType(), params,
         false);
@@ -120,7 +129,10 @@ LogicalResult EmulatorRewrite::rewriteIntrinsics() {
         out = entryBuilder.CreateAlloca(result);
         args.push_back(out);
       }
-      args.append(call->arg_begin(), call->arg_end());
+      for (llvm::Value *arg : call->args())
+        args.push_back(arg->getType()->isVectorTy()
+                           ? b.CreateBitCast(arg, passAs(arg->getType()))
+                           : arg);
       llvm::Value *replacement = b.CreateCall(calleeType, callee, args);
       if (result)
         replacement = b.CreateLoad(result, out);

@@ -8,6 +8,7 @@
 
 #include "emu/Emulator.h"
 #include "tessera/Layout/LinearLayout.h"
+#include "tessera/runtime/quantize.hpp"
 
 #include "gtest/gtest.h"
 
@@ -54,7 +55,13 @@ TEST(EmulatorFragments, LdmatrixDeliversTheAtomLayouts) {
     }
 }
 
-TEST(EmulatorFragments, MmaMatchesTheAtomLayouts) {
+class EmulatorMma : public ::testing::TestWithParam<bool> {};
+
+TEST_P(EmulatorMma, MatchesTheAtomLayouts) {
+  bool f16 = GetParam();
+  auto encode = [&](float v) -> uint32_t {
+    return f16 ? tessera::toF16(v) : toBf16(v);
+  };
   std::mt19937 rng(42);
   std::uniform_int_distribution<int> small(-8, 8);
   float A[16][16], B[16][8], C[16][8];
@@ -75,16 +82,16 @@ TEST(EmulatorFragments, MmaMatchesTheAtomLayouts) {
   for (unsigned lane = 0; lane < 32; ++lane) {
     for (unsigned e = 0; e < 8; ++e) {
       Coord x = la.apply(e, lane, 0);
-      a[lane][e / 2] |= uint32_t(toBf16(A[x[0]][x[1]])) << (16 * (e % 2));
+      a[lane][e / 2] |= encode(A[x[0]][x[1]]) << (16 * (e % 2));
     }
     for (unsigned e = 0; e < 4; ++e) {
       Coord x = lb.apply(e, lane, 0);
-      b[lane][e / 2] |= uint32_t(toBf16(B[x[0]][x[1]])) << (16 * (e % 2));
+      b[lane][e / 2] |= encode(B[x[0]][x[1]]) << (16 * (e % 2));
       Coord y = lc.apply(e, lane, 0);
       c[lane][e] = C[y[0]][y[1]];
     }
   }
-  emu::mmaM16N8K16Bf16(a, b, c, d);
+  emu::mmaM16N8K16(a, b, c, d, f16);
   for (unsigned lane = 0; lane < 32; ++lane)
     for (unsigned e = 0; e < 4; ++e) {
       Coord y = lc.apply(e, lane, 0);
@@ -94,5 +101,7 @@ TEST(EmulatorFragments, MmaMatchesTheAtomLayouts) {
       EXPECT_EQ(d[lane][e], want) << "lane " << lane << " element " << e;
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(Bf16AndF16, EmulatorMma, ::testing::Bool());
 
 } // namespace

@@ -3,6 +3,12 @@
 //   tessera-run k.bundle [--check] [--bench] [--kernel=NAME] [--threads=N]
 //               [--seed=S] [--iters=N] [--device=host|emu] [shape flags]
 //
+//   tessera-run k.bundle --compare=host --kernel=NAME --grid=X[,Y[,Z]]
+//               --view=I:D0xD1... --scalar=I:VALUE [--device=emu] [--races]
+//
+// --compare=host runs any kernel (not only the shipped ones) on the host
+// image and on the device's (the emulator's by default) with the same random
+// inputs and compares every view afterwards (Compare.cpp).
 // --device=emu runs the bundle's emulator image (the GPU device code, see
 // docs/gpu.md) on the CPU; --races also checks its shared memory accesses
 // for data races (a race fails the launch).
@@ -18,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Compare.h"
 #include "Problems.h"
 
 #include <algorithm>
@@ -37,7 +44,10 @@ static int usage(const char *message) {
       "--heads --kv-heads "
       "--seq-q --seq-kv --causal=0|1;\n"
       "  MoE (also quantized): --tokens --experts --topk --hidden "
-      "--inter\n",
+      "--inter\n"
+      "   or: tessera-run BUNDLE --compare=host [--kernel=NAME] "
+      "--grid=X[,Y[,Z]] --view=I:D0xD1... --scalar=I:VALUE [--device=emu] "
+      "[--races]\n",
       message);
   return 2;
 }
@@ -50,6 +60,8 @@ int main(int argc, char **argv) {
   bool check = false, bench = false;
   int64_t threads = -1, seed = 1, iters = 10;
   bool races = false;
+  CompareOptions compareOptions;
+  std::string compareWith;
   std::map<std::string, std::string> values;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -75,7 +87,27 @@ int main(int argc, char **argv) {
         device = value;
       else if (name == "races")
         races = true;
-      else if (name == "threads")
+      else if (name == "compare")
+        compareWith = value;
+      else if (name == "view" || name == "scalar") {
+        size_t colon = value.find(':');
+        if (colon == std::string::npos)
+          return usage(("--" + name + " takes INDEX:VALUE").c_str());
+        (name == "view" ? compareOptions.views : compareOptions.scalars)
+            .push_back(
+                {std::stoll(value.substr(0, colon)), value.substr(colon + 1)});
+      } else if (name == "grid") {
+        size_t d = 0, start = 0;
+        for (; d < 3 && start <= value.size(); ++d) {
+          size_t comma = value.find(',', start);
+          compareOptions.grid[d] = std::stoll(value.substr(start, comma));
+          if (compareOptions.grid[d] < 1)
+            return usage("--grid sizes must be positive");
+          if (comma == std::string::npos)
+            break;
+          start = comma + 1;
+        }
+      } else if (name == "threads")
         threads = std::stoll(value);
       else if (name == "seed")
         seed = std::stoll(value);
@@ -93,6 +125,18 @@ int main(int argc, char **argv) {
   }
   if (bundle.empty())
     return usage("no bundle given");
+  if (!compareWith.empty()) {
+    if (compareWith != "host")
+      return usage("--compare takes host (the reference image)");
+    if (races)
+      tesseraEmulatorSetRaceDetection(1);
+    compareOptions.bundle = bundle;
+    compareOptions.kernel = kernel;
+    compareOptions.device = device == "host" ? "emu" : device;
+    compareOptions.seed = seed;
+    compareOptions.threads = threads;
+    return runCompare(compareOptions);
+  }
   if (!check && !bench)
     check = true;
   if (iters < 1)

@@ -402,9 +402,9 @@ uint32_t emuLdmatrixX1Trans(void *row) {
   return r;
 }
 
-void emuMmaBf16(float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
-                uint32_t b0, uint32_t b1, float c0, float c1, float c2,
-                float c3) {
+template <bool F16>
+void emuMma(float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+            uint32_t b0, uint32_t b1, float c0, float c1, float c2, float c3) {
   Warp &w = warp();
   uint32_t l = lane();
   uint32_t a[4] = {a0, a1, a2, a3};
@@ -413,8 +413,8 @@ void emuMmaBf16(float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
   w.b[l][0] = b0;
   w.b[l][1] = b1;
   std::memcpy(w.c[l], c, sizeof c);
-  collective("mma.m16n8k16.bf16",
-             [](Warp &w) { emu::mmaM16N8K16Bf16(w.a, w.b, w.c, w.d); });
+  collective(F16 ? "mma.m16n8k16.f16" : "mma.m16n8k16.bf16",
+             [](Warp &w) { emu::mmaM16N8K16(w.a, w.b, w.c, w.d, F16); });
   std::memcpy(d, warp().d[l], 16);
 }
 
@@ -468,7 +468,9 @@ const std::unordered_map<std::string_view, void *> &registry() {
       {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3",
        reinterpret_cast<void *>(emuLdmatrix<4, true>)},
       {"llvm.nvvm.mma.m16n8k16.row.col.bf16",
-       reinterpret_cast<void *>(emuMmaBf16)},
+       reinterpret_cast<void *>(emuMma<false>)},
+      {"llvm.nvvm.mma.m16n8k16.row.col.f32.f32",
+       reinterpret_cast<void *>(emuMma<true>)},
   };
   return table;
 }

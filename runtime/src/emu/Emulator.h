@@ -10,7 +10,8 @@
 // emulator's own (`tessera.emu.run_grid`, `tessera.emu.dynamic_shared`,
 // `tessera.emu.shared_access`, called before each plain load or store of
 // shared memory for the race detector).
-// Intrinsics returning a struct take a pointer to its fields first.
+// Intrinsics returning a struct take a pointer to its fields first; vector
+// arguments (<2 x half>) are passed as integers of the same size.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,10 +46,11 @@ bool bindImage(void *library, std::string &missing);
 /// addresses: out[lane][j] is register j of `lane`.
 void ldmatrix(const void *const rowAddress[32], unsigned n, bool transpose,
               uint32_t out[32][4]);
-/// mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 over the lanes'
-/// registers (a: 4, b: 2, c/d: 4 per lane).
-void mmaM16N8K16Bf16(const uint32_t a[32][4], const uint32_t b[32][2],
-                     const float c[32][4], float d[32][4]);
+/// mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.{bf16,f16}.f32 over the
+/// lanes' registers (a: 4, b: 2, c/d: 4 per lane; two 16-bit elements per
+/// a/b register, the lower element in the low half).
+void mmaM16N8K16(const uint32_t a[32][4], const uint32_t b[32][2],
+                 const float c[32][4], float d[32][4], bool f16);
 
 } // namespace tessera::emu
 

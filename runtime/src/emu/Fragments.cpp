@@ -9,6 +9,7 @@
 
 #include "Emulator.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace tessera;
@@ -39,8 +40,21 @@ void emu::ldmatrix(const void *const rowAddress[32], unsigned n, bool transpose,
     }
 }
 
-void emu::mmaM16N8K16Bf16(const uint32_t a[32][4], const uint32_t b[32][2],
-                          const float c[32][4], float d[32][4]) {
+/// An IEEE binary16 value as a float (exact).
+static float f16ToFloat(uint16_t bits) {
+  int exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  float magnitude = exponent == 0 ? std::ldexp(float(mantissa), -24)
+                    : exponent == 31
+                        ? (mantissa ? NAN : INFINITY)
+                        : std::ldexp(float(mantissa | 0x400), exponent - 25);
+  return bits & 0x8000 ? -magnitude : magnitude;
+}
+
+void emu::mmaM16N8K16(const uint32_t a[32][4], const uint32_t b[32][2],
+                      const float c[32][4], float d[32][4], bool f16) {
+  auto toFloat = [f16](uint16_t bits) {
+    return f16 ? f16ToFloat(bits) : bf16ToFloat(bits);
+  };
   // groupID = lane >> 2, threadID_in_group = lane % 4. Register i holds
   // elements 2i (low half) and 2i + 1.
   float A[16][16], B[16][8];
@@ -50,12 +64,12 @@ void emu::mmaM16N8K16Bf16(const uint32_t a[32][4], const uint32_t b[32][2],
       uint16_t bits = uint16_t(a[lane][i / 2] >> (16 * (i % 2)));
       unsigned row = (i < 2 || (i >= 4 && i < 6)) ? g : g + 8;
       unsigned col = t * 2 + (i & 1) + (i >= 4 ? 8 : 0);
-      A[row][col] = bf16ToFloat(bits);
+      A[row][col] = toFloat(bits);
     }
     for (unsigned i = 0; i < 4; ++i) { // b0..b3
       uint16_t bits = uint16_t(b[lane][i / 2] >> (16 * (i % 2)));
       unsigned row = t * 2 + (i & 1) + (i >= 2 ? 8 : 0);
-      B[row][g] = bf16ToFloat(bits);
+      B[row][g] = toFloat(bits);
     }
   }
   for (unsigned lane = 0; lane < 32; ++lane) {
