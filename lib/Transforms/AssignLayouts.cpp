@@ -144,11 +144,6 @@ LogicalResult LayoutAssigner::checkSupported(Operation *op) {
           tile::QuantOp, tile::UnpackOp, tile::AtomicAddOp>(op))
     return op->emitOpError("is not supported by the ")
            << target.chip << " backend yet";
-  if (auto load = dyn_cast<tile::LoadOp>(op))
-    if (isa<tile::ViewType>(load.getSource().getType()))
-      return op->emitOpError("from a view is not supported by the ")
-             << target.chip << " backend yet (copy the tile to shared memory "
-             << "and load it from there)";
   if (auto store = dyn_cast<tile::StoreOp>(op))
     if (isa<tile::SharedType>(store.getDest().getType()))
       return op->emitOpError("into shared memory is not supported by the ")

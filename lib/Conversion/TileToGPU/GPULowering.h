@@ -58,6 +58,13 @@ private:
   mlir::LogicalResult lowerCopy(tile::CopyOp op);
   mlir::LogicalResult lowerSharedLoad(tile::LoadOp op);
   mlir::LogicalResult lowerStore(tile::StoreOp op);
+  mlir::LogicalResult lowerViewLoad(tile::LoadOp op);
+  /// The view indices of a tile element at `coord` (the tile's offsets plus
+  /// the coordinate in the innermost dimensions) and whether it lies inside
+  /// the view.
+  std::pair<llvm::SmallVector<mlir::Value>, mlir::Value>
+  viewElement(mlir::Value view, mlir::ValueRange offsets,
+              llvm::ArrayRef<mlir::Value> coord);
   /// The indices of element (row, col) of `buffer` (slot first for a ring).
   llvm::SmallVector<mlir::Value> sharedIndices(const SharedBuffer &buffer,
                                                mlir::Value slot,

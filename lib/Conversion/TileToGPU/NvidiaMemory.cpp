@@ -271,45 +271,80 @@ LogicalResult GPULowering::lowerSharedLoad(tile::LoadOp op) {
   return success();
 }
 
+std::pair<SmallVector<Value>, Value>
+GPULowering::viewElement(Value view, ValueRange offsets,
+                         ArrayRef<Value> coord) {
+  auto viewType = cast<MemRefType>(view.getType());
+  unsigned rank = viewType.getRank(), tileRank = coord.size();
+  // Leading offsets select the outer coordinates; the tile covers the
+  // innermost dimensions, whose bounds mask (stores) or pad (loads).
+  SmallVector<Value> at(offsets.take_front(offsets.size() - tileRank));
+  Value inside;
+  for (unsigned d = 0; d < tileRank; ++d) {
+    unsigned dim = rank - tileRank + d;
+    Value index = arith::AddIOp::create(builder, loc, offsets[dim], coord[d]);
+    Value bound = memref::DimOp::create(builder, loc, view, dim);
+    Value in = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                     index, bound);
+    inside = inside
+                 ? arith::AndIOp::create(builder, loc, inside, in).getResult()
+                 : in;
+    at.push_back(index);
+  }
+  return {at, inside};
+}
+
 LogicalResult GPULowering::lowerStore(tile::StoreOp op) {
   Value view = mapping.lookup(op.getDest());
-  auto viewType = cast<MemRefType>(view.getType());
-  unsigned rank = viewType.getRank();
   LinearLayout layout = layoutOf(op.getValue());
-  if (layout.getRank() != 2)
-    return op.emitOpError("of a tile of rank ")
-           << layout.getRank()
-           << " is not supported by convert-tile-to-gpu yet (2-D tiles are)";
   Value value = mapping.lookup(op.getValue());
   SmallVector<Value> offsets;
   for (Value offset : op.getIndices())
     offsets.push_back(mapping.lookup(offset));
-  Value rows = memref::DimOp::create(builder, loc, view, rank - 2);
-  Value cols = memref::DimOp::create(builder, loc, view, rank - 1);
   // Registers that repeat an element another register of this thread holds
   // (register broadcast bits) are stored once.
   for (int64_t reg = 0; reg < layout.getSize(LinearLayout::Register); ++reg) {
     if (layout.findRegister(layout.apply(reg, 0, 0)) != uint64_t(reg))
       continue;
-    SmallVector<Value> coord = coordinate(layout, reg);
-    Value row =
-        arith::AddIOp::create(builder, loc, offsets[rank - 2], coord[0]);
-    Value col =
-        arith::AddIOp::create(builder, loc, offsets[rank - 1], coord[1]);
-    Value inside = arith::AndIOp::create(
-        builder, loc,
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, row,
-                              rows),
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, col,
-                              cols));
+    auto [at, inside] = viewElement(view, offsets, coordinate(layout, reg));
     auto branch = scf::IfOp::create(builder, loc, inside);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(branch.thenBlock());
     Value element = vector::ExtractOp::create(builder, loc, value, reg);
-    SmallVector<Value> at(offsets.begin(), offsets.end() - 2);
-    at.push_back(row);
-    at.push_back(col);
     memref::StoreOp::create(builder, loc, element, view, at);
   }
+  return success();
+}
+
+LogicalResult GPULowering::lowerViewLoad(tile::LoadOp op) {
+  Value view = mapping.lookup(op.getSource());
+  LinearLayout layout = layoutOf(op.getResult());
+  VectorType type = vectorTypeOf(op.getResult());
+  Type element = type.getElementType();
+  SmallVector<Value> offsets;
+  for (Value offset : op.getIndices())
+    offsets.push_back(mapping.lookup(offset));
+  Attribute padAttr = op.getPadAttr();
+  Value pad = arith::ConstantOp::create(builder, loc, element,
+                                        padAttr ? cast<TypedAttr>(padAttr)
+                                                : builder.getZeroAttr(element));
+  // Each register reads its element, or the padding outside the view.
+  Value result =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
+    std::pair<SmallVector<Value>, Value> element =
+        viewElement(view, offsets, coordinate(layout, reg));
+    SmallVector<Value> &at = element.first;
+    auto read = scf::IfOp::create(
+        builder, loc, element.second,
+        [&](OpBuilder &b, Location l) {
+          scf::YieldOp::create(
+              b, l, memref::LoadOp::create(b, l, view, at).getResult());
+        },
+        [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l, pad); });
+    result =
+        vector::InsertOp::create(builder, loc, read.getResult(0), result, reg);
+  }
+  mapping.map(op.getResult(), result);
   return success();
 }

@@ -245,6 +245,30 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
     mapping.map(splat.getResult(), value);
     return success();
   }
+  if (auto select = dyn_cast<tile::SelectOp>(op)) {
+    mapping.map(select.getResult(),
+                arith::SelectOp::create(
+                    builder, loc, mapping.lookup(select.getCondition()),
+                    mapping.lookup(select.getTrueValue()),
+                    mapping.lookup(select.getFalseValue())));
+    return success();
+  }
+  if (auto iota = dyn_cast<tile::IotaOp>(op)) {
+    // Each register holds its own coordinate.
+    LinearLayout layout = layoutOf(iota.getResult());
+    VectorType type = vectorTypeOf(iota.getResult());
+    Value result = arith::ConstantOp::create(builder, loc, type,
+                                             builder.getZeroAttr(type));
+    for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
+      Value position = coordinate(layout, reg)[0];
+      if (!type.getElementType().isIndex())
+        position = arith::IndexCastOp::create(builder, loc,
+                                              type.getElementType(), position);
+      result = vector::InsertOp::create(builder, loc, position, result, reg);
+    }
+    mapping.map(iota.getResult(), result);
+    return success();
+  }
   if (auto id = dyn_cast<tile::ProgramIdOp>(op)) {
     mapping.map(id.getResult(),
                 gpu::BlockIdOp::create(builder, loc,
@@ -280,9 +304,10 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
     NVVM::CpAsyncWaitGroupOp::create(builder, loc, wait.getPending());
     return success();
   }
-  if (auto load = dyn_cast<tile::LoadOp>(op);
-      load && isa<tile::SharedType>(load.getSource().getType()))
-    return lowerSharedLoad(load);
+  if (auto load = dyn_cast<tile::LoadOp>(op))
+    return isa<tile::SharedType>(load.getSource().getType())
+               ? lowerSharedLoad(load)
+               : lowerViewLoad(load);
   if (auto store = dyn_cast<tile::StoreOp>(op);
       store && isa<tile::ViewType>(store.getDest().getType()))
     return lowerStore(store);
