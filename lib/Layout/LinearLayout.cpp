@@ -166,6 +166,15 @@ LinearLayout LinearLayout::withShape(llvm::ArrayRef<int64_t> newShape) const {
   return LinearLayout(newShape, coords[0], coords[1], coords[2]);
 }
 
+LinearLayout LinearLayout::transposed() const {
+  assert(getRank() == 2 && "transposes 2-D layouts");
+  std::array<llvm::SmallVector<Coord>, kNumInDims> coords;
+  for (unsigned dim = 0; dim < kNumInDims; ++dim)
+    for (Coord c : getBases(InDim(dim)))
+      coords[dim].push_back({c[1], c[0]});
+  return LinearLayout({shape[1], shape[0]}, coords[0], coords[1], coords[2]);
+}
+
 void LinearLayout::print(llvm::raw_ostream &os) const {
   static const char *names[] = {"register", "lane", "warp"};
   os << "["

@@ -100,19 +100,20 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
     return mma.emitOpError("on ")
            << element << " operands is not supported by the " << target.chip
            << " backend yet (bf16 and f16 are)";
-  if (mma.getTransposeA() || mma.getTransposeB())
-    return mma.emitOpError("with a transposed operand is not supported by the ")
-           << target.chip << " backend yet";
   if (a.getRank() != 2 || b.getRank() != 2)
     return mma.emitOpError("with batch dimensions is not supported by the ")
            << target.chip << " backend yet";
   std::string why;
-  std::optional<MmaSyncLayouts> l = getMmaSyncLayouts(
-      a.getDimSize(0), b.getDimSize(1), a.getDimSize(1), numWarps, &why);
+  // Transposed operands are stored [K, M] / [N, K]: the same holders with
+  // coordinates swapped.
+  bool ta = mma.getTransposeA(), tb = mma.getTransposeB();
+  int64_t m = a.getDimSize(ta ? 1 : 0), k = a.getDimSize(ta ? 0 : 1),
+          n = b.getDimSize(tb ? 0 : 1);
+  std::optional<MmaSyncLayouts> l = getMmaSyncLayouts(m, n, k, numWarps, &why);
   if (!l)
     return mma.emitOpError("cannot be distributed over mma.sync: ") << why;
-  if (failed(require(mma.getA(), l->a, mma)) ||
-      failed(require(mma.getB(), l->b, mma)) ||
+  if (failed(require(mma.getA(), ta ? l->a.transposed() : l->a, mma)) ||
+      failed(require(mma.getB(), tb ? l->b.transposed() : l->b, mma)) ||
       failed(require(mma.getAcc(), l->c, mma)) ||
       failed(require(mma.getResult(), l->c, mma)))
     return failure();

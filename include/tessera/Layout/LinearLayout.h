@@ -72,6 +72,9 @@ public:
   LinearLayout withBases(InDim dim, llvm::ArrayRef<Coord> extra) const;
   /// This layout over a tile of `shape` (every basis must fit in it).
   LinearLayout withShape(llvm::ArrayRef<int64_t> newShape) const;
+  /// The layout of the transposed 2-D tile: the same holders, coordinates
+  /// swapped.
+  LinearLayout transposed() const;
 
   bool operator==(const LinearLayout &other) const {
     return shape == other.shape && bases == other.bases;

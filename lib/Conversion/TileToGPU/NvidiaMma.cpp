@@ -32,8 +32,14 @@ static bool extendsAtom(const LinearLayout &layout, const LinearLayout &atom) {
 }
 
 LogicalResult GPULowering::lowerMma(tile::MmaOp op) {
+  // Transposed operands hold the same registers with coordinates swapped:
+  // work with the [M, K] and [K, N] views of their layouts.
   LinearLayout la = layoutOf(op.getA()), lb = layoutOf(op.getB()),
                lc = layoutOf(op.getAcc());
+  if (op.getTransposeA())
+    la = la.transposed();
+  if (op.getTransposeB())
+    lb = lb.transposed();
   auto aType = cast<RankedTensorType>(op.getA().getType());
   Type element = aType.getElementType();
   if (!(element.isBF16() || element.isF16()) ||
@@ -58,7 +64,7 @@ LogicalResult GPULowering::lowerMma(tile::MmaOp op) {
   auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
   Value a = mapping.lookup(op.getA()), b = mapping.lookup(op.getB());
   Value acc = mapping.lookup(op.getAcc());
-  int64_t k = aType.getDimSize(1);
+  int64_t k = la.getShape()[1];
 
   // Register pair (r, r + 1) of a 16-bit operand as one 32-bit register
   // (bf16) or a vector<2xf16> (f16), as nvvm.mma.sync takes them.

@@ -71,3 +71,35 @@ tile.kernel @gemm_warp(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>,
   tile.store %acc -> %C[%m0, %n0] : tensor<32x16xf32> -> !tile.view<?x?xf32>
   tile.return
 }
+
+// bf16 "NT": B stored [N, K] (transpose_b, as attention's Q.K^T), 8 warps.
+tile.kernel @gemm_nt(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>,
+                     %C: !tile.view<?x?xf32>) threads(256) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %pid_m = tile.program_id x
+  %pid_n = tile.program_id y
+  %m0 = arith.muli %pid_m, %c128 : index
+  %n0 = arith.muli %pid_n, %c64 : index
+  %K = tile.dim %A, 1 : !tile.view<?x?xbf16>
+  tag.bind %A as "A"(m, k) = (d0, d1) -> (d0, d1) : !tile.view<?x?xbf16>
+  tag.bind %B as "B"(n, k) = (d0, d1) -> (d0, d1) : !tile.view<?x?xbf16>
+  %sA = tile.alloc_shared : !tile.shared<128x64xbf16>
+  %sB = tile.alloc_shared : !tile.shared<64x64xbf16>
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %acc = scf.for %k = %c0 to %K step %c64 iter_args(%c = %zero)
+      -> (tensor<128x64xf32>) {
+    tile.copy %A[%m0, %k] -> %sA : !tile.view<?x?xbf16> -> !tile.shared<128x64xbf16>
+    tile.copy %B[%n0, %k] -> %sB : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+    tile.barrier
+    %a = tile.load %sA : !tile.shared<128x64xbf16> -> tensor<128x64xbf16>
+    %b = tile.load %sB : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %next = tile.mma %a, %b, %c transpose_b
+        : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+    tile.barrier
+    scf.yield %next : tensor<128x64xf32>
+  } {tile.pipeline = #tile.pipeline<stages = 3>}
+  tile.store %acc -> %C[%m0, %n0] : tensor<128x64xf32> -> !tile.view<?x?xf32>
+  tile.return
+}
