@@ -175,6 +175,26 @@ LinearLayout LinearLayout::transposed() const {
   return LinearLayout({shape[1], shape[0]}, coords[0], coords[1], coords[2]);
 }
 
+LinearLayout LinearLayout::sliced(llvm::ArrayRef<unsigned> dropped) const {
+  llvm::SmallVector<int64_t> keptShape;
+  for (unsigned d = 0; d < getRank(); ++d)
+    if (!llvm::is_contained(dropped, d))
+      keptShape.push_back(shape[d]);
+  std::array<llvm::SmallVector<Coord>, kNumInDims> coords;
+  for (unsigned dim = 0; dim < kNumInDims; ++dim)
+    for (const Coord &c : getBases(InDim(dim))) {
+      Coord kept;
+      for (unsigned d = 0; d < getRank(); ++d)
+        if (!llvm::is_contained(dropped, d))
+          kept.push_back(c[d]);
+      bool zero = llvm::all_of(kept, [](int64_t v) { return v == 0; });
+      if (dim == Register && zero)
+        continue;
+      coords[dim].push_back(kept);
+    }
+  return LinearLayout(keptShape, coords[0], coords[1], coords[2]);
+}
+
 void LinearLayout::print(llvm::raw_ostream &os) const {
   static const char *names[] = {"register", "lane", "warp"};
   os << "["

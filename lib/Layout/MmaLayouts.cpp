@@ -23,10 +23,9 @@ static llvm::SmallVector<Coord> broadcast(int64_t count) {
   return llvm::SmallVector<Coord>(llvm::Log2_64(uint64_t(count)), {0, 0});
 }
 
-std::optional<MmaSyncLayouts> tessera::getMmaSyncLayouts(int64_t m, int64_t n,
-                                                         int64_t k,
-                                                         int64_t numWarps,
-                                                         std::string *why) {
+std::optional<MmaSyncLayouts>
+tessera::getMmaSyncLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
+                           std::string *why, bool warpsAlongM) {
   auto fail = [&](const std::string &message) -> std::optional<MmaSyncLayouts> {
     if (why)
       *why = message;
@@ -42,6 +41,8 @@ std::optional<MmaSyncLayouts> tessera::getMmaSyncLayouts(int64_t m, int64_t n,
   for (int64_t wm = 1; wm <= numWarps; wm *= 2) {
     int64_t wn = numWarps / wm;
     if (m / wm < 16 || n / wn < 8)
+      continue;
+    if (warpsAlongM && m / numWarps >= 16 && wn != 1)
       continue;
     if (best && m / wm + n / wn >= best->warpM + best->warpN)
       continue;

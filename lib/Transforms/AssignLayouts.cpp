@@ -15,6 +15,7 @@
 #include "tessera/Target/TargetInfo.h"
 #include "tessera/Transforms/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
@@ -76,6 +77,10 @@ private:
   tile::KernelOp kernel;
   const TargetInfo &target;
   int64_t numWarps;
+  /// Attention-shaped kernels (rows of an MMA result reduced, or an MMA
+  /// result feeding another MMA's A operand) give each warp whole rows, so
+  /// that neither needs shared memory or a layout conversion.
+  bool warpsAlongM = false;
   llvm::MapVector<Value, LinearLayout> layouts;
 };
 } // namespace
@@ -109,7 +114,8 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
   bool ta = mma.getTransposeA(), tb = mma.getTransposeB();
   int64_t m = a.getDimSize(ta ? 1 : 0), k = a.getDimSize(ta ? 0 : 1),
           n = b.getDimSize(tb ? 0 : 1);
-  std::optional<MmaSyncLayouts> l = getMmaSyncLayouts(m, n, k, numWarps, &why);
+  std::optional<MmaSyncLayouts> l =
+      getMmaSyncLayouts(m, n, k, numWarps, &why, warpsAlongM);
   if (!l)
     return mma.emitOpError("cannot be distributed over mma.sync: ") << why;
   if (failed(require(mma.getA(), ta ? l->a.transposed() : l->a, mma)) ||
@@ -141,8 +147,14 @@ FailureOr<bool> LayoutAssigner::unify(ArrayRef<Value> group, Operation *op) {
 }
 
 LogicalResult LayoutAssigner::checkSupported(Operation *op) {
-  if (isa<tile::ReduceOp, tile::BroadcastOp, tile::GatherOp, tile::DequantOp,
-          tile::QuantOp, tile::UnpackOp, tile::AtomicAddOp>(op))
+  if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
+    if (cast<RankedTensorType>(broadcast.getInput().getType()).getRank() ==
+        cast<RankedTensorType>(broadcast.getType()).getRank())
+      return op->emitOpError("expanding unit dimensions is not supported by "
+                             "the ")
+             << target.chip << " backend yet (new dimensions are)";
+  if (isa<tile::GatherOp, tile::DequantOp, tile::QuantOp, tile::UnpackOp,
+          tile::AtomicAddOp>(op))
     return op->emitOpError("is not supported by the ")
            << target.chip << " backend yet";
   if (auto store = dyn_cast<tile::StoreOp>(op))
@@ -197,6 +209,19 @@ LogicalResult LayoutAssigner::run() {
     return kernel.emitOpError("runs ")
            << kernel.getThreads() << " threads, not a whole number of "
            << target.warpSize << "-thread warps of " << target.chip;
+  kernel.walk([&](tile::ReduceOp reduce) {
+    if (cast<RankedTensorType>(reduce.getInput().getType()).getRank() == 2 &&
+        reduce.getDim() == 1)
+      warpsAlongM = true;
+  });
+  kernel.walk([&](tile::MmaOp mma) {
+    SetVector<Operation *> slice;
+    BackwardSliceOptions options;
+    options.omitBlockArguments = true;
+    (void)getBackwardSlice(mma.getA(), &slice, options);
+    if (llvm::any_of(slice, [](Operation *op) { return isa<tile::MmaOp>(op); }))
+      warpsAlongM = true;
+  });
   WalkResult walk = kernel.walk([&](Operation *op) {
     if (failed(checkSupported(op)))
       return WalkResult::interrupt();
@@ -225,6 +250,23 @@ LogicalResult LayoutAssigner::run() {
       ties.push_back({group, op});
     }
   });
+  // Reductions and broadcasts: the lower-rank side takes the slice of the
+  // higher-rank side's layout (from reduction inputs to results, from
+  // broadcast results to inputs).
+  SmallVector<std::tuple<Value, Value, SmallVector<unsigned>, Operation *>>
+      slices; // (from, to, dropped dims, op)
+  kernel.walk([&](Operation *op) {
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op))
+      slices.push_back({reduce.getInput(),
+                        reduce.getResult(),
+                        {unsigned(reduce.getDim())},
+                        op});
+    else if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
+      slices.push_back({broadcast.getResult(), broadcast.getInput(),
+                        SmallVector<unsigned>(broadcast.getDims().begin(),
+                                              broadcast.getDims().end()),
+                        op});
+  });
   auto propagate = [&]() -> LogicalResult {
     bool changed = true;
     while (changed) {
@@ -234,6 +276,20 @@ LogicalResult LayoutAssigner::run() {
         if (failed(step))
           return failure();
         changed |= *step;
+      }
+      for (auto &[from, to, dropped, op] : slices) {
+        auto known = layouts.find(from);
+        if (known == layouts.end())
+          continue;
+        LinearLayout slice = known->second.sliced(dropped);
+        std::string why;
+        if (!slice.coversExactly(&why))
+          return op->emitOpError("cannot take a slice of its operand's "
+                                 "layout: ")
+                 << why;
+        changed |= !layouts.count(to);
+        if (failed(require(to, slice, op)))
+          return failure();
       }
     }
     return success();
@@ -245,6 +301,11 @@ LogicalResult LayoutAssigner::run() {
     for (Value result : op->getResults())
       if (isa<RankedTensorType>(result.getType()) && !layouts.count(result))
         untouched.push_back(result);
+  });
+  // Higher ranks first: lower-rank tiles are often slices of them.
+  llvm::stable_sort(untouched, [](Value a, Value b) {
+    return cast<RankedTensorType>(a.getType()).getRank() >
+           cast<RankedTensorType>(b.getType()).getRank();
   });
   for (Value value : untouched)
     if (!layouts.count(value)) {

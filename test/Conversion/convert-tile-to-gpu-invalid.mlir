@@ -23,6 +23,7 @@ module attributes {tile.target = "sm_80"} {
     %c0 = arith.constant 0 : index
     // expected-error @below {{'tile.load' op makes a register tile without a layout; run tile-assign-layouts first}}
     %x = tile.load %X[%c0, %c0] : !tile.view<?x?xf32> -> tensor<8x8xf32>
+    tile.store %x -> %X[%c0, %c0] : tensor<8x8xf32> -> !tile.view<?x?xf32>
     tile.return
   }
 }

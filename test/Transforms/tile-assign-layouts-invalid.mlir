@@ -34,9 +34,9 @@ module attributes {tile.target = "sm_80"} {
 
 module attributes {tile.target = "sm_80"} {
   tile.kernel @k() threads(32) {
-    %a = arith.constant dense<1.0> : tensor<16x16xf32>
-    // expected-error @below {{'tile.reduce' op is not supported by the sm_80 backend yet}}
-    %r = tile.reduce sum %a dim 1 : tensor<16x16xf32> -> tensor<16xf32>
+    %a = arith.constant dense<1.0> : tensor<1x16xf32>
+    // expected-error @below {{'tile.broadcast' op expanding unit dimensions is not supported by the sm_80 backend yet (new dimensions are)}}
+    %r = tile.broadcast %a dims [0] : tensor<1x16xf32> -> tensor<8x16xf32>
     tile.return
   }
 }

@@ -75,6 +75,11 @@ public:
   /// The layout of the transposed 2-D tile: the same holders, coordinates
   /// swapped.
   LinearLayout transposed() const;
+  /// The layout of the tile without dimensions `dropped` (a reduction's
+  /// result, a broadcast's input): every basis loses those coordinates;
+  /// register bits left with nothing to move are removed, lane and warp
+  /// bits stay as broadcasts.
+  LinearLayout sliced(llvm::ArrayRef<unsigned> dropped) const;
 
   bool operator==(const LinearLayout &other) const {
     return shape == other.shape && bases == other.bases;

@@ -36,9 +36,13 @@ struct MmaSyncLayouts {
 /// The layouts for an M x N x K MMA of 16-bit operands run by `numWarps`
 /// warps; none (with `why`) when the shape does not split into whole
 /// m16n8k16 fragments per warp.
+/// With `warpsAlongM`, every warp takes whole rows (a grid of numWarps x 1)
+/// when M allows: the accumulator's rows can then be reduced within a warp
+/// and it has the layout of a next MMA's A operand (attention's P).
 std::optional<MmaSyncLayouts> getMmaSyncLayouts(int64_t m, int64_t n, int64_t k,
                                                 int64_t numWarps,
-                                                std::string *why);
+                                                std::string *why,
+                                                bool warpsAlongM = false);
 
 /// How a register tile is read from shared memory with ldmatrix.
 struct LdmatrixPlan {

@@ -76,6 +76,10 @@ private:
   // --- Compute (NvidiaMma.cpp) --------------------------------------------
   mlir::LogicalResult lowerMma(tile::MmaOp op);
 
+  // --- Reductions (Reductions.cpp) ----------------------------------------
+  mlir::LogicalResult lowerReduce(tile::ReduceOp op);
+  mlir::LogicalResult lowerBroadcast(tile::BroadcastOp op);
+
   tile::KernelOp kernel;
   const TargetInfo &target;
   mlir::gpu::GPUModuleOp gpuModule;

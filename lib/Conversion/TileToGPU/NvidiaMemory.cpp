@@ -58,6 +58,7 @@ LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
   if (auto s = op->getAttrOfType<tile::SwizzleAttr>("tile.swizzle"))
     buffer.swizzle = Swizzle{s.getVec(), s.getPerPhase(), s.getMaxPhase()};
   shared[op.getResult()] = buffer;
+  mapping.map(op.getResult(), buffer.memref);
   return success();
 }
 

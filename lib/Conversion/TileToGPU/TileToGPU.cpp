@@ -12,6 +12,7 @@
 #include "tessera/Dialect/Tag/TagDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -122,6 +123,8 @@ LogicalResult GPULowering::run() {
        llvm::zip_equal(kernel.getArguments(), entry.getArguments()))
     mapping.map(from, to);
 
+  // tag-check has proved the invariants; the ghost values go too.
+  tag::eraseTagOps(kernel);
   builder.setInsertionPointToStart(&entry);
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
   lane = arith::RemUIOp::create(builder, loc, tid, index(target.warpSize));
@@ -177,7 +180,63 @@ LogicalResult GPULowering::lowerFor(scf::ForOp loop) {
   return success();
 }
 
+/// 2^x of each f32 element with the PTX instruction (ex2.approx.ftz.f32),
+/// called as an NVVM intrinsic so that no kernel depends on libdevice.
+static Value exp2Approx(OpBuilder &b, Location loc, Value vector) {
+  auto type = cast<VectorType>(vector.getType());
+  Value result = vector;
+  for (int64_t i = 0; i < type.getNumElements(); ++i) {
+    Value x = vector::ExtractOp::create(b, loc, vector, i);
+    Value y =
+        LLVM::CallIntrinsicOp::create(
+            b, loc, b.getF32Type(),
+            b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"), ValueRange{x})
+            .getResult(0);
+    result = vector::InsertOp::create(b, loc, y, result, i);
+  }
+  return result;
+}
+
+/// Math on f32 tiles without libdevice (whose presence would change the
+/// code): |x| by clearing the sign bit, 2^x and e^x = 2^(x log2 e) with
+/// ex2.approx, as GPU kernels compute them. Null for other math.
+static Value lowerMath(OpBuilder &b, Location loc, Operation *op,
+                       ValueRange operands, VectorType type) {
+  if (!type.getElementType().isF32())
+    return nullptr;
+  if (isa<math::AbsFOp>(op)) {
+    auto bits = VectorType::get(type.getShape(), b.getI32Type());
+    Value word = arith::BitcastOp::create(b, loc, bits, operands[0]);
+    Value mask = arith::ConstantOp::create(
+        b, loc, bits,
+        DenseElementsAttr::get(bits, b.getI32IntegerAttr(0x7fffffff)));
+    return arith::BitcastOp::create(b, loc, type,
+                                    arith::AndIOp::create(b, loc, word, mask));
+  }
+  if (isa<math::Exp2Op>(op))
+    return exp2Approx(b, loc, operands[0]);
+  if (isa<math::ExpOp>(op)) {
+    Value log2e = arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(M_LOG2E)));
+    return exp2Approx(b, loc,
+                      arith::MulFOp::create(b, loc, operands[0], log2e));
+  }
+  return nullptr;
+}
+
 LogicalResult GPULowering::lowerElementwise(Operation *op) {
+  if (isa<math::MathDialect>(op->getDialect())) {
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(mapping.lookup(operand));
+    Value lowered =
+        lowerMath(builder, loc, op, operands, vectorTypeOf(op->getResult(0)));
+    if (!lowered)
+      return op->emitOpError("is not supported by convert-tile-to-gpu for ")
+             << target.chip << " yet (absf, exp and exp2 on f32 are)";
+    mapping.map(op->getResult(0), lowered);
+    return success();
+  }
   OperationState state(loc, op->getName());
   for (Value operand : op->getOperands())
     state.addOperands(mapping.lookup(operand));
@@ -204,8 +263,9 @@ LogicalResult GPULowering::lowerConstant(arith::ConstantOp op) {
 }
 
 LogicalResult GPULowering::lowerOp(Operation *op) {
-  if (isa_and_present<tag::TagDialect>(op->getDialect()))
-    return success(); // proved before lowering; nothing to run
+  for (Value operand : op->getOperands())
+    if (!mapping.contains(operand))
+      return op->emitOpError("uses a value convert-tile-to-gpu did not lower");
   bool onTiles =
       llvm::any_of(op->getOperandTypes(),
                    [](Type t) { return isa<RankedTensorType>(t); }) ||
@@ -313,6 +373,10 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
     return lowerStore(store);
   if (auto mma = dyn_cast<tile::MmaOp>(op))
     return lowerMma(mma);
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op))
+    return lowerReduce(reduce);
+  if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
+    return lowerBroadcast(broadcast);
   if (isa<tile::ReturnOp>(op)) {
     gpu::ReturnOp::create(builder, loc);
     return success();

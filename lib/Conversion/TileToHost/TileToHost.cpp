@@ -105,33 +105,6 @@ void HostLowering::loopNest(ArrayRef<Value> upperBounds,
   nest(0);
 }
 
-/// Tag ops describe the program and vanish; so does the ghost arithmetic
-/// that only fed them.
-static void eraseTagOps(tile::KernelOp kernel) {
-  SmallVector<Operation *> tagOps;
-  kernel.walk([&](Operation *op) {
-    if (isa_and_present<tag::TagDialect>(op->getDialect()))
-      tagOps.push_back(op);
-  });
-  for (Operation *op : llvm::reverse(tagOps)) {
-    op->dropAllUses();
-    op->erase();
-  }
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    SmallVector<Operation *> dead;
-    kernel.walk([&](Operation *op) {
-      if (op != kernel && isOpTriviallyDead(op))
-        dead.push_back(op);
-    });
-    for (Operation *op : dead) {
-      op->erase();
-      changed = true;
-    }
-  }
-}
-
 /// The element type of a tile, view or shared buffer; null for scalars.
 static Type getTileElementType(Type type) {
   if (auto shaped = dyn_cast<ShapedType>(type))
@@ -176,7 +149,7 @@ static LogicalResult checkHostElementTypes(tile::KernelOp kernel) {
 LogicalResult HostLowering::run() {
   if (failed(checkHostElementTypes(kernel)))
     return failure();
-  eraseTagOps(kernel);
+  tag::eraseTagOps(kernel);
   MLIRContext *ctx = kernel.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto i64 = builder.getI64Type();
@@ -299,8 +272,8 @@ LogicalResult HostLowering::lowerFor(scf::ForOp loop) {
   // earlier one overwrites (a swap or rotation of loop-carried tiles), every
   // yielded tile is first staged in a temporary.
   bool aliasing = llvm::any_of(copies, [&](auto &copy) {
-    return llvm::any_of(copies,
-                        [&](auto &other) { return other.second == copy.first; });
+    return llvm::any_of(
+        copies, [&](auto &other) { return other.second == copy.first; });
   });
   if (aliasing)
     for (auto &[from, to] : copies) {

@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -188,3 +189,29 @@ LogicalResult CoordOp::verify() {
 
 #define GET_OP_CLASSES
 #include "tessera/Dialect/Tag/TagOps.cpp.inc"
+
+void tessera::tag::eraseTagOps(mlir::Operation *root) {
+  llvm::SmallVector<mlir::Operation *> tagOps;
+  root->walk([&](mlir::Operation *op) {
+    if (mlir::isa_and_present<TagDialect>(op->getDialect()))
+      tagOps.push_back(op);
+  });
+  for (mlir::Operation *op : llvm::reverse(tagOps)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  // Then what fed only them, until nothing is dead.
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    llvm::SmallVector<mlir::Operation *> dead;
+    root->walk([&](mlir::Operation *op) {
+      if (op != root && mlir::isOpTriviallyDead(op))
+        dead.push_back(op);
+    });
+    for (mlir::Operation *op : dead) {
+      op->erase();
+      changed = true;
+    }
+  }
+}

@@ -17,6 +17,7 @@
 #include <boost/context/fiber.hpp>
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -110,6 +111,7 @@ struct Warp {
   const char *kind = nullptr;
   const void *address[32];
   uint32_t a[32][4], b[32][2], out[32][4];
+  uint32_t shuffled[32], laneMask[32];
   float c[32][4], d[32][4];
 };
 
@@ -402,6 +404,45 @@ uint32_t emuLdmatrixX1Trans(void *row) {
   return r;
 }
 
+/// shfl.sync.bfly: lane l receives the value of lane l xor laneMask (its
+/// own when that lane is outside the warp's segment `clamp`).
+uint32_t shuffleXor(uint32_t value, uint32_t mask, uint32_t clamp) {
+  Warp &w = warp();
+  uint32_t l = lane();
+  w.shuffled[l] = value;
+  w.laneMask[l] = mask;
+  collective("shfl.sync.bfly", [](Warp &w) {
+    unsigned lanes = lanesOf(block->running->tid / 32);
+    for (unsigned i = 0; i < lanes; ++i) {
+      unsigned j = i ^ w.laneMask[i];
+      w.out[i][0] = j < lanes ? w.shuffled[j] : w.shuffled[i];
+    }
+  });
+  (void)clamp; // full-warp segments (c = 0x1f) are what the lowering emits
+  return warp().out[l][0];
+}
+float emuFabsF32(float x) { return std::fabs(x); }
+/// ex2.approx.ftz.f32: 2^x with subnormal inputs and results flushed to
+/// zero (the hardware's approximation error, 2 ulp, is not modelled).
+float emuEx2ApproxFtz(float x) {
+  if (std::fpclassify(x) == FP_SUBNORMAL)
+    x = std::copysign(0.0f, x);
+  float y = std::exp2(x);
+  return std::fpclassify(y) == FP_SUBNORMAL ? std::copysign(0.0f, y) : y;
+}
+
+uint32_t emuShflBflyI32(uint32_t, uint32_t value, uint32_t mask,
+                        uint32_t clamp) {
+  return shuffleXor(value, mask, clamp);
+}
+float emuShflBflyF32(uint32_t, float value, uint32_t mask, uint32_t clamp) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  bits = shuffleXor(bits, mask, clamp);
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
 template <bool F16>
 void emuMma(float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
             uint32_t b0, uint32_t b1, float c0, float c1, float c2, float c3) {
@@ -467,6 +508,13 @@ const std::unordered_map<std::string_view, void *> &registry() {
        reinterpret_cast<void *>(emuLdmatrix<4, false>)},
       {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3",
        reinterpret_cast<void *>(emuLdmatrix<4, true>)},
+      {"llvm.nvvm.fabs.f32", reinterpret_cast<void *>(emuFabsF32)},
+      {"llvm.nvvm.ex2.approx.ftz.f32",
+       reinterpret_cast<void *>(emuEx2ApproxFtz)},
+      {"llvm.nvvm.shfl.sync.bfly.i32",
+       reinterpret_cast<void *>(emuShflBflyI32)},
+      {"llvm.nvvm.shfl.sync.bfly.f32",
+       reinterpret_cast<void *>(emuShflBflyF32)},
       {"llvm.nvvm.mma.m16n8k16.row.col.bf16",
        reinterpret_cast<void *>(emuMma<false>)},
       {"llvm.nvvm.mma.m16n8k16.row.col.f32.f32",

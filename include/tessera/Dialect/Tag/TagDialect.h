@@ -18,4 +18,10 @@
 #define GET_OP_CLASSES
 #include "tessera/Dialect/Tag/TagOps.h.inc"
 
+namespace tessera::tag {
+/// Erases the tag ops under `root` and the ghost arithmetic that only fed
+/// them: what the lowerings do once tag-check has proved the invariants.
+void eraseTagOps(mlir::Operation *root);
+} // namespace tessera::tag
+
 #endif // TESSERA_DIALECT_TAG_TAGDIALECT_H

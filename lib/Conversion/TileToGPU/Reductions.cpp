@@ -1,0 +1,130 @@
+//===- Reductions.cpp - tile.reduce and tile.broadcast across a warp ------===//
+//
+// A reduction's result has the slice of its input's layout. Each thread
+// first combines its registers that hold the same result element, then the
+// lanes that hold parts of one result element exchange partial results with
+// butterfly shuffles (one per lane bit that moves along the reduced
+// dimension). Warps that split the reduced dimension would need shared
+// memory: that is an error for now. A broadcast reads, for each register of
+// its result, the register of its input (the slice of the result's layout)
+// that holds the same element; the lowering checks that the thread holds it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPULowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace tessera;
+
+/// `coord` without the dimensions in `dropped`.
+static Coord project(const Coord &coord, ArrayRef<unsigned> dropped) {
+  Coord kept;
+  for (unsigned d = 0; d < coord.size(); ++d)
+    if (!llvm::is_contained(dropped, d))
+      kept.push_back(coord[d]);
+  return kept;
+}
+
+static Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind, Value x,
+                     Value y) {
+  bool real = isa<FloatType>(x.getType());
+  switch (kind) {
+  case tile::ReduceKind::sum:
+    return real ? arith::AddFOp::create(b, loc, x, y).getResult()
+                : arith::AddIOp::create(b, loc, x, y).getResult();
+  case tile::ReduceKind::max:
+    return real ? arith::MaximumFOp::create(b, loc, x, y).getResult()
+                : arith::MaxSIOp::create(b, loc, x, y).getResult();
+  case tile::ReduceKind::min:
+    return real ? arith::MinimumFOp::create(b, loc, x, y).getResult()
+                : arith::MinSIOp::create(b, loc, x, y).getResult();
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+LogicalResult GPULowering::lowerReduce(tile::ReduceOp op) {
+  LinearLayout in = layoutOf(op.getInput()), out = layoutOf(op.getResult());
+  SmallVector<unsigned> dropped = {unsigned(op.getDim())};
+  if (out != in.sliced(dropped))
+    return op.emitOpError("result layout is not the slice of the input's");
+  // Lanes whose bits move along the reduced dimension combine by shuffles;
+  // a bit moving along both dimensions, or a warp bit along the reduced
+  // one, cannot be reduced here.
+  SmallVector<unsigned> shuffleBits;
+  for (auto [bit, basis] : llvm::enumerate(in.getBases(LinearLayout::Lane))) {
+    bool alongReduced = basis[op.getDim()] != 0;
+    bool alongKept =
+        llvm::any_of(project(basis, dropped), [](int64_t v) { return v != 0; });
+    if (alongReduced && alongKept)
+      return op.emitOpError("input layout moves lane bit ")
+             << bit << " along two dimensions at once";
+    if (alongReduced)
+      shuffleBits.push_back(bit);
+  }
+  for (Coord basis : in.getBases(LinearLayout::Warp))
+    if (basis[op.getDim()] != 0)
+      return op.emitOpError("reduces across warps, which convert-tile-to-gpu "
+                            "does not do yet (it needs shared memory); give "
+                            "each warp whole rows");
+
+  Value input = mapping.lookup(op.getInput());
+  VectorType type = vectorTypeOf(op.getResult());
+  SmallVector<Value> partial(type.getNumElements());
+  for (int64_t reg = 0; reg < in.getSize(LinearLayout::Register); ++reg) {
+    std::optional<uint64_t> target =
+        out.findRegister(project(in.apply(reg, 0, 0), dropped));
+    if (!target)
+      return op.emitOpError("result layout holds no register for input "
+                            "register ")
+             << reg;
+    Value element = vector::ExtractOp::create(builder, loc, input, reg);
+    Value &slot = partial[*target];
+    slot = slot ? combine(builder, loc, op.getKind(), slot, element) : element;
+  }
+  Value result =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  Value width = arith::ConstantIntOp::create(builder, loc, 32, 32);
+  for (auto [reg, value] : llvm::enumerate(partial)) {
+    for (unsigned bit : shuffleBits) {
+      Value offset = arith::ConstantIntOp::create(builder, loc, 1 << bit, 32);
+      Value other = gpu::ShuffleOp::create(builder, loc, value, offset, width,
+                                           gpu::ShuffleMode::XOR)
+                        .getShuffleResult();
+      value = combine(builder, loc, op.getKind(), value, other);
+    }
+    result = vector::InsertOp::create(builder, loc, value, result, reg);
+  }
+  mapping.map(op.getResult(), result);
+  return success();
+}
+
+LogicalResult GPULowering::lowerBroadcast(tile::BroadcastOp op) {
+  LinearLayout in = layoutOf(op.getInput()), out = layoutOf(op.getResult());
+  SmallVector<unsigned> dropped(op.getDims().begin(), op.getDims().end());
+  Value input = mapping.lookup(op.getInput());
+  VectorType type = vectorTypeOf(op.getResult());
+  Value result =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
+    std::optional<uint64_t> source =
+        in.findRegister(project(out.apply(reg, 0, 0), dropped));
+    // Every thread must hold the element its register repeats.
+    bool held = source.has_value();
+    for (int64_t lane = 0; held && lane < in.getSize(LinearLayout::Lane);
+         ++lane)
+      for (int64_t warp = 0; held && warp < numWarps; ++warp)
+        held = in.apply(*source, lane, warp) ==
+               project(out.apply(reg, lane, warp), dropped);
+    if (!held)
+      return op.emitOpError("input layout does not give each thread the "
+                            "elements it repeats (a layout conversion "
+                            "would be needed)");
+    Value element = vector::ExtractOp::create(builder, loc, input, *source);
+    result = vector::InsertOp::create(builder, loc, element, result, reg);
+  }
+  mapping.map(op.getResult(), result);
+  return success();
+}
