@@ -10,9 +10,9 @@
 
 #include "tessera/Analysis/TagChecker.h"
 #include "tessera/Dialect/Tile/TileDialect.h"
+#include "tessera/Target/TargetInfo.h"
 #include "tessera/Transforms/Passes.h"
 #include "tessera/Transforms/PipelineModel.h"
-#include "tessera/Target/TargetInfo.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"

@@ -44,9 +44,9 @@ struct TestLayoutPlantBugPass
     });
     auto type = mma ? dyn_cast<RankedTensorType>(mma.getA().getType())
                     : RankedTensorType();
-    auto attr = type ? dyn_cast_if_present<tile::LinearLayoutAttr>(
-                           type.getEncoding())
-                     : nullptr;
+    auto attr =
+        type ? dyn_cast_if_present<tile::LinearLayoutAttr>(type.getEncoding())
+             : nullptr;
     if (!attr) {
       getOperation().emitError()
           << "test-layout-plant-bug: no laid-out MMA operand";
