@@ -33,7 +33,7 @@
 #include "tessera/Dialect/Tile/TileOps.h.inc"
 
 namespace tessera::tile {
-/// True for the element types a view may hold (DESIGN §2).
+/// True for the element types a view may hold.
 bool isSupportedViewElementType(mlir::Type type);
 } // namespace tessera::tile
 
