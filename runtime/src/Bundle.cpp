@@ -33,17 +33,35 @@ bool readString(std::string_view binary, uint64_t at, std::string_view &out) {
   return true;
 }
 
+/// Whether `arg` is `view:<element>:<rank>` with 1 <= rank <= the runtime's
+/// largest, or `scalar:<type>`: launches rely on it.
+bool validArgument(const std::string &arg) {
+  if (arg.rfind("scalar:", 0) == 0)
+    return arg.size() > 7;
+  if (arg.rfind("view:", 0) != 0)
+    return false;
+  size_t colon = arg.rfind(':');
+  if (colon <= 5 || colon + 2 != arg.size())
+    return false;
+  char rank = arg.back();
+  return rank >= '1' && rank <= char('0' + TESSERA_MAX_RANK);
+}
+
 bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
   std::istringstream lines{std::string(text)};
   std::string line;
   while (std::getline(lines, line)) {
     std::istringstream words(line);
     KernelEntry kernel;
-    if (!(words >> kernel.name >> kernel.threads >> kernel.sharedBytes))
+    if (!(words >> kernel.name >> kernel.threads >> kernel.sharedBytes) ||
+        kernel.threads < 1 || kernel.sharedBytes < 0)
       return false;
     std::string arg;
-    while (words >> arg)
+    while (words >> arg) {
+      if (!validArgument(arg))
+        return false;
       kernel.args.push_back(arg);
+    }
     kernels.push_back(std::move(kernel));
   }
   for (KernelEntry &kernel : kernels)

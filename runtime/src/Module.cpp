@@ -194,7 +194,7 @@ tessera_status tesseraLaunch(tessera_module *module, const char *kernel,
     // "view:<element>:<rank>"
     const std::string &spec = entry.args[i];
     size_t colon = spec.rfind(':');
-    int64_t rank = std::stoll(spec.substr(colon + 1));
+    int64_t rank = spec.back() - '0'; // one digit, checked by readBundle
     std::string element = spec.substr(5, colon - 5);
     if (view->dtype != TESSERA_DTYPE_UNSPECIFIED &&
         element != tesseraDTypeName(view->dtype))

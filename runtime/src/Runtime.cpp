@@ -139,7 +139,7 @@ int tesseraHostGetThreads(const tessera_device *device) {
 }
 
 tessera_device_kind tesseraDeviceKind(const tessera_device *device) {
-  return device->kind;
+  return device ? device->kind : TESSERA_DEVICE_HOST;
 }
 
 void tesseraDeviceClose(tessera_device *device) {

@@ -141,6 +141,24 @@ TEST_F(RuntimeModule, MalformedBundlesAreRejected) {
             TESSERA_ERROR_INVALID_BUNDLE);
   EXPECT_EQ(tesseraModuleLoadFile(device, "/nonexistent.bundle", &module),
             TESSERA_ERROR_INVALID_ARGUMENT);
+  // Kernel metadata launches would trust: a rank that is not a number or
+  // beyond TESSERA_MAX_RANK, an unknown argument kind.
+  for (const char *bad : {"view:f32:x", "view:f32:9", "blob:f32:1"}) {
+    std::string edited = bundle;
+    size_t at = edited.find("view:f32:1");
+    ASSERT_NE(at, std::string::npos);
+    edited.replace(at, 10, bad);
+    EXPECT_EQ(tesseraModuleLoad(device, edited.data(), edited.size(), &module),
+              TESSERA_ERROR_INVALID_BUNDLE)
+        << bad;
+    EXPECT_NE(std::string(tesseraGetLastError()).find("malformed kernel"),
+              std::string::npos);
+  }
+  EXPECT_EQ(tesseraDeviceKind(nullptr), TESSERA_DEVICE_HOST);
+  // A view of more dimensions than the runtime holds is empty, not a write
+  // past its arrays.
+  float x = 0;
+  EXPECT_EQ(tessera::view(&x, {1, 1, 1, 1, 1}).rank, 0);
 }
 
 TEST_F(RuntimeModule, GpuDevicesCannotLoadYet) {

@@ -20,12 +20,15 @@ namespace tessera {
 inline std::string error() { return tesseraGetLastError(); }
 
 /// A dense row-major view of `data` with the given sizes (and element type,
-/// which launches then check).
+/// which launches then check). More than TESSERA_MAX_RANK sizes make a view
+/// of rank 0, which every launch rejects.
 inline tessera_view view(void *data, std::initializer_list<int64_t> sizes,
                          tessera_dtype dtype = TESSERA_DTYPE_UNSPECIFIED) {
   tessera_view v{};
   v.data = data;
   v.dtype = dtype;
+  if (sizes.size() > TESSERA_MAX_RANK)
+    return v;
   v.rank = static_cast<int64_t>(sizes.size());
   int64_t d = 0;
   for (int64_t size : sizes)

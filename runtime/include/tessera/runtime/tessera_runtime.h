@@ -59,6 +59,7 @@ tessera_status tesseraParseDeviceKind(const char *name,
  * library, so a machine without one gets TESSERA_ERROR_NO_DRIVER. */
 tessera_status tesseraDeviceOpen(tessera_device_kind kind,
                                  tessera_device **device);
+/* The kind of a device (TESSERA_DEVICE_HOST for a null device). */
 tessera_device_kind tesseraDeviceKind(const tessera_device *device);
 void tesseraDeviceClose(tessera_device *device);
 
