@@ -221,6 +221,10 @@ int tessera::run::runCompare(const CompareOptions &options) {
         std::string(info.args[index]).rfind("scalar:", 0) != 0)
       return error("--scalar=" + std::to_string(index) +
                    ":... names no scalar argument of " + kernel);
+    std::string scalarType = std::string(info.args[index]).substr(7);
+    if (scalarType == "f16" || scalarType == "bf16")
+      return error("--compare does not pass " + scalarType +
+                   " scalars yet (f32, f64, index and integers)");
     try {
       scalars[size_t(index)] = std::stoll(text);
       reals[size_t(index)] = std::stod(text);
