@@ -107,6 +107,11 @@ def Tile_SwizzleAttr : AttrDef<Tile_Dialect, "Swizzle"> {
   }];
   let parameters = (ins "int64_t":$vec, "int64_t":$perPhase,
                         "int64_t":$maxPhase);
+  let extraClassDeclaration = [{
+    ::tessera::Swizzle toSwizzle() const {
+      return {getVec(), getPerPhase(), getMaxPhase()};
+    }
+  }];
   let assemblyFormat = [{
     `<` `vec` `=` $vec `,` `per_phase` `=` $perPhase `,` `max_phase` `=`
     $maxPhase `>`

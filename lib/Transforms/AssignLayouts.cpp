@@ -178,16 +178,8 @@ LinearLayout LayoutAssigner::defaultLayout(RankedTensorType type) {
   LinearLayout copy = atoms::coalescedCopy(rows, cols, bits, numWarps);
   if (shape.size() == 2)
     return copy;
-  // 1-D: drop the row coordinate.
-  auto drop = [](ArrayRef<Coord> bases) {
-    SmallVector<Coord> result;
-    for (const Coord &c : bases)
-      result.push_back({c[1]});
-    return result;
-  };
-  return LinearLayout(shape, drop(copy.getBases(LinearLayout::Register)),
-                      drop(copy.getBases(LinearLayout::Lane)),
-                      drop(copy.getBases(LinearLayout::Warp)));
+  // 1-D: the copy of one row, without its row coordinate.
+  return copy.sliced({0});
 }
 
 void LayoutAssigner::apply() {

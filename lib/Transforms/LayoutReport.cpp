@@ -19,7 +19,7 @@ using namespace tessera;
 /// The swizzle a shared buffer carries (identity without `tile.swizzle`).
 static Swizzle getSwizzle(tile::AllocSharedOp alloc) {
   if (auto attr = alloc->getAttrOfType<tile::SwizzleAttr>("tile.swizzle"))
-    return Swizzle{attr.getVec(), attr.getPerPhase(), attr.getMaxPhase()};
+    return attr.toSwizzle();
   return Swizzle{};
 }
 

@@ -56,7 +56,7 @@ LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
       builder, loc, memrefType, dynamicShared, index(offset), ValueRange{});
   buffer.ring = ring;
   if (auto s = op->getAttrOfType<tile::SwizzleAttr>("tile.swizzle"))
-    buffer.swizzle = Swizzle{s.getVec(), s.getPerPhase(), s.getMaxPhase()};
+    buffer.swizzle = s.toSwizzle();
   shared[op.getResult()] = buffer;
   mapping.map(op.getResult(), buffer.memref);
   return success();
