@@ -24,6 +24,9 @@ using namespace tessera::runtime;
 namespace {
 using HostEntry = void (*)(void **, int64_t, int64_t, int64_t, int64_t,
                            int64_t);
+constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
+constexpr int64_t kMaxGridYZ = 65535;
+constexpr int64_t kMaxViewSize = int64_t(1) << 48;
 } // namespace
 
 struct tessera_module {
@@ -176,6 +179,11 @@ tessera_status tesseraLaunch(tessera_module *module, const char *kernel,
                 std::string("no kernel named '") + kernel + "' in the module");
   if (grid.x < 1 || grid.y < 1 || grid.z < 1)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT, "grid sizes must be positive");
+  // The limits the tag checker's proofs assume (docs/invariants.md), and
+  // CUDA's: x below 2^31, y and z at most 65535.
+  if (grid.x > kMaxGridX || grid.y > kMaxGridYZ || grid.z > kMaxGridYZ)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "grid sizes must be at most 2^31 - 1 (x) and 65535 (y, z)");
   const KernelEntry &entry = module->image.kernels[index];
 
   // Memref descriptors: {allocated, aligned, offset, sizes[r], strides[r]}.
@@ -206,6 +214,13 @@ tessera_status tesseraLaunch(tessera_module *module, const char *kernel,
       return fail(TESSERA_ERROR_INVALID_ARGUMENT,
                   "argument " + std::to_string(i) + " of " + entry.name +
                       " must be a view of rank " + std::to_string(rank));
+    for (int64_t r = 0; r < rank; ++r)
+      if (view->sizes[r] < 0 || view->sizes[r] >= kMaxViewSize)
+        return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                    "argument " + std::to_string(i) + " of " + entry.name +
+                        ": size " + std::to_string(view->sizes[r]) +
+                        " of dimension " + std::to_string(r) +
+                        " is outside [0, 2^48)");
     std::vector<int64_t> &d = descriptors[i];
     d.resize(3 + 2 * rank);
     std::memcpy(&d[0], &view->data, sizeof(void *));

@@ -114,6 +114,22 @@ TEST_F(RuntimeModule, LaunchErrorsAreClear) {
             TESSERA_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tesseraGetLastError()).find("must be a view of rank 1"),
             std::string::npos);
+  // The limits the tag checker's proofs assume are enforced.
+  EXPECT_EQ(tesseraLaunch(module, "scale", {int64_t(1) << 31, 1, 1}, args),
+            TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tesseraLaunch(module, "scale", {1, 65536, 1}, args),
+            TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tesseraGetLastError()).find("at most 2^31 - 1"),
+            std::string::npos);
+  for (int64_t size : {int64_t(-1), int64_t(1) << 48}) {
+    tessera_view huge = vx;
+    huge.sizes[0] = size;
+    void *hugeArgs[] = {&huge, &vx, &factor};
+    EXPECT_EQ(tesseraLaunch(module, "scale", {1, 1, 1}, hugeArgs),
+              TESSERA_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(tesseraGetLastError()).find("outside [0, 2^48)"),
+              std::string::npos);
+  }
   void *missing[] = {&vx, nullptr, &factor};
   EXPECT_EQ(tesseraLaunch(module, "scale", {1, 1, 1}, missing),
             TESSERA_ERROR_INVALID_ARGUMENT);
