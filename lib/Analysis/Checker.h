@@ -18,6 +18,9 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <map>
+#include <vector>
+
 namespace tessera::analysis {
 
 class Checker {
@@ -25,6 +28,13 @@ public:
   Checker(tile::KernelOp kernel, const TagCheckOptions &options,
           TagCheckStats &stats, TermContext &terms, SMTBackend &backend);
   mlir::LogicalResult run();
+  /// Inclusive bounds; a missing bound is infinite.
+  struct Interval {
+    std::optional<TermInt> lo, hi;
+  };
+  /// The bit width of an integer or index type (or element type), 0 for
+  /// other types and integers wider than 64 bits.
+  static unsigned bitsOf(mlir::Type type);
 
 private:
   // --- Terms of values (TagTransfer.cpp) ---------------------------------
@@ -32,6 +42,7 @@ private:
   /// The term of an index/integer/i1 value (element-wise for tensors).
   const Term *valueTerm(mlir::Value value);
   const Term *boolTerm(mlir::Value value);
+  std::pair<const Term *, const Term *> programGrid(int dim);
   const Term *dimTerm(mlir::Value view, unsigned dim);
   const Term *affineTerm(mlir::AffineExpr expr,
                          llvm::ArrayRef<const Term *> dims,
@@ -55,6 +66,27 @@ private:
                    llvm::SmallVector<const Term *>>
   mmaOperandIndices(bool transposeA, bool transposeB, const Term *i,
                     const Term *j, const Term *kk);
+
+  // --- Integer semantics (IntSemantics.cpp) ------------------------------
+  /// Bounds of `term` from its symbols' ranges and the facts in scope.
+  Interval rangeOf(const Term *term);
+  std::optional<bool> decide(const Term *cond);
+  /// ite(cond, a, b), or a or b when bounds decide `cond`.
+  const Term *select(const Term *cond, const Term *thenTerm,
+                     const Term *elseTerm);
+  /// A fresh symbol for a `bits`-wide integer (0: unbounded).
+  const Term *freshValue(llvm::StringRef name, unsigned bits);
+  /// The signed `bits`-bit value congruent to `term` modulo 2^bits.
+  const Term *wrapSigned(const Term *term, unsigned bits);
+  /// The unsigned reading of the signed `bits`-bit value `term`.
+  const Term *toUnsigned(const Term *term, unsigned bits);
+  const Term *boolToInt(const Term *flag, bool isSigned);
+  const Term *floorDivide(const Term *a, const Term *b);
+  const Term *truncDivide(const Term *a, const Term *b);
+  /// The value of an arith integer op's result, or null if not modelled.
+  const Term *integerValue(mlir::Operation *op);
+  /// An unknown value for `value`, remembered as made unknown by `op`.
+  const Term *unknownValue(mlir::Value value, mlir::Operation *op);
 
   // --- Tags of values ----------------------------------------------------
   TagFn tagOf(mlir::Value value);
@@ -83,6 +115,11 @@ private:
                       const BufferState &expected, const BufferState &actual,
                       llvm::StringRef what);
   mlir::LogicalResult processIf(mlir::scf::IfOp branch);
+  mlir::LogicalResult processSwitch(mlir::scf::IndexSwitchOp op);
+  mlir::LogicalResult processExecuteRegion(mlir::scf::ExecuteRegionOp op);
+  mlir::LogicalResult processBranches(
+      mlir::Operation *op,
+      llvm::ArrayRef<std::pair<mlir::Block *, const Term *>> branches);
   void processValues(mlir::Operation *op);
   void processElementwise(mlir::Operation *op);
   void processMma(tile::MmaOp op);
@@ -111,6 +148,9 @@ private:
         llvm::ArrayRef<const Term *> shown,
         llvm::function_ref<void(mlir::InFlightDiagnostic &, const Outcome &)>
             explain);
+  /// Whether the facts of a proved `query` contradict each other (then
+  /// reported at `op`).
+  bool vacuous(mlir::Operation *op, const Query &query);
   void hazard(mlir::Operation *op, llvm::StringRef message,
               mlir::Operation *other, llvm::StringRef otherNote,
               bool secondIteration);
@@ -151,15 +191,29 @@ private:
   llvm::DenseMap<mlir::Operation *, std::pair<TagFn, const Term *>> ringWrites;
   llvm::DenseMap<std::pair<mlir::Value, unsigned>, const Term *> dims;
   llvm::SmallVector<const Term *> elems;
+  /// Ranges of symbols by type or by what they stand for.
+  llvm::DenseMap<const Term *, Interval> symbolRanges;
+  /// Bit widths of the integer data read from views, by function name.
+  llvm::StringMap<unsigned> functionBits;
+  /// Unknown values and the ops that made them.
+  llvm::DenseMap<const Term *, mlir::Operation *> unknownOrigins;
+  /// The shape of the tile whose element values are being computed: the
+  /// bounds of e0, e1, ...
+  llvm::ArrayRef<int64_t> currentShape;
+  /// rangeOf is following an equality between symbols (one step only).
+  bool followingEquality = false;
   /// Facts of the whole kernel (sizes, program ids) and of the scopes
   /// being walked (loop bounds, assumptions).
   llvm::SmallVector<Fact> kernelFacts, facts;
-  llvm::DenseMap<int, const Term *> programIds;
+  /// Program ids and counts by grid dimension.
+  llvm::DenseMap<int, std::pair<const Term *, const Term *>> programIds;
   /// Loops being walked, innermost last: induction variable and bounds.
   struct LoopScope {
     const Term *iv, *lowerBound, *step;
   };
   llvm::SmallVector<LoopScope> loops;
+  /// Fact sets already checked for satisfiability.
+  std::map<std::vector<const Term *>, bool> satisfiable;
   /// Diagnostics are only emitted on the final walk over a loop body.
   bool reporting = true;
   bool anyFailure = false;

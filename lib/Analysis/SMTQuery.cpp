@@ -14,6 +14,9 @@ using namespace mlir;
 using namespace tessera::analysis;
 
 namespace {
+/// Marks the assertion of query fact i (for unsat cores).
+constexpr llvm::StringLiteral kFactAttr = "tessera.fact";
+
 /// SMT-LIB symbols: letters, digits and '_', not starting with a digit.
 std::string smtName(llvm::StringRef name) {
   std::string out;
@@ -56,10 +59,14 @@ public:
   llvm::DenseMap<const Term *, Value> cache;
 
 private:
-  Value intConst(int64_t value) {
+  Value intConst(TermInt value) {
+    uint64_t words[2] = {uint64_t(value), uint64_t(value >> 64)};
+    llvm::APInt wide(128, words);
+    // The narrowest signed width that holds the value.
+    unsigned bits = std::max(64u, wide.getSignificantBits());
     return smt::IntConstantOp::create(
         builder, loc,
-        builder.getIntegerAttr(builder.getIntegerType(64), value));
+        builder.getIntegerAttr(builder.getIntegerType(bits), wide.trunc(bits)));
   }
 
   Value function(llvm::StringRef name, unsigned arity) {
@@ -163,7 +170,14 @@ public:
                    ? std::nullopt
                    : std::optional<z3::expr>(get(yield.getValues()[0]));
       if (auto assertOp = dyn_cast<smt::AssertOp>(op)) {
-        solver.add(get(assertOp.getInput()));
+        auto index = assertOp->getAttrOfType<IntegerAttr>(kFactAttr);
+        if (trackFacts && index) {
+          std::string name = "fact!" + std::to_string(index.getInt()) + "!" +
+                             std::to_string(nextFresh++);
+          solver.add(get(assertOp.getInput()), name.c_str());
+        } else {
+          solver.add(get(assertOp.getInput()));
+        }
         continue;
       }
       if (isa<smt::CheckOp>(op)) {
@@ -176,6 +190,7 @@ public:
   }
 
   llvm::DenseMap<Value, z3::expr> values;
+  bool trackFacts = false;
 
 private:
   z3::expr translate(Operation &op) {
@@ -201,7 +216,10 @@ private:
           return ctx.int_const(name.c_str());
         })
         .Case([&](smt::IntConstantOp c) {
-          return ctx.int_val(c.getValue().getSExtValue());
+          const llvm::APInt &value = c.getValue();
+          if (value.getSignificantBits() <= 64)
+            return ctx.int_val(value.getSExtValue());
+          return ctx.int_val(llvm::toString(value, 10, true).c_str());
         })
         .Case([&](smt::BoolConstantOp c) { return ctx.bool_val(c.getValue()); })
         .Case([&](smt::IntAddOp) { return z3::sum(operands()); })
@@ -259,6 +277,22 @@ private:
   llvm::DenseMap<Value, z3::func_decl> functions;
   unsigned nextFresh = 0;
 };
+/// A Z3 integer numeral as a TermInt, if it is one and fits.
+std::optional<TermInt> parseNumeral(const z3::expr &numeral) {
+  if (!numeral.is_numeral())
+    return std::nullopt;
+  std::string text = numeral.get_decimal_string(0);
+  bool negative = !text.empty() && text.front() == '-';
+  TermInt value = 0;
+  for (char c : llvm::StringRef(text).drop_front(negative ? 1 : 0)) {
+    if (!llvm::isDigit(c) || __builtin_mul_overflow(value, 10, &value) ||
+        __builtin_sub_overflow(value, c - '0', &value))
+      return std::nullopt;
+  }
+  if (!negative && __builtin_sub_overflow(0, value, &value))
+    return std::nullopt;
+  return value;
+}
 } // namespace
 
 struct SMTBackend::Impl {
@@ -298,10 +332,14 @@ OwningOpRef<ModuleOp> SMTBackend::build(const Query &query) {
   // symbols: a weaker but sound set of ground facts. Z3's quantifier engine
   // would find proofs in more cases but not the same model on every run.
   SmallVector<const Term *> goalSymbols, ground;
+  SmallVector<unsigned> groundIndex;
   terms.collectSymbols(query.goal, goalSymbols);
-  for (const Fact &fact : query.facts) {
+  for (const Term *extra : query.instantiateAt)
+    terms.collectSymbols(extra, goalSymbols);
+  for (auto [index, fact] : llvm::enumerate(query.facts)) {
     if (fact.bound.empty()) {
       ground.push_back(fact.condition);
+      groundIndex.push_back(index);
       continue;
     }
     SmallVector<size_t> choice(fact.bound.size(), 0);
@@ -310,6 +348,7 @@ OwningOpRef<ModuleOp> SMTBackend::build(const Query &query) {
       for (auto [sym, index] : llvm::zip_equal(fact.bound, choice))
         map[sym] = goalSymbols[index];
       ground.push_back(terms.substitute(fact.condition, map));
+      groundIndex.push_back(index);
       size_t digit = 0;
       while (digit < choice.size() && ++choice[digit] == goalSymbols.size())
         choice[digit++] = 0;
@@ -326,9 +365,10 @@ OwningOpRef<ModuleOp> SMTBackend::build(const Query &query) {
     terms.collectSymbols(shown, symbols);
   for (const Term *sym : symbols)
     translator.declare(sym);
-  for (const Term *fact : ground)
+  for (auto [fact, index] : llvm::zip_equal(ground, groundIndex))
     if (!fact->isTrue())
-      smt::AssertOp::create(builder, loc, translator.translate(fact));
+      smt::AssertOp::create(builder, loc, translator.translate(fact))
+          ->setAttr(kFactAttr, builder.getI32IntegerAttr(index));
   Value goal = translator.translate(query.goal);
   smt::AssertOp::create(builder, loc, smt::NotOp::create(builder, loc, goal));
   for (const Term *shown : query.shown)
@@ -347,22 +387,35 @@ OwningOpRef<ModuleOp> SMTBackend::build(const Query &query) {
 }
 
 Outcome SMTBackend::solve(const Query &query, unsigned rlimit,
-                          unsigned timeoutMs) {
+                          bool trackFacts) {
   OwningOpRef<ModuleOp> module = build(query);
   auto solverOp = cast<smt::SolverOp>(module->getBody()->front());
 
   z3::solver solver(impl->z3);
   z3::params params(impl->z3);
   params.set("rlimit", rlimit ? rlimit : impl->rlimit);
-  params.set("timeout", timeoutMs);
   solver.set(params);
   SMTToZ3 interpreter(impl->z3);
+  interpreter.trackFacts = trackFacts;
   z3::check_result result = z3::unknown;
   interpreter.run(solverOp.getBodyRegion().front(), solver, result);
 
   Outcome outcome;
   if (result == z3::unsat) {
     outcome.verdict = Verdict::Proved;
+    if (trackFacts) {
+      z3::expr_vector core = solver.unsat_core();
+      for (unsigned i = 0; i < core.size(); ++i) {
+        // fact!<index>!<n>
+        std::string text = core[i].decl().name().str();
+        llvm::StringRef name(text);
+        unsigned index;
+        if (!name.split('!').second.split('!').first.getAsInteger(10, index) &&
+            !llvm::is_contained(outcome.core, index))
+          outcome.core.push_back(index);
+      }
+      llvm::sort(outcome.core);
+    }
     return outcome;
   }
   if (result == z3::unknown) {
@@ -383,9 +436,8 @@ Outcome SMTBackend::solve(const Query &query, unsigned rlimit,
     if (term->isBool() || !interpreter.values.count(value))
       continue;
     z3::expr evaluated = model.eval(interpreter.get(value), true);
-    int64_t number = 0;
-    if (evaluated.is_numeral_i64(number))
-      outcome.values[term] = number;
+    if (std::optional<TermInt> number = parseNumeral(evaluated))
+      outcome.values[term] = *number;
   }
   return outcome;
 }

@@ -1,7 +1,7 @@
 //===- TagChecker.cpp - The checker's driver and loops ----------*- C++ -*-===//
 //
 // Runs the walk over a kernel and handles control flow: loops by induction
-// (TAGS.md §3) and branches by join.
+// (docs/invariants.md) and branches by path conditions and joins.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,11 +71,16 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
   const Term *step = valueTerm(loop.getStep());
   const Term *iv = terms.freshSym(sourceNames.get(loop.getInductionVar()));
   values[loop.getInductionVar()] = iv;
+  // lb <= iv < ub, within the bounds of lb and ub.
+  Interval ivRange = {rangeOf(lb).lo, rangeOf(ub).hi};
+  if (ivRange.hi)
+    *ivRange.hi -= 1;
+  symbolRanges[iv] = ivRange;
   size_t factsBefore = facts.size();
-  facts.push_back({terms.inRange(iv, lb, ub), {}});
-  facts.push_back({terms.lt(terms.cst(0), step), {}});
+  facts.push_back({terms.inRange(iv, lb, ub), {}, loop});
+  facts.push_back({terms.lt(terms.cst(0), step), {}, loop});
   facts.push_back(
-      {terms.eq(terms.mod(terms.sub(iv, lb), step), terms.cst(0)), {}});
+      {terms.eq(terms.mod(terms.sub(iv, lb), step), terms.cst(0)), {}, loop});
   loops.push_back({iv, lb, step});
   size_t loopFacts = facts.size();
 
@@ -326,29 +331,104 @@ void Checker::checkRingState(const RingPlan &ring, scf::ForOp loop,
   facts.resize(before);
 }
 
-LogicalResult Checker::processIf(scf::IfOp branch) {
+/// Branches are walked with their path condition as a fact, from the same
+/// state. Assumptions made in a branch hold after it only under its path
+/// condition; results are ite of the branches' values, and tags and buffers
+/// join.
+LogicalResult
+Checker::processBranches(Operation *op,
+                         ArrayRef<std::pair<Block *, const Term *>> branches) {
   llvm::DenseMap<Value, BufferState> before = buffers;
-  if (failed(processBlock(*branch.thenBlock())))
+  SmallVector<llvm::DenseMap<Value, BufferState>, 2> after;
+  SmallVector<SmallVector<TagFn, 4>, 2> yieldedTags;
+  SmallVector<SmallVector<const Term *, 4>, 2> yieldedValues;
+  const Term *afterFacts = terms.boolean(false);
+  size_t factsBefore = facts.size();
+  for (auto [block, path] : branches) {
+    buffers = before;
+    facts.push_back({path, {}, op});
+    const Term *assumed = path;
+    SmallVector<TagFn, 4> tagsOut;
+    SmallVector<const Term *, 4> valuesOut;
+    if (block) {
+      if (failed(processBlock(*block)))
+        return failure();
+      for (size_t i = factsBefore + 1; i < facts.size(); ++i)
+        if (facts[i].bound.empty())
+          assumed = terms.land(assumed, facts[i].condition);
+      for (Value v : block->getTerminator()->getOperands()) {
+        tagsOut.push_back(tagOf(v));
+        valuesOut.push_back(bitsOf(v.getType()) ? valueTerm(v) : nullptr);
+      }
+    }
+    facts.resize(factsBefore);
+    afterFacts = terms.lor(afterFacts, assumed);
+    after.push_back(buffers);
+    yieldedTags.push_back(tagsOut);
+    yieldedValues.push_back(valuesOut);
+  }
+  // One of the branches ran, with what it assumed.
+  if (!afterFacts->isTrue())
+    facts.push_back({afterFacts, {}, op});
+  buffers = after.front();
+  for (auto &state : llvm::drop_begin(after))
+    for (auto &[buffer, other] : state) {
+      BufferState &mine = buffers[buffer];
+      mine.tag = join(mine.tag, other.tag, op);
+      mine.hazard.join(other.hazard);
+    }
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    TagFn fn;
+    for (auto &branchTags : yieldedTags)
+      if (i < branchTags.size())
+        fn = join(fn, branchTags[i], op);
+    tags[result] = fn;
+    if (!bitsOf(result.getType()))
+      continue;
+    // The last branch is the default; the others are chosen by their path.
+    const Term *value = yieldedValues.back()[i];
+    for (size_t b = branches.size() - 1; b-- > 0;)
+      value = bitsOf(result.getType()) == 1
+                  ? terms.ite(branches[b].second, yieldedValues[b][i], value)
+                  : select(branches[b].second, yieldedValues[b][i], value);
+    values[result] = value;
+  }
+  return success();
+}
+
+LogicalResult Checker::processIf(scf::IfOp branch) {
+  const Term *cond = boolTerm(branch.getCondition());
+  return processBranches(branch, {{branch.thenBlock(), cond},
+                                  {branch.elseBlock(), terms.lnot(cond)}});
+}
+
+LogicalResult Checker::processSwitch(scf::IndexSwitchOp op) {
+  const Term *arg = valueTerm(op.getArg());
+  SmallVector<std::pair<Block *, const Term *>> branches;
+  const Term *none = terms.boolean(true);
+  for (auto [value, region] :
+       llvm::zip_equal(op.getCases(), op.getCaseRegions())) {
+    const Term *hit = terms.eq(arg, terms.cst(value));
+    // A repeated case value never runs its later region.
+    branches.push_back({&region.front(), terms.land(none, hit)});
+    none = terms.land(none, terms.lnot(hit));
+  }
+  branches.push_back({&op.getDefaultBlock(), none});
+  return processBranches(op, branches);
+}
+
+LogicalResult Checker::processExecuteRegion(scf::ExecuteRegionOp op) {
+  if (!op.getRegion().hasOneBlock())
+    return op.emitError("the tag checker does not model scf.execute_region "
+                        "with more than one block; use one block or scf.if");
+  Block &block = op.getRegion().front();
+  if (failed(processBlock(block)))
     return failure();
-  llvm::DenseMap<Value, BufferState> afterThen = buffers;
-  SmallVector<TagFn, 4> thenTags;
-  for (Value v : branch.thenYield().getOperands())
-    thenTags.push_back(tagOf(v));
-  buffers = before;
-  SmallVector<TagFn, 4> elseTags(thenTags.size());
-  if (branch.elseBlock()) {
-    if (failed(processBlock(*branch.elseBlock())))
-      return failure();
-    for (auto [i, v] : llvm::enumerate(branch.elseYield().getOperands()))
-      elseTags[i] = tagOf(v);
+  for (auto [result, v] :
+       llvm::zip_equal(op.getResults(), block.getTerminator()->getOperands())) {
+    tags[result] = tagOf(v);
+    if (bitsOf(v.getType()))
+      values[result] = valueTerm(v);
   }
-  for (auto &[buffer, state] : afterThen) {
-    BufferState &other = buffers[buffer];
-    other.tag = join(state.tag, other.tag, branch);
-    other.hazard.join(state.hazard);
-  }
-  for (auto [result, thenFn, elseFn] :
-       llvm::zip_equal(branch.getResults(), thenTags, elseTags))
-    tags[result] = join(thenFn, elseFn, branch);
   return success();
 }

@@ -1,15 +1,18 @@
 //===- TagObligations.cpp - Assertions, queries and diagnostics -*- C++ -*-===//
 //
-// Each assertion becomes one query (TAGS.md §4): decided structurally when
+// Each assertion becomes one query: decided structurally when
 // its goal simplifies to true, otherwise by Z3. A failure is an error at the
 // assertion with notes: the counterexample, the tags the failing elements
-// carry, and the ops that wrote those elements (TAGS.md §5).
+// carry, and the ops that wrote those elements (docs/invariants.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Checker.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace tessera;
@@ -17,9 +20,9 @@ using namespace tessera::analysis;
 
 std::string Checker::valueText(const Term *term, const Outcome &outcome) {
   if (term->isConst())
-    return std::to_string(term->getValue());
+    return toString(term->getValue());
   if (auto it = outcome.values.find(term); it != outcome.values.end())
-    return std::to_string(it->second);
+    return toString(it->second);
   return terms.str(term);
 }
 
@@ -108,6 +111,15 @@ bool Checker::tupleOrReport(Operation *op, Value value, const TagFn &fn) {
                        "make sure its data is written and visible here";
     return false;
   }
+  if (fn.fromUnmodelledOp) {
+    InFlightDiagnostic diag =
+        op->emitError() << "tag assertion failed: " << sourceNames.get(value)
+                        << " has an unknown tag";
+    diag.attachNote(fn.origin->getLoc())
+        << "the tag checker does not model '" << fn.origin->getName()
+        << "', so its result's tag is unknown";
+    return false;
+  }
   InFlightDiagnostic diag =
       op->emitError() << "tag assertion failed: " << sourceNames.get(value)
                       << " has conflicting provenance (⊤)";
@@ -145,6 +157,8 @@ bool Checker::prove(
   }
   Outcome outcome = backend.solve(query);
   if (outcome.verdict == Verdict::Proved) {
+    if (vacuous(op, query))
+      return false;
     ++stats.provedBySolver;
     return true;
   }
@@ -152,9 +166,8 @@ bool Checker::prove(
   ++stats.failed;
   if (outcome.verdict == Verdict::Unknown) {
     op->emitError() << "tag assertion undecided: Z3 gave up (" << outcome.reason
-                    << ") within rlimit=" << options.rlimit << " and "
-                    << SMTBackend::kTimeoutMs / 1000
-                    << " s; raise the tag-check option 'rlimit' or simplify "
+                    << ") within rlimit=" << options.rlimit
+                    << "; raise the tag-check option 'rlimit' or simplify "
                        "the assertion";
     return false;
   }
@@ -166,11 +179,62 @@ bool Checker::prove(
   for (const Term *sym : symbols)
     if (auto it = outcome.values.find(sym); it != outcome.values.end())
       assignments.push_back(sym->getName().str() + " = " +
-                            std::to_string(it->second));
+                            toString(it->second));
   diag.attachNote(op->getLoc())
       << "counterexample: " << llvm::join(assignments, ", ");
   explain(diag, outcome);
+  // Values the checker could not interpret, and why.
+  for (const Term *sym : symbols)
+    if (Operation *origin = unknownOrigins.lookup(sym))
+      diag.attachNote(origin->getLoc())
+          << sym->getName() << " is unknown: the tag checker does not model '"
+          << origin->getName() << "' here";
   return false;
+}
+
+/// A proof under contradictory facts proves nothing: reported with the
+/// facts that contradict each other.
+bool Checker::vacuous(Operation *op, const Query &query) {
+  std::vector<const Term *> key;
+  bool quantified = false;
+  for (const Fact &fact : query.facts) {
+    key.push_back(fact.condition);
+    quantified |= !fact.bound.empty();
+  }
+  if (!quantified)
+    if (auto it = satisfiable.find(key); it != satisfiable.end() && it->second)
+      return false;
+  Query check = query;
+  check.goal = terms.boolean(false);
+  check.shown.clear();
+  check.instantiateAt = {query.goal};
+  Outcome outcome = backend.solve(check, 0, /*trackFacts=*/true);
+  bool contradiction = outcome.verdict == Verdict::Proved;
+  if (!quantified)
+    satisfiable[key] = !contradiction;
+  if (!contradiction)
+    return false;
+  anyFailure = true;
+  ++stats.failed;
+  InFlightDiagnostic diag =
+      op->emitError() << "tag assertion is vacuous: the facts in scope "
+                         "contradict each other, so no execution reaches it";
+  for (unsigned index : outcome.core) {
+    const Fact &fact = query.facts[index];
+    Location loc = fact.origin ? fact.origin->getLoc() : kernel.getLoc();
+    std::string what = "a fact of the kernel";
+    if (auto assume = dyn_cast_or_null<tag::AssumeOp>(fact.origin))
+      what = "the assumption" + (assume.getMessage()
+                                     ? " '" + assume.getMessage()->str() + "'"
+                                     : std::string());
+    else if (isa_and_nonnull<scf::ForOp>(fact.origin))
+      what = "the bounds of this loop";
+    else if (fact.origin)
+      what = "the condition of this branch";
+    diag.attachNote(loc) << what << " (" << terms.str(fact.condition)
+                         << ") is part of the contradiction";
+  }
+  return true;
 }
 
 void Checker::hazard(Operation *op, StringRef message, Operation *other,
@@ -200,7 +264,7 @@ void Checker::addAssumption(tag::AssumeOp op) {
   const Term *condition = boolTerm(op.getCondition());
   auto tensor = dyn_cast<RankedTensorType>(op.getCondition().getType());
   if (!tensor) {
-    facts.push_back({condition, {}});
+    facts.push_back({condition, {}, op});
     return;
   }
   // An assumption about a tile holds for each of its elements.
@@ -214,6 +278,7 @@ void Checker::addAssumption(tag::AssumeOp op) {
   }
   fact.condition = terms.implies(range, atIndices(condition, bound));
   fact.bound.assign(bound.begin(), bound.end());
+  fact.origin = op;
   facts.push_back(fact);
 }
 
@@ -442,39 +507,43 @@ void Checker::checkSharedCapacity() {
 }
 
 /// Views are dense and row-major at run time (the runtime passes contiguous
-/// tensors), so element (i0, ..., in) sits at sum_j i_j * prod_{l>j} dim_l.
-/// The access needs 64-bit offsets unless every in-bounds element of the
-/// tile is proved to sit below 2^31 under the facts in scope.
+/// tensors), so element (i0, ..., in) sits at sum_j i_j * prod_{l>j} dim_l,
+/// at most prod_j dim_j - 1 in bounds. The access needs 64-bit offsets
+/// unless the bounds of the indices and sizes (their ranges and the facts in
+/// scope) keep every in-bounds element below 2^31: interval arithmetic,
+/// deterministic and without the solver.
 void Checker::checkOffsets(Operation *op, Value view,
                            ArrayRef<const Term *> indices, const Term *inBounds,
                            ArrayRef<int64_t> tileShape, unsigned firstElem) {
   if (!reporting)
     return;
-  const Term *offset = terms.cst(0), *stride = terms.cst(1);
-  for (unsigned j = indices.size(); j-- > 0;) {
-    offset = terms.add(offset, terms.mul(indices[j], stride));
-    stride = terms.mul(stride, dimTerm(view, j));
+  // Element variables before the tile's (a ring's slot) are unbounded here.
+  SmallVector<int64_t> shape(firstElem, std::numeric_limits<int64_t>::max());
+  shape.append(tileShape.begin(), tileShape.end());
+  currentShape = shape;
+  llvm::scope_exit done([&] { currentShape = {}; });
+  std::optional<TermInt> largest = TermInt(0), stride = TermInt(1);
+  auto times = [](std::optional<TermInt> a,
+                  std::optional<TermInt> b) -> std::optional<TermInt> {
+    TermInt r;
+    if (!a || !b || __builtin_mul_overflow(*a, *b, &r))
+      return std::nullopt;
+    return r;
+  };
+  for (unsigned j = indices.size(); j-- > 0 && largest;) {
+    std::optional<TermInt> size = rangeOf(dimTerm(view, j)).hi;
+    // In bounds, i_j < dim_j.
+    std::optional<TermInt> index = rangeOf(indices[j]).hi;
+    if (size && (!index || *index > *size - 1))
+      index = *size - 1;
+    std::optional<TermInt> term = times(index, stride);
+    TermInt sum;
+    largest = term && !__builtin_add_overflow(*largest,
+                                              std::max(*term, TermInt(0)), &sum)
+                  ? std::optional(sum)
+                  : std::nullopt;
+    stride = times(stride, size);
   }
-  const Term *goal =
-      terms.implies(inBounds, terms.lt(offset, terms.cst(int64_t(1) << 31)));
-  unsigned bits = 32;
-  if (!goal->isTrue()) {
-    Query query;
-    query.facts.append(kernelFacts.begin(), kernelFacts.end());
-    query.facts.append(facts.begin(), facts.end());
-    for (auto [d, size] : llvm::enumerate(tileShape))
-      query.facts.push_back(
-          {terms.inRange(elem(firstElem + d), terms.cst(0), terms.cst(size)),
-           {}});
-    query.goal = goal;
-    // Offsets without bounded sizes are usually nonlinear and unbounded;
-    // a small budget keeps those cheap, and undecided means 64 bits. Z3's
-    // nonlinear search does not always stop at the rlimit (MoE's packed
-    // 4-D expert weights ran for minutes): a short timeout backs it up.
-    constexpr unsigned offsetTimeoutMs = 2000;
-    if (backend.solve(query, std::max(options.rlimit / 4, 1u), offsetTimeoutMs)
-            .verdict != Verdict::Proved)
-      bits = 64;
-  }
+  unsigned bits = largest && *largest < (TermInt(1) << 31) ? 32 : 64;
   stats.offsetBits.push_back({op, bits});
 }

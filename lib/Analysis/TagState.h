@@ -1,6 +1,6 @@
 //===- TagState.h - Abstract state of the tag checker ----------*- C++ -*-===//
 //
-// Private to lib/Analysis: the per-element tag of a value (TAGS.md §1) and
+// Private to lib/Analysis: the per-element tag of a value (docs/invariants.md) and
 // the hazard state of a shared buffer.
 //
 //===----------------------------------------------------------------------===//
@@ -31,6 +31,9 @@ struct TagFn {
   const Term *known = nullptr;
   /// The op that wrote the data, or where conflicting tags met.
   mlir::Operation *origin = nullptr;
+  /// ⊤ from an op the checker does not model (`origin`), not from a
+  /// conflict.
+  bool fromUnmodelledOp = false;
   /// For data from ring slots: the writers, each with the condition on the
   /// element indices under which it wrote the element (first match wins).
   llvm::SmallVector<std::pair<const Term *, mlir::Operation *>, 2> writers;
@@ -39,6 +42,12 @@ struct TagFn {
     TagFn fn;
     fn.kind = Top;
     fn.origin = origin;
+    return fn;
+  }
+  /// ⊤ because `origin` is an op the checker does not model.
+  static TagFn unmodelled(mlir::Operation *origin) {
+    TagFn fn = top(origin);
+    fn.fromUnmodelledOp = true;
     return fn;
   }
   std::optional<unsigned> find(llvm::StringRef component) const {
@@ -66,7 +75,7 @@ struct PendingCopy {
   }
 };
 
-/// Who may still touch a shared buffer (TAGS.md §1): a set of possibilities,
+/// Who may still touch a shared buffer (docs/invariants.md): a set of possibilities,
 /// so that joins at loop heads and branches are unions.
 struct Hazard {
   /// A synchronous write (or a retired copy) not yet made visible by a

@@ -1,6 +1,6 @@
 //===- TagTransfer.cpp - Tag propagation through tile kernels ---*- C++ -*-===//
 //
-// The transfer functions of TAGS.md §2-3: how tags and the values of index
+// The transfer functions: how tags and the values of index
 // arithmetic flow through tile ops, shared buffers and loops.
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -39,24 +40,63 @@ const Term *Checker::dimTerm(Value view, unsigned dim) {
   const Term *&term = dims[{view, dim}];
   if (!term) {
     term = terms.freshSym(sourceNames.get(view) + ".dim" + std::to_string(dim));
-    kernelFacts.push_back({terms.le(terms.cst(0), term), {}});
+    // Sizes are below 2^48 (the runtime checks this at launch): no view
+    // spans more than a 48-bit address space.
+    symbolRanges[term] = {TermInt(0), (TermInt(1) << 48) - 1};
+    kernelFacts.push_back(
+        {terms.inRange(term, terms.cst(0), terms.cst(TermInt(1) << 48)), {}});
   }
   return term;
 }
 
-/// A value the checker cannot interpret is an unknown symbol, named after
-/// the value; a boolean one is `symbol == 1`.
+/// A value the checker cannot interpret (an argument, a loop-carried value,
+/// the result of an op it does not model) is an unknown symbol, named after
+/// the value and ranging over its type; a boolean one is `symbol == 1`.
 const Term *Checker::valueTerm(Value value) {
   if (auto it = values.find(value); it != values.end())
     return it->second;
-  const Term *term = terms.freshSym(sourceNames.get(value));
-  if (getElementTypeOrSelf(value.getType()).isInteger(1))
+  Operation *def = value.getDefiningOp();
+  if (def &&
+      !isa<scf::ForOp, scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(
+          def))
+    return unknownValue(value, def);
+  const Term *term =
+      freshValue(sourceNames.get(value), bitsOf(value.getType()));
+  if (bitsOf(value.getType()) == 1)
+    term = terms.eq(term, terms.cst(1));
+  values[value] = term;
+  return term;
+}
+
+const Term *Checker::unknownValue(Value value, Operation *op) {
+  const Term *sym = freshValue(sourceNames.get(value), bitsOf(value.getType()));
+  unknownOrigins[sym] = op;
+  const Term *term = sym;
+  if (bitsOf(value.getType()) == 1)
     term = terms.eq(term, terms.cst(1));
   values[value] = term;
   return term;
 }
 
 const Term *Checker::boolTerm(Value value) { return valueTerm(value); }
+
+/// The program id along `dim` and the number of programs: grids have at
+/// most 2^31 - 1 programs along each dimension.
+std::pair<const Term *, const Term *> Checker::programGrid(int dim) {
+  auto &[id, count] = programIds[dim];
+  if (!id) {
+    std::string name = tile::stringifyDim(tile::Dim(dim)).str();
+    id = terms.freshSym("program_id." + name);
+    count = terms.freshSym("num_programs." + name);
+    TermInt limit = (TermInt(1) << 31) - 1;
+    symbolRanges[count] = {TermInt(1), limit};
+    symbolRanges[id] = {TermInt(0), limit - 1};
+    kernelFacts.push_back({terms.inRange(id, terms.cst(0), count), {}});
+    kernelFacts.push_back(
+        {terms.inRange(count, terms.cst(1), terms.cst(limit + 1)), {}});
+  }
+  return {id, count};
+}
 
 const Term *Checker::affineTerm(AffineExpr expr,
                                 ArrayRef<const Term *> dimTerms,
@@ -104,9 +144,11 @@ void Checker::readView(Operation *reader, Value source,
   data.origin = reader;
   tags[result] = data;
   // Integer data read from memory is an unknown function of its position
-  // (TAGS.md §1); out of bounds it reads as the padding.
-  if (result.getType().getElementType().isSignlessInteger()) {
-    const Term *read = terms.apply(sourceNames.get(source).substr(1), indices);
+  //; out of bounds it reads as the padding.
+  if (unsigned bits = bitsOf(result.getType()); bits > 1) {
+    std::string function = sourceNames.get(source).substr(1);
+    functionBits[function] = bits;
+    const Term *read = terms.apply(function, indices);
     values[result] = terms.ite(inBounds, read, terms.cst(0));
   }
 }
@@ -335,86 +377,42 @@ LogicalResult Checker::processBlock(Block &block) {
 
 /// Index arithmetic, comparisons and integer tiles: their values as terms.
 void Checker::processValues(Operation *op) {
+  if (op->getNumResults() != 1)
+    return;
   auto operand = [&](unsigned i) { return valueTerm(op->getOperand(i)); };
   auto set = [&](const Term *term) { values[op->getResult(0)] = term; };
+  Type type = op->getResult(0).getType();
+  // Element variables range over the result's shape while its value is
+  // built.
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  currentShape = tensor ? tensor.getShape() : ArrayRef<int64_t>();
+  llvm::scope_exit done([&] { currentShape = {}; });
+  if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+    Attribute value = c.getValue();
+    if (auto splat = dyn_cast<SplatElementsAttr>(value))
+      value = splat.getSplatValue<Attribute>();
+    if (auto integer = dyn_cast<IntegerAttr>(value); integer && bitsOf(type))
+      set(bitsOf(type) == 1 ? terms.boolean(integer.getValue().getBoolValue())
+                            : terms.cst(integer.getValue().getSExtValue()));
+    return;
+  }
+  if (isa_and_nonnull<arith::ArithDialect>(op->getDialect())) {
+    if (!bitsOf(type))
+      return;
+    if (const Term *term = integerValue(op))
+      set(term);
+    else
+      unknownValue(op->getResult(0), op);
+    return;
+  }
   llvm::TypeSwitch<Operation *>(op)
-      .Case([&](arith::ConstantOp c) {
-        Attribute value = c.getValue();
-        if (auto splat = dyn_cast<SplatElementsAttr>(value))
-          value = splat.getSplatValue<Attribute>();
-        if (auto integer = dyn_cast<IntegerAttr>(value))
-          set(integer.getType().isInteger(1)
-                  ? terms.boolean(integer.getValue().getBoolValue())
-                  : terms.cst(integer.getValue().getSExtValue()));
-      })
-      .Case<arith::AddIOp>(
-          [&](auto) { set(terms.add(operand(0), operand(1))); })
-      .Case<arith::SubIOp>(
-          [&](auto) { set(terms.sub(operand(0), operand(1))); })
-      .Case<arith::MulIOp>(
-          [&](auto) { set(terms.mul(operand(0), operand(1))); })
-      .Case<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(
-          [&](auto) { set(terms.div(operand(0), operand(1))); })
-      .Case<arith::CeilDivUIOp, arith::CeilDivSIOp>([&](auto) {
-        set(terms.div(
-            terms.add(operand(0), terms.sub(operand(1), terms.cst(1))),
-            operand(1)));
-      })
-      .Case<arith::RemUIOp, arith::RemSIOp>(
-          [&](auto) { set(terms.mod(operand(0), operand(1))); })
-      .Case<arith::MinUIOp, arith::MinSIOp>(
-          [&](auto) { set(terms.min(operand(0), operand(1))); })
-      .Case<arith::MaxUIOp, arith::MaxSIOp>(
-          [&](auto) { set(terms.max(operand(0), operand(1))); })
-      .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-            arith::ExtUIOp, arith::TruncIOp>([&](auto) { set(operand(0)); })
-      .Case([&](arith::CmpIOp cmp) {
-        const Term *a = operand(0), *b = operand(1);
-        using P = arith::CmpIPredicate;
-        switch (cmp.getPredicate()) {
-        case P::eq:
-          return set(terms.eq(a, b));
-        case P::ne:
-          return set(terms.lnot(terms.eq(a, b)));
-        case P::slt:
-        case P::ult:
-          return set(terms.lt(a, b));
-        case P::sle:
-        case P::ule:
-          return set(terms.le(a, b));
-        case P::sgt:
-        case P::ugt:
-          return set(terms.lt(b, a));
-        case P::sge:
-        case P::uge:
-          return set(terms.le(b, a));
-        }
-      })
-      .Case([&](arith::SelectOp select) {
-        set(terms.ite(operand(0), operand(1), operand(2)));
-      })
-      .Case<arith::AndIOp, arith::OrIOp, arith::XOrIOp>([&](auto) {
-        if (!getElementTypeOrSelf(op->getResult(0).getType()).isInteger(1))
-          return;
-        const Term *a = operand(0), *b = operand(1);
-        if (isa<arith::AndIOp>(op))
-          set(terms.land(a, b));
-        else if (isa<arith::OrIOp>(op))
-          set(terms.lor(a, b));
-        else
-          set(terms.lnot(terms.eq(a, b)));
-      })
       .Case([&](tile::SplatOp splat) { set(operand(0)); })
       .Case([&](tile::IotaOp) { set(elem(0)); })
       .Case([&](tile::ProgramIdOp pid) {
-        const Term *&id = programIds[static_cast<int>(pid.getDim())];
-        if (!id) {
-          std::string dim = tile::stringifyDim(pid.getDim()).str();
-          id = terms.freshSym("program_id." + dim);
-          const Term *count = terms.freshSym("num_programs." + dim);
-          kernelFacts.push_back({terms.inRange(id, terms.cst(0), count), {}});
-        }
-        set(id);
+        set(programGrid(static_cast<int>(pid.getDim())).first);
+      })
+      .Case([&](tile::NumProgramsOp count) {
+        set(programGrid(static_cast<int>(count.getDim())).second);
       })
       .Case([&](tile::DimOp dim) {
         set(dimTerm(dim.getView(), dim.getDimensionAttr().getInt()));
@@ -720,11 +718,29 @@ LogicalResult Checker::processOp(Operation *op) {
       })
       .Case([&](scf::ForOp loop) { return processFor(loop); })
       .Case([&](scf::IfOp branch) { return processIf(branch); })
-      .Default([&](Operation *other) {
-        if (other->getDialect() &&
-                isa<arith::ArithDialect>(other->getDialect()) ||
-            other->getName().getDialectNamespace() == "math")
+      .Case([&](scf::IndexSwitchOp op) { return processSwitch(op); })
+      .Case([&](scf::ExecuteRegionOp op) { return processExecuteRegion(op); })
+      // Ops whose tile results carry no provenance (⊥) or that have no
+      // results the checker tracks; their values are modelled above.
+      .Case<tile::SplatOp, tile::IotaOp, tile::ProgramIdOp, tile::NumProgramsOp,
+            tile::DimOp, tile::AllocSharedOp, tile::ReturnOp, tensor::ExtractOp,
+            tag::CoordOp, scf::YieldOp>([](Operation *) { return success(); })
+      .Default([&](Operation *other) -> LogicalResult {
+        if (isa_and_nonnull<arith::ArithDialect>(other->getDialect()) ||
+            other->getName().getDialectNamespace() == "math") {
           processElementwise(other);
+          return success();
+        }
+        if (other->getNumRegions() != 0)
+          return other->emitError()
+                 << "the tag checker does not model '" << other->getName()
+                 << "'; its regions would go unchecked (use scf.for, scf.if, "
+                    "scf.index_switch or scf.execute_region)";
+        // Anything else: results with unknown tags (and, lazily, values)
+        // that remember the op.
+        for (Value result : other->getResults())
+          if (isa<RankedTensorType>(result.getType()))
+            tags[result] = TagFn::unmodelled(other);
         return success();
       });
 }

@@ -9,23 +9,66 @@
 
 using namespace tessera::analysis;
 
-static int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
+std::string tessera::analysis::toString(TermInt value) {
+  if (value == 0)
+    return "0";
+  bool negative = value < 0;
+  // Digits of the magnitude, taken from the negative side so that the
+  // minimum has one too.
+  std::string digits;
+  for (TermInt rest = negative ? value : -value; rest != 0; rest /= 10)
+    digits.push_back(char('0' - int(rest % 10)));
+  if (negative)
+    digits.push_back('-');
+  return std::string(digits.rbegin(), digits.rend());
+}
+
+TermInt TermContext::checkedAdd(TermInt a, TermInt b) {
+  TermInt result;
+  if (__builtin_add_overflow(a, b, &result)) {
+    overflowed = true;
+    return 0;
+  }
+  return result;
+}
+
+TermInt TermContext::checkedMul(TermInt a, TermInt b) {
+  TermInt result;
+  if (__builtin_mul_overflow(a, b, &result)) {
+    overflowed = true;
+    return 0;
+  }
+  return result;
+}
+
+const Term *TermContext::orOverflow(const Term *term) {
+  if (!overflowed)
+    return term;
+  overflowed = false;
+  return freshSym("overflow");
+}
+
+static TermInt floorDiv(TermInt a, TermInt b) {
+  TermInt q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-static int64_t euclidMod(int64_t a, int64_t b) {
-  int64_t r = a % b;
+static TermInt euclidMod(TermInt a, TermInt b) {
+  TermInt r = a % b;
   return r < 0 ? r + (b < 0 ? -b : b) : r;
 }
 
 size_t TermContext::Hash::operator()(const Term *term) const {
-  llvm::hash_code code = llvm::hash_combine(static_cast<int>(term->getKind()),
-                                            term->getValue(), term->getName());
+  auto wide = [](TermInt v) {
+    return llvm::hash_combine(uint64_t(v), uint64_t(v >> 64));
+  };
+  llvm::hash_code code =
+      llvm::hash_combine(static_cast<int>(term->getKind()),
+                         wide(term->getValue()), term->getName());
   for (const Term *op : term->getOperands())
     code = llvm::hash_combine(code, op->getId());
-  for (int64_t coeff : term->getCoeffs())
-    code = llvm::hash_combine(code, coeff);
+  for (TermInt coeff : term->getCoeffs())
+    code = llvm::hash_combine(code, wide(coeff));
   return code;
 }
 
@@ -53,7 +96,7 @@ const Term *TermContext::unique(Term &&proto) {
   return term;
 }
 
-const Term *TermContext::cst(int64_t value) {
+const Term *TermContext::cst(TermInt value) {
   Term proto;
   proto.kind = TermKind::Const;
   proto.value = value;
@@ -68,25 +111,25 @@ const Term *TermContext::freshSym(llvm::StringRef name) {
 }
 
 void TermContext::linearize(
-    const Term *term, int64_t scale, int64_t &constant,
-    std::vector<std::pair<const Term *, int64_t>> &atoms) {
+    const Term *term, TermInt scale, TermInt &constant,
+    std::vector<std::pair<const Term *, TermInt>> &atoms) {
   if (term->getKind() == TermKind::Const) {
-    constant += scale * term->getValue();
+    constant = checkedAdd(constant, checkedMul(scale, term->getValue()));
     return;
   }
   if (term->getKind() == TermKind::Add) {
-    constant += scale * term->getValue();
+    constant = checkedAdd(constant, checkedMul(scale, term->getValue()));
     for (auto [op, coeff] :
          llvm::zip_equal(term->getOperands(), term->getCoeffs()))
-      atoms.emplace_back(op, scale * coeff);
+      atoms.emplace_back(op, checkedMul(scale, coeff));
     return;
   }
   atoms.emplace_back(term, scale);
 }
 
 const Term *
-TermContext::buildSum(int64_t constant,
-                      std::vector<std::pair<const Term *, int64_t>> atoms) {
+TermContext::buildSum(TermInt constant,
+                      std::vector<std::pair<const Term *, TermInt>> atoms) {
   llvm::sort(atoms, [](const auto &lhs, const auto &rhs) {
     return lhs.first->getId() < rhs.first->getId();
   });
@@ -95,7 +138,7 @@ TermContext::buildSum(int64_t constant,
   proto.value = constant;
   for (auto &[atom, coeff] : atoms) {
     if (!proto.operands.empty() && proto.operands.back() == atom) {
-      proto.coeffs.back() += coeff;
+      proto.coeffs.back() = checkedAdd(proto.coeffs.back(), coeff);
       continue;
     }
     proto.operands.push_back(atom);
@@ -116,12 +159,14 @@ TermContext::buildSum(int64_t constant,
       continue;
     for (size_t j = 0; j < proto.operands.size(); ++j) {
       const Term *quot = proto.operands[j];
+      TermInt scaled;
       if (quot->getKind() != TermKind::Div ||
           quot->getOperands() != rem->getOperands() ||
-          proto.coeffs[j] !=
-              proto.coeffs[i] * rem->getOperands()[1]->getValue())
+          __builtin_mul_overflow(proto.coeffs[i],
+                                 rem->getOperands()[1]->getValue(), &scaled) ||
+          proto.coeffs[j] != scaled)
         continue;
-      std::vector<std::pair<const Term *, int64_t>> rest;
+      std::vector<std::pair<const Term *, TermInt>> rest;
       for (size_t k = 0; k < proto.operands.size(); ++k)
         if (k != i && k != j)
           rest.emplace_back(proto.operands[k], proto.coeffs[k]);
@@ -137,18 +182,18 @@ TermContext::buildSum(int64_t constant,
 }
 
 const Term *TermContext::add(const Term *lhs, const Term *rhs) {
-  int64_t constant = 0;
-  std::vector<std::pair<const Term *, int64_t>> atoms;
+  TermInt constant = 0;
+  std::vector<std::pair<const Term *, TermInt>> atoms;
   linearize(lhs, 1, constant, atoms);
   linearize(rhs, 1, constant, atoms);
-  return buildSum(constant, std::move(atoms));
+  return orOverflow(buildSum(constant, std::move(atoms)));
 }
 
 const Term *TermContext::neg(const Term *term) {
-  int64_t constant = 0;
-  std::vector<std::pair<const Term *, int64_t>> atoms;
+  TermInt constant = 0;
+  std::vector<std::pair<const Term *, TermInt>> atoms;
   linearize(term, -1, constant, atoms);
-  return buildSum(constant, std::move(atoms));
+  return orOverflow(buildSum(constant, std::move(atoms)));
 }
 
 const Term *TermContext::sub(const Term *lhs, const Term *rhs) {
@@ -159,10 +204,10 @@ const Term *TermContext::mul(const Term *lhs, const Term *rhs) {
   if (rhs->isConst())
     std::swap(lhs, rhs);
   if (lhs->isConst()) {
-    int64_t constant = 0;
-    std::vector<std::pair<const Term *, int64_t>> atoms;
+    TermInt constant = 0;
+    std::vector<std::pair<const Term *, TermInt>> atoms;
     linearize(rhs, lhs->getValue(), constant, atoms);
-    return buildSum(constant, std::move(atoms));
+    return orOverflow(buildSum(constant, std::move(atoms)));
   }
   if (rhs->getId() < lhs->getId())
     std::swap(lhs, rhs);
@@ -174,11 +219,11 @@ const Term *TermContext::mul(const Term *lhs, const Term *rhs) {
 
 const Term *TermContext::div(const Term *lhs, const Term *rhs) {
   if (rhs->isConst() && rhs->getValue() > 0) {
-    int64_t divisor = rhs->getValue();
+    TermInt divisor = rhs->getValue();
     if (divisor == 1)
       return lhs;
-    int64_t constant = 0;
-    std::vector<std::pair<const Term *, int64_t>> atoms;
+    TermInt constant = 0;
+    std::vector<std::pair<const Term *, TermInt>> atoms;
     linearize(lhs, 1, constant, atoms);
     // floor((sum c_i x_i + k) / d) = sum (c_i / d) x_i + floor(k / d) when
     // every c_i is a multiple of d.
@@ -197,12 +242,16 @@ const Term *TermContext::div(const Term *lhs, const Term *rhs) {
 
 const Term *TermContext::mod(const Term *lhs, const Term *rhs) {
   if (rhs->isConst() && rhs->getValue() > 0) {
-    int64_t divisor = rhs->getValue();
-    int64_t constant = 0;
-    std::vector<std::pair<const Term *, int64_t>> atoms;
+    TermInt divisor = rhs->getValue();
+    // (x mod a) mod d = x mod d when d divides a.
+    if (lhs->getKind() == TermKind::Mod && lhs->getOperands()[1]->isConst() &&
+        lhs->getOperands()[1]->getValue() % divisor == 0)
+      lhs = lhs->getOperands()[0];
+    TermInt constant = 0;
+    std::vector<std::pair<const Term *, TermInt>> atoms;
     linearize(lhs, 1, constant, atoms);
     // Multiples of the divisor do not change the remainder.
-    std::vector<std::pair<const Term *, int64_t>> kept;
+    std::vector<std::pair<const Term *, TermInt>> kept;
     for (auto &atom : atoms)
       if (euclidMod(atom.second, divisor) != 0)
         kept.emplace_back(atom.first, euclidMod(atom.second, divisor));
@@ -277,7 +326,7 @@ const Term *TermContext::compare(TermKind kind, const Term *lhs,
                                  const Term *rhs) {
   const Term *difference = sub(rhs, lhs);
   if (difference->isConst()) {
-    int64_t value = difference->getValue();
+    TermInt value = difference->getValue();
     return boolean(kind == TermKind::Eq   ? value == 0
                    : kind == TermKind::Le ? value >= 0
                                           : value > 0);
@@ -441,7 +490,7 @@ void TermContext::print(const Term *term, llvm::raw_ostream &os) const {
   };
   switch (term->getKind()) {
   case TermKind::Const:
-    os << term->getValue();
+    os << toString(term->getValue());
     return;
   case TermKind::Sym:
     os << term->getName();
@@ -454,16 +503,16 @@ void TermContext::print(const Term *term, llvm::raw_ostream &os) const {
         os << (coeff < 0 ? " - " : " + ");
       else if (coeff < 0)
         os << '-';
-      int64_t magnitude = coeff < 0 ? -coeff : coeff;
+      TermInt magnitude = coeff < 0 ? -coeff : coeff;
       if (magnitude != 1)
-        os << magnitude << '*';
+        os << toString(magnitude) << '*';
       print(op, os);
       first = false;
     }
     if (term->getValue() > 0)
-      os << " + " << term->getValue();
+      os << " + " << toString(term->getValue());
     else if (term->getValue() < 0)
-      os << " - " << -term->getValue();
+      os << " - " << toString(-term->getValue());
     return;
   }
   case TermKind::Mul:

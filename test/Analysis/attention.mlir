@@ -30,7 +30,7 @@ tile.kernel @correct(%Q: !tile.view<?x?x64xbf16>,
       : !tile.view<?x?x64xbf16>
   tag.bind %O as "O"(bh, q, d) = (d0, d1, d2) -> (d0, d1, d2)
       : !tile.view<?x?x64xbf16>
-  %pos_group = arith.cmpi ugt, %group, %c0 : index
+  %pos_group = arith.cmpi sgt, %group, %c0 : index
   tag.assume %pos_group, "the GQA group size is positive" : i1
 
   %q = tile.load %Q[%bh, %m0, %c0]
@@ -175,7 +175,7 @@ tile.kernel @mask_shifted_keys(%Q: !tile.view<?x?x64xbf16>,
       : !tile.view<?x?x64xbf16>
   tag.bind %O as "O"(bh, q, d) = (d0, d1, d2) -> (d0, d1, d2)
       : !tile.view<?x?x64xbf16>
-  %pos_group = arith.cmpi ugt, %group, %c0 : index
+  %pos_group = arith.cmpi sgt, %group, %c0 : index
   tag.assume %pos_group, "the GQA group size is positive" : i1
 
   %q = tile.load %Q[%bh, %m0, %c0]
@@ -323,7 +323,7 @@ tile.kernel @gqa_wrong_head(%Q: !tile.view<?x?x64xbf16>,
       : !tile.view<?x?x64xbf16>
   tag.bind %O as "O"(bh, q, d) = (d0, d1, d2) -> (d0, d1, d2)
       : !tile.view<?x?x64xbf16>
-  %pos_group = arith.cmpi ugt, %group, %c0 : index
+  %pos_group = arith.cmpi sgt, %group, %c0 : index
   tag.assume %pos_group, "the GQA group size is positive" : i1
 
   // expected-note @below {{was written here}}
@@ -473,7 +473,7 @@ tile.kernel @output_wrong_rows(%Q: !tile.view<?x?x64xbf16>,
   // expected-note @below {{tag is bound here}}
   tag.bind %O as "O"(bh, q, d) = (d0, d1, d2) -> (d0, d1, d2)
       : !tile.view<?x?x64xbf16>
-  %pos_group = arith.cmpi ugt, %group, %c0 : index
+  %pos_group = arith.cmpi sgt, %group, %c0 : index
   tag.assume %pos_group, "the GQA group size is positive" : i1
 
   %q = tile.load %Q[%bh, %m0, %c0]
@@ -622,7 +622,7 @@ tile.kernel @values_of_next_block(%Q: !tile.view<?x?x64xbf16>,
       : !tile.view<?x?x64xbf16>
   tag.bind %O as "O"(bh, q, d) = (d0, d1, d2) -> (d0, d1, d2)
       : !tile.view<?x?x64xbf16>
-  %pos_group = arith.cmpi ugt, %group, %c0 : index
+  %pos_group = arith.cmpi sgt, %group, %c0 : index
   tag.assume %pos_group, "the GQA group size is positive" : i1
 
   %q = tile.load %Q[%bh, %m0, %c0]

@@ -6,7 +6,7 @@
 // CHECK-DAG: (declare-const K Int)
 // CHECK-DAG: (declare-const k Int)
 // CHECK: (assert
-// CHECK: (assert (not
+// CHECK: (not (<= 0
 // CHECK: (check-sat)
 // CHECK: ; loc("{{.*}}emit-smt.mlir":{{[0-9]+}}:{{[0-9]+}}): constant offsets: proved structurally
 tile.kernel @whole_tiles(%K: index) threads(128) {

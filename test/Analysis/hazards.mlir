@@ -1,5 +1,5 @@
 // RUN: tessera-opt %s --split-input-file --tag-check --verify-diagnostics
-// Shared-memory races and async-copy visibility (TAGS.md §1): a read needs
+// Shared-memory races and async-copy visibility (docs/invariants.md): a read needs
 // the write retired and made visible by a barrier; a write needs every
 // earlier read fenced by a barrier.
 

@@ -27,6 +27,9 @@ namespace tessera::analysis {
 struct Fact {
   const Term *condition;
   llvm::SmallVector<const Term *, 2> bound;
+  /// What states the fact (an assumption, a loop, a branch), for
+  /// diagnostics.
+  mlir::Operation *origin = nullptr;
 };
 
 struct Query {
@@ -34,6 +37,8 @@ struct Query {
   const Term *goal = nullptr;
   /// Terms whose values a counterexample shows (e.g. tag components).
   llvm::SmallVector<const Term *> shown;
+  /// More symbols to instantiate quantified facts at, besides the goal's.
+  llvm::SmallVector<const Term *> instantiateAt;
 };
 
 enum class Verdict { Proved, Refuted, Unknown };
@@ -41,9 +46,11 @@ enum class Verdict { Proved, Refuted, Unknown };
 struct Outcome {
   Verdict verdict = Verdict::Unknown;
   /// Values of the free symbols and shown terms in the counterexample.
-  llvm::DenseMap<const Term *, int64_t> values;
+  llvm::DenseMap<const Term *, TermInt> values;
   /// Why Z3 gave up, for Verdict::Unknown.
   std::string reason;
+  /// For a proof with tracked facts: indices of facts that suffice.
+  llvm::SmallVector<unsigned> core;
 };
 
 class SMTBackend {
@@ -56,13 +63,11 @@ public:
   /// The query as a module holding one smt.solver.
   mlir::OwningOpRef<mlir::ModuleOp> build(const Query &query);
   /// Decides the query: Proved when the facts imply the goal. `rlimit`
-  /// overrides the backend's limit when non-zero. Z3 does not check its
-  /// rlimit everywhere (nonlinear integer search can run on past it), so a
-  /// wall-clock `timeoutMs` backs it up; a query that reaches it is
-  /// Unknown with reason "timeout".
+  /// overrides the backend's limit when non-zero; it is the only limit, so
+  /// that verdicts do not depend on the machine's speed or load. With
+  /// `trackFacts`, a proof also gives an unsat core of facts.
   Outcome solve(const Query &query, unsigned rlimit = 0,
-                unsigned timeoutMs = kTimeoutMs);
-  static constexpr unsigned kTimeoutMs = 60000;
+                bool trackFacts = false);
   /// Writes the query as SMT-LIB 2 text.
   mlir::LogicalResult emitSMTLIB(const Query &query, llvm::raw_ostream &os);
 

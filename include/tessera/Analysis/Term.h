@@ -26,6 +26,12 @@
 
 namespace tessera::analysis {
 
+/// Term constants and coefficients. 128 bits hold every value of a 64-bit
+/// integer type, 2^64, and sums and products of two such values; the
+/// simplifier checks its arithmetic and does not fold what would overflow.
+using TermInt = __int128;
+std::string toString(TermInt value);
+
 enum class TermKind {
   // Integers.
   Const, // value
@@ -51,10 +57,10 @@ enum class TermKind {
 class Term {
 public:
   TermKind getKind() const { return kind; }
-  int64_t getValue() const { return value; }
+  TermInt getValue() const { return value; }
   llvm::StringRef getName() const { return name; }
   llvm::ArrayRef<const Term *> getOperands() const { return operands; }
-  llvm::ArrayRef<int64_t> getCoeffs() const { return coeffs; }
+  llvm::ArrayRef<TermInt> getCoeffs() const { return coeffs; }
   /// Creation order: a deterministic order for normal forms and output.
   unsigned getId() const { return id; }
   bool isBool() const {
@@ -68,10 +74,10 @@ public:
 private:
   friend class TermContext;
   TermKind kind;
-  int64_t value = 0;
+  TermInt value = 0;
   std::string name;
   llvm::SmallVector<const Term *, 3> operands;
-  llvm::SmallVector<int64_t, 3> coeffs;
+  llvm::SmallVector<TermInt, 3> coeffs;
   unsigned id = 0;
 };
 
@@ -84,7 +90,7 @@ public:
   TermContext(const TermContext &) = delete;
   TermContext &operator=(const TermContext &) = delete;
 
-  const Term *cst(int64_t value);
+  const Term *cst(TermInt value);
   /// A fresh symbol; `name` is what diagnostics show.
   const Term *freshSym(llvm::StringRef name);
   const Term *add(const Term *lhs, const Term *rhs);
@@ -139,11 +145,19 @@ private:
   };
   const Term *unique(Term &&proto);
   /// Splits a term into (constant, [(atom, coefficient)]).
-  void linearize(const Term *term, int64_t scale, int64_t &constant,
-                 std::vector<std::pair<const Term *, int64_t>> &atoms);
-  const Term *buildSum(int64_t constant,
-                       std::vector<std::pair<const Term *, int64_t>> atoms);
+  void linearize(const Term *term, TermInt scale, TermInt &constant,
+                 std::vector<std::pair<const Term *, TermInt>> &atoms);
+  const Term *buildSum(TermInt constant,
+                       std::vector<std::pair<const Term *, TermInt>> atoms);
   const Term *compare(TermKind kind, const Term *lhs, const Term *rhs);
+  /// Checked arithmetic on constants: an overflow sets `overflowed`, and
+  /// the public operation then returns a fresh symbol instead (an
+  /// abstraction: nothing is proved about it that does not hold for every
+  /// value).
+  TermInt checkedAdd(TermInt a, TermInt b);
+  TermInt checkedMul(TermInt a, TermInt b);
+  const Term *orOverflow(const Term *term);
+  bool overflowed = false;
 
   llvm::SpecificBumpPtrAllocator<Term> allocator;
   std::unordered_set<const Term *, Hash, Equal> terms;

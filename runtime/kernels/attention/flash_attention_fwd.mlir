@@ -35,7 +35,7 @@ tile.kernel @flash_attention_fwd(%Q: !tile.view<?x?x64xbf16>,
       : !tile.view<?x?x64xbf16>
   tag.bind %O as "O"(bh, q, d) = (d0, d1, d2) -> (d0, d1, d2)
       : !tile.view<?x?x64xbf16>
-  %pos_group = arith.cmpi ugt, %group, %c0 : index
+  %pos_group = arith.cmpi sgt, %group, %c0 : index
   tag.assume %pos_group, "the GQA group size is positive" : i1
 
   %q = tile.load %Q[%bh, %m0, %c0]

@@ -1,0 +1,199 @@
+// RUN: tessera-opt %s --split-input-file --tag-check --verify-diagnostics
+// Integer arithmetic is modelled exactly as arith defines it: widths wrap
+// around, unsigned ops and comparisons read their operands modulo 2^N,
+// divisions truncate or floor as named, casts truncate or extend. Each
+// false statement below was "proved" when integers were unbounded.
+
+// A cast that truncates 2^32 to i32 gives 0.
+tile.kernel @index_cast_truncates(%K: index) threads(32) {
+  %c0 = arith.constant 0 : i32
+  %two32 = arith.constant 4294967296 : index
+  %is = arith.cmpi eq, %K, %two32 : index
+  tag.assume %is, "K == 2^32" : i1
+  %t = arith.index_cast %K : index to i32
+  %nz = arith.cmpi ne, %t, %c0 : i32
+  // expected-error @below {{tag assertion failed: the cast keeps K}}
+  // expected-note @below {{counterexample: %K = 4294967296}}
+  tag.assert %nz, "the cast keeps K" : i1
+  tile.return
+}
+
+// -----
+
+// Signed and unsigned comparisons differ on negative values.
+tile.kernel @slt_is_not_ult(%K: index) threads(32) {
+  %c10 = arith.constant 10 : index
+  %s = arith.cmpi slt, %K, %c10 : index
+  tag.assume %s, "K < 10 (signed)" : i1
+  %u = arith.cmpi ult, %K, %c10 : index
+  // expected-error @below {{tag assertion failed: K < 10 (unsigned)}}
+  // expected-note @below {{counterexample: %K = -}}
+  tag.assert %u, "K < 10 (unsigned)" : i1
+  tile.return
+}
+
+// -----
+
+// With K also non-negative, the unsigned comparison follows.
+tile.kernel @slt_and_nonnegative_is_ult(%K: index) threads(32) {
+  %c0 = arith.constant 0 : index
+  %c10 = arith.constant 10 : index
+  %s = arith.cmpi slt, %K, %c10 : index
+  tag.assume %s, "K < 10 (signed)" : i1
+  %n = arith.cmpi sge, %K, %c0 : index
+  tag.assume %n, "K >= 0" : i1
+  %u = arith.cmpi ult, %K, %c10 : index
+  tag.assert %u, "K < 10 (unsigned)" : i1
+  tile.return
+}
+
+// -----
+
+// An i32 product of positive values can wrap to a negative one.
+tile.kernel @i32_product_wraps(%a: i32, %b: i32) threads(32) {
+  %c0 = arith.constant 0 : i32
+  %pa = arith.cmpi sgt, %a, %c0 : i32
+  %pb = arith.cmpi sgt, %b, %c0 : i32
+  tag.assume %pa, "a > 0" : i1
+  tag.assume %pb, "b > 0" : i1
+  %p = arith.muli %a, %b : i32
+  %pos = arith.cmpi sgt, %p, %c0 : i32
+  // expected-error @below {{tag assertion failed: a * b > 0}}
+  // expected-note @below {{counterexample: %a = }}
+  tag.assert %pos, "a * b > 0" : i1
+  tile.return
+}
+
+// -----
+
+// Bounded factors cannot wrap: proved.
+tile.kernel @i32_product_bounded(%a: i32, %b: i32) threads(32) {
+  %c0 = arith.constant 0 : i32
+  %c1000 = arith.constant 1000 : i32
+  %pa = arith.cmpi sgt, %a, %c0 : i32
+  %pb = arith.cmpi sgt, %b, %c0 : i32
+  %la = arith.cmpi slt, %a, %c1000 : i32
+  %lb = arith.cmpi slt, %b, %c1000 : i32
+  tag.assume %pa, "a > 0" : i1
+  tag.assume %pb, "b > 0" : i1
+  tag.assume %la, "a < 1000" : i1
+  tag.assume %lb, "b < 1000" : i1
+  %p = arith.muli %a, %b : i32
+  %pos = arith.cmpi sgt, %p, %c0 : i32
+  tag.assert %pos, "a * b > 0" : i1
+  tile.return
+}
+
+// -----
+
+// Division truncates towards zero; floordivsi and ceildivsi round as named;
+// remsi takes the dividend's sign.
+tile.kernel @signed_division(%a: i32, %b: i32) threads(32) {
+  %cm7 = arith.constant -7 : i32
+  %c2 = arith.constant 2 : i32
+  %cm3 = arith.constant -3 : i32
+  %cm4 = arith.constant -4 : i32
+  %cm1 = arith.constant -1 : i32
+  %ia = arith.cmpi eq, %a, %cm7 : i32
+  %ib = arith.cmpi eq, %b, %c2 : i32
+  tag.assume %ia, "a == -7" : i1
+  tag.assume %ib, "b == 2" : i1
+  %q = arith.divsi %a, %b : i32
+  %q_ok = arith.cmpi eq, %q, %cm3 : i32
+  tag.assert %q_ok, "-7 divsi 2 == -3" : i1
+  %f = arith.floordivsi %a, %b : i32
+  %f_ok = arith.cmpi eq, %f, %cm4 : i32
+  tag.assert %f_ok, "-7 floordivsi 2 == -4" : i1
+  %c = arith.ceildivsi %a, %b : i32
+  %c_ok = arith.cmpi eq, %c, %cm3 : i32
+  tag.assert %c_ok, "-7 ceildivsi 2 == -3" : i1
+  %r = arith.remsi %a, %b : i32
+  %r_ok = arith.cmpi eq, %r, %cm1 : i32
+  tag.assert %r_ok, "-7 remsi 2 == -1" : i1
+  tile.return
+}
+
+// -----
+
+// Unsigned division reads -7 as 2^32 - 7.
+tile.kernel @unsigned_division(%a: i32) threads(32) {
+  %cm7 = arith.constant -7 : i32
+  %c2 = arith.constant 2 : i32
+  %half = arith.constant 2147483644 : i32
+  %ia = arith.cmpi eq, %a, %cm7 : i32
+  tag.assume %ia, "a == -7" : i1
+  %q = arith.divui %a, %c2 : i32
+  %q_ok = arith.cmpi eq, %q, %half : i32
+  tag.assert %q_ok, "-7 divui 2 == 2^31 - 4" : i1
+  %r = arith.remui %a, %c2 : i32
+  %one = arith.constant 1 : i32
+  %r_ok = arith.cmpi eq, %r, %one : i32
+  tag.assert %r_ok, "-7 remui 2 == 1" : i1
+  tile.return
+}
+
+// -----
+
+// Extension and truncation: extui of a negative i8 is positive; trunci
+// keeps the low bits; shifts and masks by constants.
+tile.kernel @casts_and_bits(%x: i8, %y: i32) threads(32) {
+  %cm1 = arith.constant -1 : i8
+  %ix = arith.cmpi eq, %x, %cm1 : i8
+  tag.assume %ix, "x == -1" : i1
+  %u = arith.extui %x : i8 to i32
+  %s = arith.extsi %x : i8 to i32
+  %c255 = arith.constant 255 : i32
+  %cm1_32 = arith.constant -1 : i32
+  %u_ok = arith.cmpi eq, %u, %c255 : i32
+  %s_ok = arith.cmpi eq, %s, %cm1_32 : i32
+  tag.assert %u_ok, "extui -1 : i8 == 255" : i1
+  tag.assert %s_ok, "extsi -1 : i8 == -1" : i1
+  %c300 = arith.constant 300 : i32
+  %iy = arith.cmpi eq, %y, %c300 : i32
+  tag.assume %iy, "y == 300" : i1
+  %t = arith.trunci %y : i32 to i8
+  %c44 = arith.constant 44 : i8
+  %t_ok = arith.cmpi eq, %t, %c44 : i8
+  tag.assert %t_ok, "trunci 300 : i8 == 44" : i1
+  %c4 = arith.constant 4 : i32
+  %c15 = arith.constant 15 : i32
+  %sh = arith.shrui %y, %c4 : i32
+  %lo = arith.andi %y, %c15 : i32
+  %c18 = arith.constant 18 : i32
+  %c12 = arith.constant 12 : i32
+  %sh_ok = arith.cmpi eq, %sh, %c18 : i32
+  %lo_ok = arith.cmpi eq, %lo, %c12 : i32
+  tag.assert %sh_ok, "300 >> 4 == 18" : i1
+  tag.assert %lo_ok, "300 & 15 == 12" : i1
+  tile.return
+}
+
+// -----
+
+// An index sum near 2^63 wraps around.
+tile.kernel @index_wraps(%K: index) threads(32) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %pos = arith.cmpi sge, %K, %c0 : index
+  tag.assume %pos, "K >= 0" : i1
+  %e = arith.addi %K, %c64 : index
+  %grows = arith.cmpi sgt, %e, %K : index
+  // expected-error @below {{tag assertion failed: K + 64 > K}}
+  // expected-note @below {{counterexample: %K = 92233720368547757}}
+  tag.assert %grows, "K + 64 > K" : i1
+  tile.return
+}
+
+// -----
+
+// A value the checker does not model is unknown, and the failure says so.
+tile.kernel @unmodelled_value(%a: i32, %b: i32) threads(32) {
+  %x = arith.xori %a, %b : i32
+  // expected-note @below {{is unknown: the tag checker does not model 'arith.xori' here}}
+  %y = arith.xori %x, %b : i32
+  %same = arith.cmpi eq, %y, %a : i32
+  // expected-error @below {{tag assertion failed: (a ^ b) ^ b == a}}
+  // expected-note @below {{counterexample:}}
+  tag.assert %same, "(a ^ b) ^ b == a" : i1
+  tile.return
+}
