@@ -55,8 +55,8 @@ private:
   void forwardElements(mlir::Value result, mlir::Value input,
                        llvm::ArrayRef<const Term *> indices);
   /// The tile `result` that `reader` reads from view `source` at `indices`:
-  /// offsets checked, tags with their validity, integer data as an unknown
-  /// function of its position.
+  /// offsets checked, tags at the positions read (in bounds or not),
+  /// integer data as an unknown function of its position.
   void readView(mlir::Operation *reader, mlir::Value source,
                 mlir::TypedValue<mlir::RankedTensorType> result,
                 llvm::ArrayRef<const Term *> indices, const Term *inBounds);
@@ -138,10 +138,41 @@ private:
   void checkEquality(tag::AssertEqOp op);
   void checkCondition(tag::AssertOp op);
   void checkSharedCapacity();
+
+  // --- Obligations of data-moving ops (DataObligations.cpp) --------------
+  /// Element e of `data` lands at `indices`(e) of view `dest`: where in
+  /// bounds, it carries the components `dest`'s binding gives that place.
+  void checkStore(mlir::Operation *op, mlir::Value dest, mlir::Value data,
+                  llvm::ArrayRef<const Term *> indices, const Term *inBounds);
+  /// The operands of an MMA agree on every component both carry.
+  void checkMmaOperands(tile::MmaOp op, const TagFn &a, const TagFn &b);
+  /// Element (i, kk) of `a` and (kk, j) of `b` agree on `names`.
+  void checkOperandsAgree(mlir::Operation *op, mlir::Value a, mlir::Value b,
+                          const TagFn &aTag, const TagFn &bTag, bool transposeA,
+                          bool transposeB,
+                          llvm::ArrayRef<llvm::StringRef> names,
+                          const std::string &message);
   /// Records whether every element offset of a view access fits in 32 bits.
   void checkOffsets(mlir::Operation *op, mlir::Value view,
                     llvm::ArrayRef<const Term *> indices, const Term *inBounds,
                     llvm::ArrayRef<int64_t> tileShape, unsigned firstElem);
+  /// Counts a failure about to be reported; false (and nothing counted)
+  /// while diagnostics are off.
+  bool failing() {
+    if (!reporting)
+      return false;
+    anyFailure = true;
+    ++stats.failed;
+    return true;
+  }
+  /// Fresh element indices i, j, kk of an MMA's space, with their ranges
+  /// pushed as facts, and the indices of a's and b's elements there.
+  struct MmaElements {
+    const Term *i, *j, *kk;
+    llvm::SmallVector<const Term *> a, b;
+  };
+  MmaElements mmaElements(mlir::RankedTensorType a, mlir::RankedTensorType b,
+                          bool transposeA, bool transposeB);
   /// Proves `goal` under the facts in scope; on failure reports at `op`.
   bool
   prove(mlir::Operation *op, llvm::StringRef message, const Term *goal,
@@ -169,6 +200,11 @@ private:
   void explain(mlir::InFlightDiagnostic &diag, mlir::Location loc,
                const TaggedElement &lhs, const TaggedElement &rhs,
                const Outcome &outcome);
+  /// Proves `goal`, a statement about two tagged elements at the indices
+  /// `space`; a failure shows both elements and their writers.
+  bool proveTagged(mlir::Operation *op, llvm::StringRef message,
+                   const Term *goal, llvm::ArrayRef<const Term *> space,
+                   const TaggedElement &lhs, const TaggedElement &rhs);
   std::string valueText(const Term *term, const Outcome &outcome);
   bool tupleOrReport(mlir::Operation *op, mlir::Value value, const TagFn &fn);
   /// Terms whose values tell, in a counterexample, which ring write an

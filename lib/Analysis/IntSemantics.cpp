@@ -448,6 +448,9 @@ const Term *Checker::integerValue(Operation *op) {
               return terms.eq(terms.mod(sInt(0), terms.cst(2)), terms.cst(1));
             if (bits < inBits)
               return wrap(sInt(0));
+            // Between equal widths (index and i64) both casts keep the bits.
+            if (bits == inBits)
+              return sInt(0);
             return isUnsigned ? uInt(0) : sInt(0);
           })
       .Case([&](arith::ShLIOp) -> const Term * {

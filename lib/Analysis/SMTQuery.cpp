@@ -299,7 +299,6 @@ struct SMTBackend::Impl {
   MLIRContext *context;
   TermContext &terms;
   unsigned rlimit;
-  z3::context z3;
   /// Term -> smt value of the last build, for reading the model.
   llvm::DenseMap<const Term *, Value> lastValues;
 
@@ -391,11 +390,14 @@ Outcome SMTBackend::solve(const Query &query, unsigned rlimit,
   OwningOpRef<ModuleOp> module = build(query);
   auto solverOp = cast<smt::SolverOp>(module->getBody()->front());
 
-  z3::solver solver(impl->z3);
-  z3::params params(impl->z3);
+  // A context of its own: a shared one carries the previous queries' terms,
+  // and Z3's models would then differ from run to run.
+  z3::context z3;
+  z3::solver solver(z3);
+  z3::params params(z3);
   params.set("rlimit", rlimit ? rlimit : impl->rlimit);
   solver.set(params);
-  SMTToZ3 interpreter(impl->z3);
+  SMTToZ3 interpreter(z3);
   interpreter.trackFacts = trackFacts;
   z3::check_result result = z3::unknown;
   interpreter.run(solverOp.getBodyRegion().front(), solver, result);
@@ -425,8 +427,7 @@ Outcome SMTBackend::solve(const Query &query, unsigned rlimit,
   }
   outcome.verdict = Verdict::Refuted;
   z3::model model = solver.get_model();
-  // Evaluating creates Z3 terms in the shared context: do it in a fixed
-  // order, or later queries (and their models) would depend on addresses.
+  // Evaluate in a fixed order, not the map's (which follows addresses).
   SmallVector<std::pair<const Term *, Value>> entries(impl->lastValues.begin(),
                                                       impl->lastValues.end());
   llvm::sort(entries, [](const auto &a, const auto &b) {

@@ -145,8 +145,6 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
       for (const Term *&comp : joined.comps)
         if (comp && terms.mentions(comp, iv))
           comp = nullptr;
-      if (joined.valid && terms.mentions(joined.valid, iv))
-        joined.valid = nullptr;
       if (joined.known && terms.mentions(joined.known, iv))
         joined.known = nullptr;
       changed.push_back(!joined.sameAs(fn));
@@ -250,8 +248,6 @@ BufferState Checker::ringState(const RingPlan &ring, scf::ForOp loop,
     for (const Term *&comp : written.comps)
       if (comp)
         comp = terms.substitute(comp, shift);
-    if (data.valid)
-      written.valid = terms.substitute(data.valid, shift);
     if (data.known)
       written.known = terms.substitute(data.known, shift);
     const Term *writtenSlot = terms.substitute(slot, shift);
@@ -314,11 +310,9 @@ void Checker::checkRingState(const RingPlan &ring, scf::ForOp loop,
   TagFn w = atIndices(want, index), h = atIndices(have, index);
   const Term *yes = terms.boolean(true);
   auto orTrue = [&](const Term *t) { return t ? t : yes; };
-  const Term *same = terms.eq(orTrue(w.valid), orTrue(h.valid));
+  const Term *same = yes;
   for (auto [a, b] : llvm::zip_equal(w.comps, h.comps))
-    same =
-        terms.land(same, a && b ? terms.implies(orTrue(w.valid), terms.eq(a, b))
-                                : terms.boolean(a == b));
+    same = terms.land(same, a && b ? terms.eq(a, b) : terms.boolean(a == b));
   const Term *goal =
       terms.implies(orTrue(w.known), terms.land(orTrue(h.known), same));
   SmallVector<const Term *> shown(index.begin(), index.end());

@@ -180,8 +180,13 @@ bool Checker::prove(
     if (auto it = outcome.values.find(sym); it != outcome.values.end())
       assignments.push_back(sym->getName().str() + " = " +
                             toString(it->second));
-  diag.attachNote(op->getLoc())
-      << "counterexample: " << llvm::join(assignments, ", ");
+  if (assignments.empty())
+    diag.attachNote(op->getLoc())
+        << "counterexample: any execution (the statement is false whatever "
+           "the values)";
+  else
+    diag.attachNote(op->getLoc())
+        << "counterexample: " << llvm::join(assignments, ", ");
   explain(diag, outcome);
   // Values the checker could not interpret, and why.
   for (const Term *sym : symbols)
@@ -300,45 +305,38 @@ void Checker::checkContract(tag::AssertContractOp op) {
     }
     return;
   }
-  if (!a.comps[*ia] || !b.comps[*ib]) {
-    if (reporting) {
-      anyFailure = true;
-      ++stats.failed;
-      op->emitError() << "tag assertion failed: component '" << over << "' of "
-                      << sourceNames.get(!a.comps[*ia] ? op.getA() : op.getB())
-                      << " has conflicting provenance (⊤)";
-    }
-    return;
-  }
-  RankedTensorType ta = op.getA().getType(), tb = op.getB().getType();
-  int64_t m = ta.getDimSize(op.getTransposeA() ? 1 : 0);
-  int64_t k = ta.getDimSize(op.getTransposeA() ? 0 : 1);
-  int64_t n = tb.getDimSize(op.getTransposeB() ? 0 : 1);
-  const Term *i = terms.freshSym("i"), *j = terms.freshSym("j"),
-             *kk = terms.freshSym("kk");
-  auto [aIdx, bIdx] =
-      mmaOperandIndices(op.getTransposeA(), op.getTransposeB(), i, j, kk);
-  TagFn at = atIndices(a, aIdx), bt = atIndices(b, bIdx);
-  size_t before = facts.size();
-  facts.push_back({terms.inRange(i, terms.cst(0), terms.cst(m)), {}});
-  facts.push_back({terms.inRange(j, terms.cst(0), terms.cst(n)), {}});
-  facts.push_back({terms.inRange(kk, terms.cst(0), terms.cst(k)), {}});
-  const Term *yes = terms.boolean(true);
-  const Term *known =
-      terms.land(at.known ? at.known : yes, bt.known ? bt.known : yes);
-  const Term *valid =
-      terms.land(at.valid ? at.valid : yes, bt.valid ? bt.valid : yes);
-  const Term *goal = terms.land(
-      known, terms.implies(valid, terms.eq(at.comps[*ia], bt.comps[*ib])));
-  TaggedElement lhs{op.getA(), aIdx, at}, rhs{op.getB(), bIdx, bt};
-  SmallVector<const Term *> shown = {i, j, kk};
+  checkOperandsAgree(op, op.getA(), op.getB(), a, b, op.getTransposeA(),
+                     op.getTransposeB(), {over}, "contraction indices differ");
+}
+
+Checker::MmaElements Checker::mmaElements(RankedTensorType a,
+                                          RankedTensorType b, bool transposeA,
+                                          bool transposeB) {
+  int64_t m = a.getDimSize(transposeA ? 1 : 0);
+  int64_t k = a.getDimSize(transposeA ? 0 : 1);
+  int64_t n = b.getDimSize(transposeB ? 0 : 1);
+  MmaElements at;
+  at.i = terms.freshSym("i");
+  at.j = terms.freshSym("j");
+  at.kk = terms.freshSym("kk");
+  std::tie(at.a, at.b) =
+      mmaOperandIndices(transposeA, transposeB, at.i, at.j, at.kk);
+  facts.push_back({terms.inRange(at.i, terms.cst(0), terms.cst(m)), {}});
+  facts.push_back({terms.inRange(at.j, terms.cst(0), terms.cst(n)), {}});
+  facts.push_back({terms.inRange(at.kk, terms.cst(0), terms.cst(k)), {}});
+  return at;
+}
+
+bool Checker::proveTagged(Operation *op, StringRef message, const Term *goal,
+                          ArrayRef<const Term *> space,
+                          const TaggedElement &lhs, const TaggedElement &rhs) {
+  SmallVector<const Term *> shown(space.begin(), space.end());
   addShownTerms(lhs, shown);
   addShownTerms(rhs, shown);
-  prove(op, "contraction indices differ", goal, shown,
-        [&](InFlightDiagnostic &diag, const Outcome &outcome) {
-          explain(diag, op.getLoc(), lhs, rhs, outcome);
-        });
-  facts.resize(before);
+  return prove(op, message, goal, shown,
+               [&](InFlightDiagnostic &diag, const Outcome &outcome) {
+                 explain(diag, op->getLoc(), lhs, rhs, outcome);
+               });
 }
 
 /// The extent of element index `position` of a tagged value.
@@ -390,7 +388,6 @@ void Checker::checkEquality(tag::AssertEqOp op) {
             terms.land(premise, terms.inRange(index, terms.cst(0), extent));
     }
     TagFn at = atIndices(fn, indices);
-    premise = terms.land(premise, at.valid ? at.valid : yes);
     known = terms.land(known, at.known ? at.known : yes);
     auto conflicting = [&](StringRef name) {
       if (reporting) {
@@ -444,15 +441,9 @@ void Checker::checkEquality(tag::AssertEqOp op) {
 
   TaggedElement left{op.getLhs(), lhsIdx, atIndices(lhs, lhsIdx)};
   TaggedElement right{op.getRhs(), rhsIdx, atIndices(rhs, rhsIdx)};
-  SmallVector<const Term *> shown(space.begin(), space.end());
-  addShownTerms(left, shown);
-  addShownTerms(right, shown);
   std::string message =
       op.getMessage() ? op.getMessage()->str() : "tags differ";
-  prove(op, message, goal, shown,
-        [&](InFlightDiagnostic &diag, const Outcome &outcome) {
-          explain(diag, op.getLoc(), left, right, outcome);
-        });
+  proveTagged(op, message, goal, space, left, right);
   facts.resize(before);
 }
 

@@ -1,7 +1,7 @@
 //===- TagState.h - Abstract state of the tag checker ----------*- C++ -*-===//
 //
-// Private to lib/Analysis: the per-element tag of a value (docs/invariants.md) and
-// the hazard state of a shared buffer.
+// Private to lib/Analysis: the per-element tag of a value (docs/invariants.md)
+// and the hazard state of a shared buffer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,8 +24,6 @@ struct TagFn {
   std::string name;
   llvm::SmallVector<std::string, 4> names;
   llvm::SmallVector<const Term *, 4> comps;
-  /// Where false, the element is padding (read out of bounds), not data.
-  const Term *valid = nullptr;
   /// Where false, nothing is known about the element (⊥), e.g. ring slots
   /// not written yet. Null means true.
   const Term *known = nullptr;
@@ -58,7 +56,7 @@ struct TagFn {
   }
   bool sameAs(const TagFn &other) const {
     return kind == other.kind && name == other.name && names == other.names &&
-           comps == other.comps && valid == other.valid && known == other.known;
+           comps == other.comps && known == other.known;
   }
 };
 
@@ -75,8 +73,8 @@ struct PendingCopy {
   }
 };
 
-/// Who may still touch a shared buffer (docs/invariants.md): a set of possibilities,
-/// so that joins at loop heads and branches are unions.
+/// Who may still touch a shared buffer (docs/invariants.md): a set of
+/// possibilities, so that joins at loop heads and branches are unions.
 struct Hazard {
   /// A synchronous write (or a retired copy) not yet made visible by a
   /// barrier.

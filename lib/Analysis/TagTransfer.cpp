@@ -140,7 +140,6 @@ void Checker::readView(Operation *reader, Value source,
   checkOffsets(reader, source, indices, inBounds, result.getType().getShape(),
                0);
   TagFn data = atIndices(tagOf(source), indices);
-  data.valid = data.valid ? terms.land(data.valid, inBounds) : inBounds;
   data.origin = reader;
   tags[result] = data;
   // Integer data read from memory is an unknown function of its position
@@ -176,8 +175,6 @@ TagFn Checker::atIndices(const TagFn &fn, ArrayRef<const Term *> indices) {
   for (const Term *&comp : result.comps)
     if (comp)
       comp = atIndices(comp, indices);
-  if (result.valid)
-    result.valid = atIndices(result.valid, indices);
   if (result.known)
     result.known = atIndices(result.known, indices);
   for (auto &writer : result.writers)
@@ -235,7 +232,6 @@ TagFn Checker::join(const TagFn &lhs, const TagFn &rhs, Operation *at) {
       return a ? a : b;
     return terms.land(a, b);
   };
-  result.valid = both(lhs.valid, rhs.valid);
   result.known = both(lhs.known, rhs.known);
   return result;
 }
@@ -278,7 +274,6 @@ TagFn Checker::overwriteSlot(const TagFn &ring, TagFn data, const Term *isSlot,
     return TagFn::top(writer);
   for (auto [comp, old] : llvm::zip_equal(data.comps, ring.comps))
     comp = comp && old ? terms.ite(isSlot, comp, old) : nullptr;
-  data.valid = terms.ite(isSlot, orTrue(data.valid), orTrue(ring.valid));
   data.known = terms.ite(isSlot, orTrue(data.known), orTrue(ring.known));
   data.writers.append(ring.writers.begin(), ring.writers.end());
   return data;
@@ -457,8 +452,13 @@ void Checker::processMma(tile::MmaOp op) {
   TagFn a = tagOf(op.getA()), b = tagOf(op.getB());
   TagFn product;
   if (a.kind == TagFn::Top || b.kind == TagFn::Top) {
-    product = TagFn::top(op);
+    // An unknown operand leaves the operands' agreement unproved.
+    Value unknown = a.kind == TagFn::Top ? op.getA() : op.getB();
+    product = tagOf(unknown);
+    if (a.kind != TagFn::Bottom && b.kind != TagFn::Bottom)
+      tupleOrReport(op, unknown, product);
   } else if (a.kind == TagFn::Tuple && b.kind == TagFn::Tuple) {
+    checkMmaOperands(op, a, b);
     const Term *i = elem(0), *j = elem(1);
     const Term *kk = terms.freshSym("kk");
     auto [aIndex, bIndex] =
@@ -512,7 +512,6 @@ LogicalResult Checker::processOp(Operation *op) {
         checkOffsets(copy, copy.getSource(), indices, inBounds, dest.getShape(),
                      first);
         TagFn data = atIndices(tagOf(copy.getSource()), indices);
-        data.valid = data.valid ? terms.land(data.valid, inBounds) : inBounds;
         writeBuffer(copy.getDest(), copy.getSlot(), data, copy,
                     copy.getAsync());
         return success();
@@ -565,6 +564,7 @@ LogicalResult Checker::processOp(Operation *op) {
             store.getDest(), store.getIndices(), value.getRank(), 0, inBounds);
         checkOffsets(store, store.getDest(), indices, inBounds,
                      value.getShape(), 0);
+        checkStore(store, store.getDest(), store.getValue(), indices, inBounds);
         return success();
       })
       .Case([&](tile::AtomicAddOp add) {
@@ -585,6 +585,7 @@ LogicalResult Checker::processOp(Operation *op) {
         }
         checkOffsets(add, add.getDest(), indices, inBounds, value.getShape(),
                      0);
+        checkStore(add, add.getDest(), add.getValue(), indices, inBounds);
         return success();
       })
       .Case([&](tile::MmaOp mma) {
@@ -647,7 +648,6 @@ LogicalResult Checker::processOp(Operation *op) {
               kept.names.push_back(name);
               kept.comps.push_back(comp);
             }
-          kept.valid = nullptr;
           kept.known = nullptr;
           kept.origin = reduce;
           fn = kept;

@@ -373,6 +373,9 @@ tile.kernel @gqa_wrong_head(%Q: !tile.view<?x?x64xbf16>,
         : tensor<128x64xbf16>, tensor<64x64xbf16>
     tag.assert_contract %q, %k over "d" transpose_b
         : tensor<128x64xbf16>, tensor<64x64xbf16>
+    // expected-error @below {{operands disagree on a component both carry (d, kvh)}}
+    // expected-note @below {{counterexample: }}
+    // expected-note @below {{carries Q(}}
     %s = tile.mma %q, %k, %s_zero transpose_b
         : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
     %s_scaled = arith.mulf %s, %scale_t : tensor<128x64xf32>
@@ -717,6 +720,9 @@ tile.kernel @values_of_next_block(%Q: !tile.view<?x?x64xbf16>,
     // expected-note @below {{carries Q*K(}}
     tag.assert_contract %p_bf16, %v over "kv"
         : tensor<128x64xbf16>, tensor<64x64xbf16>
+    // expected-error @below {{operands disagree on a component both carry (kvh, kv)}}
+    // expected-note @below {{counterexample: }}
+    // expected-note @below {{carries Q*K(}}
     %o_new = tile.mma %p_bf16, %v, %o_scaled
         : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
     // Row state pairing: the running max and sum of row i belong to the

@@ -190,3 +190,95 @@ tile.kernel @untagged_operand(%A: !tile.view<?x?xf16>, %k: index) threads(128) {
   tag.assert_contract %a, %a : tensor<32x32xf16>, tensor<32x32xf16>
   tile.return
 }
+
+// -----
+
+// Every tile.mma proves its operands agree, with no assertion: here B is
+// one tile ahead of A.
+tile.kernel @mma_checks_itself(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %K = tile.dim %A, 1 : !tile.view<?x?xf16>
+  tag.bind %A as "A"(m, k) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  tag.bind %B as "B"(k, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %K step %c32 iter_args(%c = %z) -> (tensor<64x64xf32>) {
+    %kb = arith.addi %k, %c32 : index
+    // expected-note @below {{was written here}}
+    %a = tile.load %A[%c0, %k] : !tile.view<?x?xf16> -> tensor<64x32xf16>
+    // expected-note @below {{was written here}}
+    %b = tile.load %B[%kb, %c0] : !tile.view<?x?xf16> -> tensor<32x64xf16>
+    // expected-error @below {{the MMA's operands disagree on a component both carry (k)}}
+    // expected-note @below {{counterexample: }}
+    // expected-note @below {{carries A(}}
+    %n = tile.mma %a, %b, %c : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %n : tensor<64x64xf32>
+  }
+  tile.return
+}
+
+// -----
+
+// Components other than the contracted one join by name: a head both
+// operands carry must agree, and the product carries (h, m, n).
+tile.kernel @same_head(%A: !tile.view<?x?x?xf16>, %B: !tile.view<?x?x?xf16>, %C: !tile.view<?x?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %h = tile.program_id x
+  tag.bind %A as "A"(h, m, k) = (d0, d1, d2) -> (d0, d1, d2) : !tile.view<?x?x?xf16>
+  tag.bind %B as "B"(h, k, n) = (d0, d1, d2) -> (d0, d1, d2) : !tile.view<?x?x?xf16>
+  tag.bind %C as "C"(h, m, n) = (d0, d1, d2) -> (d0, d1, d2) : !tile.view<?x?x?xf32>
+  %a = tile.load %A[%h, %c0, %c0] : !tile.view<?x?x?xf16> -> tensor<32x16xf16>
+  %b = tile.load %B[%h, %c0, %c0] : !tile.view<?x?x?xf16> -> tensor<16x32xf16>
+  %z = arith.constant dense<0.0> : tensor<32x32xf32>
+  %c = tile.mma %a, %b, %z : tensor<32x16xf16>, tensor<16x32xf16> -> tensor<32x32xf32>
+  tile.store %c -> %C[%h, %c0, %c0] : tensor<32x32xf32> -> !tile.view<?x?x?xf32>
+  tile.return
+}
+
+// -----
+
+// Mutant: B is read from the next head.
+tile.kernel @wrong_head(%A: !tile.view<?x?x?xf16>, %B: !tile.view<?x?x?xf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %h = tile.program_id x
+  %h1 = arith.addi %h, %c1 : index
+  tag.bind %A as "A"(h, m, k) = (d0, d1, d2) -> (d0, d1, d2) : !tile.view<?x?x?xf16>
+  tag.bind %B as "B"(h, k, n) = (d0, d1, d2) -> (d0, d1, d2) : !tile.view<?x?x?xf16>
+  // expected-note @below {{was written here}}
+  %a = tile.load %A[%h, %c0, %c0] : !tile.view<?x?x?xf16> -> tensor<32x16xf16>
+  // expected-note @below {{was written here}}
+  %b = tile.load %B[%h1, %c0, %c0] : !tile.view<?x?x?xf16> -> tensor<16x32xf16>
+  %z = arith.constant dense<0.0> : tensor<32x32xf32>
+  // expected-error @below {{disagree on a component both carry (h, k)}}
+  // expected-note @below {{counterexample: }}
+  // expected-note @below {{carries A(}}
+  %c = tile.mma %a, %b, %z : tensor<32x16xf16>, tensor<16x32xf16> -> tensor<32x32xf32>
+  tile.return
+}
+
+// -----
+
+// Mutant: A is read entirely past the end of K. Every element is padding
+// (zero), but padding keeps the coordinates it was read at, so the
+// contraction still fails.
+tile.kernel @all_padding(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %K = tile.dim %A, 1 : !tile.view<?x?xf16>
+  tag.bind %A as "A"(m, k) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  tag.bind %B as "B"(k, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  // expected-note @below {{was written here}}
+  %a = tile.load %A[%c0, %K] : !tile.view<?x?xf16> -> tensor<32x16xf16>
+  // expected-note @below {{was written here}}
+  %b = tile.load %B[%c0, %c0] : !tile.view<?x?xf16> -> tensor<16x32xf16>
+  // expected-error @below {{contraction indices differ}}
+  // expected-note @below {{counterexample: }}
+  // expected-note @below {{carries A(}}
+  tag.assert_contract %a, %b : tensor<32x16xf16>, tensor<16x32xf16>
+  %z = arith.constant dense<0.0> : tensor<32x32xf32>
+  // expected-error @below {{disagree on a component both carry (k)}}
+  // expected-note @below {{counterexample: }}
+  // expected-note @below {{carries A(}}
+  %c = tile.mma %a, %b, %z : tensor<32x16xf16>, tensor<16x32xf16> -> tensor<32x32xf32>
+  tile.return
+}

@@ -197,3 +197,33 @@ tile.kernel @unmodelled_value(%a: i32, %b: i32) threads(32) {
   tag.assert %same, "(a ^ b) ^ b == a" : i1
   tile.return
 }
+
+// -----
+
+// Found by the differential test: index_castui between index and i64 keeps
+// the bits, so a negative index stays negative.
+tile.kernel @index_castui_same_width(%a: i32) threads(32) {
+  %c-42 = arith.constant -42 : i64
+  %i = arith.index_cast %a : i32 to index
+  %u = arith.index_castui %i : index to i64
+  %gt = arith.cmpi sgt, %u, %c-42 : i64
+  // expected-error @below {{tag assertion failed: the cast is non-negative}}
+  // expected-note @below {{counterexample: %a = -}}
+  tag.assert %gt, "the cast is non-negative" : i1
+  tile.return
+}
+
+// -----
+
+// Found by the differential test: i64 -1 cast to index is -1, and its
+// unsigned quotient by 96 is larger than it (signed).
+tile.kernel @index_castui_then_divui(%a: i64) threads(32) {
+  %c96 = arith.constant 96 : index
+  %i = arith.index_castui %a : i64 to index
+  %q = arith.divui %i, %c96 : index
+  %le = arith.cmpi sle, %q, %i : index
+  // expected-error @below {{tag assertion failed: the quotient is at most the dividend}}
+  // expected-note @below {{counterexample: %a = -}}
+  tag.assert %le, "the quotient is at most the dividend" : i1
+  tile.return
+}

@@ -70,6 +70,9 @@ tile.kernel @off_by_one_row(%A: !tile.view<?x?xf16>, %C: !tile.view<?x?xf16>) th
   // expected-note @below {{carries A(}}
   tag.assert_eq %a[(d0, d1)[s0] -> (d0, d1)](), %C[(d0, d1)[s0] -> (d0 + s0, d1)]()
       captures(%m1) message "a copy lands on its own element" : tensor<32x16xf16>, !tile.view<?x?xf16>
+  // expected-error @below {{stored data does not belong where it lands (m, k)}}
+  // expected-note @below {{counterexample: }}
+  // expected-note @below {{carries A(}}
   tile.store %a -> %C[%m1, %c0] : tensor<32x16xf16> -> !tile.view<?x?xf16>
   tile.return
 }

@@ -70,10 +70,10 @@ tile.kernel @prefetch_distance_off_by_one(%A: !tile.view<?x?xf16>, %B: !tile.vie
   tile.copy %B[%c32, %c0] -> %rB[%c1] async : !tile.view<?x?xf16> -> !tile.shared<32x32xf16, stages = 3>
   tile.async_commit
   // expected-error @below {{the ring invariant of %rA does not hold on loop entry}}
-  // expected-note @below {{counterexample: %A.}}
+  // expected-note @below {{counterexample: slot = 1, e1 = }}
   // expected-note @below {{should hold A(}}
   // expected-error @below {{the ring invariant of %rB does not hold on loop entry}}
-  // expected-note @below {{counterexample: %B.}}
+  // expected-note @below {{counterexample: slot = 1, e0 = }}
   // expected-note @below {{should hold B(}}
   %acc = scf.for %k = %c0 to %K step %c32 iter_args(%c = %z) -> (tensor<32x32xf32>) {
     tile.async_wait 1
@@ -484,6 +484,9 @@ tile.kernel @prefetch_into_current_slot(%A: !tile.view<?x?xf16>, %B: !tile.view<
     // expected-note @below {{counterexample: }}
     // expected-note @below {{carries A(}}
     tag.assert_contract %a, %b : tensor<32x32xf16>, tensor<32x32xf16>
+    // expected-error @below {{operands disagree on a component both carry (k)}}
+    // expected-note @below {{counterexample: }}
+    // expected-note @below {{carries A(}}
     %n = tile.mma %a, %b, %c : tensor<32x32xf16>, tensor<32x32xf16> -> tensor<32x32xf32>
     scf.yield %n : tensor<32x32xf32>
   }
@@ -514,7 +517,7 @@ tile.kernel @prologue_wrong_tile(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16
   tile.copy %B[%c64, %c0] -> %rB[%c1] async : !tile.view<?x?xf16> -> !tile.shared<32x32xf16, stages = 3>
   tile.async_commit
   // expected-error @below {{the ring invariant of %rB does not hold on loop entry}}
-  // expected-note @below {{counterexample: %B.}}
+  // expected-note @below {{counterexample: slot = 1}}
   // expected-note @below {{should hold B(}}
   %acc = scf.for %k = %c0 to %K step %c32 iter_args(%c = %z) -> (tensor<32x32xf32>) {
     tile.async_wait 1

@@ -110,9 +110,6 @@ tile.kernel @moe_gate_up_swiglu(%X: !tile.view<?x?xbf16>,
   tag.assert_eq %acc_g[(d0, d1) -> (d0, d1)](t, n),
                 %acc_u[(d0, d1) -> (d0, d1)](t, n)
       : tensor<64x64xf32>, tensor<64x64xf32>
-  tag.assert_eq %acc_g[(d0, d1)[s0] -> (d0, d1)](n),
-                %H[(d0, d1)[s0] -> (d0, d1 + s0)](n) captures(%n0)
-      : tensor<64x64xf32>, !tile.view<?x?xbf16>
   // SwiGLU: silu(g) * u = g * sigmoid(g) * u.
   %one = arith.constant dense<1.000000e+00> : tensor<64x64xf32>
   %neg_g = arith.negf %acc_g : tensor<64x64xf32>
@@ -121,6 +118,8 @@ tile.kernel @moe_gate_up_swiglu(%X: !tile.view<?x?xbf16>,
   %silu = arith.divf %acc_g, %denom : tensor<64x64xf32>
   %act = arith.mulf %silu, %acc_u : tensor<64x64xf32>
   %out = arith.truncf %act : tensor<64x64xf32> to tensor<64x64xbf16>
+  // The checker proves the store's columns (n); rows carry the token they
+  // were gathered for, not the position p, which routing alone relates.
   tile.store %out -> %H[%r0, %n0] : tensor<64x64xbf16> -> !tile.view<?x?xbf16>
   tile.return
 }

@@ -1,0 +1,135 @@
+//===- DataObligations.cpp - What data-moving ops prove by themselves -----===//
+//
+// Obligations that need no tag assertion in the kernel: a store (or atomic
+// add) into a bound view proves that each element lands where the binding
+// says its data belongs, and an MMA proves that its operands agree on every
+// component they both carry (docs/invariants.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Checker.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::analysis;
+
+/// The names `lhs` carries that `rhs` carries too, in `lhs`'s order.
+static SmallVector<StringRef> sharedNames(const TagFn &lhs, const TagFn &rhs) {
+  SmallVector<StringRef> shared;
+  for (StringRef name : lhs.names)
+    if (rhs.find(name))
+      shared.push_back(name);
+  return shared;
+}
+
+static std::string signature(const TagFn &fn) {
+  return fn.name + "(" + llvm::join(fn.names, ", ") + ")";
+}
+
+void Checker::checkStore(Operation *op, Value dest, Value data,
+                         ArrayRef<const Term *> indices, const Term *inBounds) {
+  TagFn binding = tagOf(dest);
+  if (binding.kind != TagFn::Tuple)
+    return;
+  TagFn stored = tagOf(data);
+  if (stored.kind == TagFn::Bottom) {
+    if (failing())
+      op->emitError() << "tag assertion failed: stores "
+                      << sourceNames.get(data)
+                      << ", which carries no tag, into "
+                      << sourceNames.get(dest) << ", whose elements are bound "
+                      << "to " << signature(binding);
+    return;
+  }
+  if (!tupleOrReport(op, data, stored))
+    return;
+  SmallVector<StringRef> shared = sharedNames(binding, stored);
+  if (shared.empty()) {
+    if (failing())
+      op->emitError() << "tag assertion failed: " << sourceNames.get(data)
+                      << " carries " << signature(stored)
+                      << ", which shares no component with "
+                      << sourceNames.get(dest) << "'s tag "
+                      << signature(binding);
+    return;
+  }
+
+  // Element e of the stored tile lands at indices(e) of the view.
+  SmallVector<const Term *> element, at;
+  for (auto [d, extent] :
+       llvm::enumerate(cast<RankedTensorType>(data.getType()).getShape()))
+    element.push_back(terms.freshSym("i" + std::to_string(d)));
+  for (const Term *index : indices)
+    at.push_back(atIndices(index, element));
+  TaggedElement lhs{data, element, atIndices(stored, element)};
+  TaggedElement rhs{dest, at, atIndices(binding, at)};
+  const Term *equal = terms.boolean(true);
+  for (StringRef name : shared) {
+    const Term *have = lhs.tag.comps[*stored.find(name)];
+    if (!have) {
+      if (failing())
+        op->emitError() << "tag assertion failed: component '" << name
+                        << "' of " << sourceNames.get(data)
+                        << " has conflicting provenance (⊤)";
+      return;
+    }
+    equal =
+        terms.land(equal, terms.eq(have, rhs.tag.comps[*binding.find(name)]));
+  }
+  const Term *known = lhs.tag.known ? lhs.tag.known : terms.boolean(true);
+  const Term *goal =
+      terms.implies(atIndices(inBounds, element), terms.land(known, equal));
+  size_t before = facts.size();
+  for (auto [index, extent] : llvm::zip_equal(
+           element, cast<RankedTensorType>(data.getType()).getShape()))
+    facts.push_back(
+        {terms.inRange(index, terms.cst(0), terms.cst(extent)), {}});
+  proveTagged(op,
+              "stored data does not belong where it lands (" +
+                  llvm::join(shared, ", ") + ")",
+              goal, element, lhs, rhs);
+  facts.resize(before);
+}
+
+void Checker::checkMmaOperands(tile::MmaOp op, const TagFn &a, const TagFn &b) {
+  SmallVector<StringRef> shared = sharedNames(a, b);
+  if (!shared.empty())
+    checkOperandsAgree(
+        op, op.getA(), op.getB(), a, b, op.getTransposeA(), op.getTransposeB(),
+        shared,
+        "the MMA's operands disagree on a component both carry (" +
+            llvm::join(shared, ", ") + ")");
+}
+
+void Checker::checkOperandsAgree(Operation *op, Value a, Value b,
+                                 const TagFn &aTag, const TagFn &bTag,
+                                 bool transposeA, bool transposeB,
+                                 ArrayRef<StringRef> names,
+                                 const std::string &message) {
+  size_t before = facts.size();
+  MmaElements at =
+      mmaElements(cast<RankedTensorType>(a.getType()),
+                  cast<RankedTensorType>(b.getType()), transposeA, transposeB);
+  TaggedElement lhs{a, at.a, atIndices(aTag, at.a)};
+  TaggedElement rhs{b, at.b, atIndices(bTag, at.b)};
+  const Term *yes = terms.boolean(true);
+  const Term *goal = terms.land(lhs.tag.known ? lhs.tag.known : yes,
+                                rhs.tag.known ? rhs.tag.known : yes);
+  for (StringRef name : names) {
+    const Term *l = lhs.tag.comps[*aTag.find(name)];
+    const Term *r = rhs.tag.comps[*bTag.find(name)];
+    if (!l || !r) {
+      if (failing())
+        op->emitError() << "tag assertion failed: component '" << name
+                        << "' of " << sourceNames.get(!l ? a : b)
+                        << " has conflicting provenance (⊤)";
+      facts.resize(before);
+      return;
+    }
+    goal = terms.land(goal, terms.eq(l, r));
+  }
+  proveTagged(op, message, goal, {at.i, at.j, at.kk}, lhs, rhs);
+  facts.resize(before);
+}
