@@ -102,6 +102,34 @@ def Tag_AssertContractOp : Tag_Op<"assert_contract"> {
   let hasVerifier = 1;
 }
 
+def Tag_Bound : AnyTypeOf<[Index, TensorOf<[Index]>]>;
+
+def Tag_AssertCompleteOp : Tag_Op<"assert_complete"> {
+  let summary = "Asserts that an accumulator summed a range exactly once";
+  let description = [{
+    The checker proves that every element of `value`, a tile accumulated by
+    `tile.mma` (across the iterations of the loops around it), summed every
+    value `c` of the contracted component `over` with `lower <= c < upper`
+    exactly once: no tile skipped, none counted twice. Values outside the
+    range are not checked (padding, masked keys). The bounds are an index,
+    or a tile of indices of `value`'s shape for a range per element (a
+    causal row's keys).
+
+    ```mlir
+    tag.assert_complete %acc over "k" from %c0 to %K
+        : tensor<128x128xf32>, index, index
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$value, StrAttr:$over,
+                       Tag_Bound:$lower, Tag_Bound:$upper,
+                       OptionalAttr<StrAttr>:$message);
+  let assemblyFormat = [{
+    $value `over` $over `from` $lower `to` $upper (`,` $message^)? attr-dict
+    `:` type($value) `,` type($lower) `,` type($upper)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tag_AssertOp : Tag_Op<"assert"> {
   let summary = "Asserts a property of index arithmetic or loaded data";
   let description = [{

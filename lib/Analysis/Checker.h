@@ -100,6 +100,7 @@ private:
   // --- The walk ----------------------------------------------------------
   mlir::LogicalResult processBlock(mlir::Block &block);
   mlir::LogicalResult processOp(mlir::Operation *op);
+  mlir::LogicalResult processTags(mlir::Operation *op);
   mlir::LogicalResult processFor(mlir::scf::ForOp loop);
   /// A ring the loop fills with one asynchronous copy per iteration.
   struct RingPlan {
@@ -138,6 +139,29 @@ private:
   void checkEquality(tag::AssertEqOp op);
   void checkCondition(tag::AssertOp op);
   void checkSharedCapacity();
+
+  // --- Reductions (Reductions.cpp) ---------------------------------------
+  /// What an op's tile result summed: that of its same-shaped tile operands.
+  void propagateSums(mlir::Operation *op);
+  void addMmaSums(tile::MmaOp op, const TagFn &a, const TagFn &b);
+  /// Iteration arguments carry themselves; results add each iteration's
+  /// parts over the loop's range to the initial value's.
+  void enterLoopSums(mlir::scf::ForOp loop);
+  void exitLoopSums(mlir::scf::ForOp loop, const Term *iv, const Term *lb,
+                    const Term *ub, const Term *step);
+  void branchSums(mlir::Operation *op, llvm::ArrayRef<mlir::Block *> blocks);
+  void checkComplete(tag::AssertCompleteOp op);
+  /// No value (in [lo, hi) if given; of component `only` if not empty) is
+  /// summed twice into element `element` of `value`.
+  void checkSummedOnce(mlir::Operation *op, mlir::Value value,
+                       llvm::ArrayRef<const Term *> element, const Term *lo,
+                       const Term *hi, llvm::StringRef only);
+  void checkStoredSums(mlir::Operation *op, mlir::Value data);
+  std::optional<std::pair<TermInt, TermInt>> slopes(const SumPart &part);
+  bool injective(const SumPart &part);
+  const Term *coversStructurally(const SumPart &part,
+                                 llvm::ArrayRef<const Term *> element,
+                                 const Term *lo, const Term *hi);
 
   // --- Obligations of data-moving ops (DataObligations.cpp) --------------
   /// Element e of `data` lands at `indices`(e) of view `dest`: where in
@@ -222,6 +246,7 @@ private:
 
   llvm::DenseMap<mlir::Value, const Term *> values;
   llvm::DenseMap<mlir::Value, TagFn> tags;
+  llvm::DenseMap<mlir::Value, Sums> sums;
   llvm::DenseMap<mlir::Value, BufferState> buffers;
   /// The data and slot each asynchronous ring copy last wrote.
   llvm::DenseMap<mlir::Operation *, std::pair<TagFn, const Term *>> ringWrites;

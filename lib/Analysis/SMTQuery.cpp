@@ -299,6 +299,8 @@ struct SMTBackend::Impl {
   MLIRContext *context;
   TermContext &terms;
   unsigned rlimit;
+  /// Created on the first query: a context costs tens of milliseconds.
+  std::optional<z3::context> z3;
   /// Term -> smt value of the last build, for reading the model.
   llvm::DenseMap<const Term *, Value> lastValues;
 
@@ -385,17 +387,14 @@ OwningOpRef<ModuleOp> SMTBackend::build(const Query &query) {
   return module;
 }
 
-Outcome SMTBackend::solve(const Query &query, unsigned rlimit,
-                          bool trackFacts) {
-  OwningOpRef<ModuleOp> module = build(query);
-  auto solverOp = cast<smt::SolverOp>(module->getBody()->front());
-
-  // A context of its own: a shared one carries the previous queries' terms,
-  // and Z3's models would then differ from run to run.
-  z3::context z3;
+/// Solves the query `solverOp` holds in `z3`; `terms` maps the terms whose
+/// values a counterexample shows to their smt values.
+static Outcome solveIn(z3::context &z3, smt::SolverOp solverOp, unsigned rlimit,
+                       bool trackFacts,
+                       const llvm::DenseMap<const Term *, Value> &terms) {
   z3::solver solver(z3);
   z3::params params(z3);
-  params.set("rlimit", rlimit ? rlimit : impl->rlimit);
+  params.set("rlimit", rlimit);
   solver.set(params);
   SMTToZ3 interpreter(z3);
   interpreter.trackFacts = trackFacts;
@@ -428,8 +427,8 @@ Outcome SMTBackend::solve(const Query &query, unsigned rlimit,
   outcome.verdict = Verdict::Refuted;
   z3::model model = solver.get_model();
   // Evaluate in a fixed order, not the map's (which follows addresses).
-  SmallVector<std::pair<const Term *, Value>> entries(impl->lastValues.begin(),
-                                                      impl->lastValues.end());
+  SmallVector<std::pair<const Term *, Value>> entries(terms.begin(),
+                                                      terms.end());
   llvm::sort(entries, [](const auto &a, const auto &b) {
     return a.first->getId() < b.first->getId();
   });
@@ -439,6 +438,26 @@ Outcome SMTBackend::solve(const Query &query, unsigned rlimit,
     z3::expr evaluated = model.eval(interpreter.get(value), true);
     if (std::optional<TermInt> number = parseNumeral(evaluated))
       outcome.values[term] = *number;
+  }
+  return outcome;
+}
+
+Outcome SMTBackend::solve(const Query &query, unsigned rlimit,
+                          bool trackFacts) {
+  OwningOpRef<ModuleOp> module = build(query);
+  auto solverOp = cast<smt::SolverOp>(module->getBody()->front());
+  rlimit = rlimit ? rlimit : impl->rlimit;
+  if (!impl->z3)
+    impl->z3.emplace();
+  Outcome outcome =
+      solveIn(*impl->z3, solverOp, rlimit, trackFacts, impl->lastValues);
+  // A verdict is the same in any context, but a model or an unsat core can
+  // depend on the terms earlier queries left in the shared one: those come
+  // from a context of their own (slower to create, and only on failures).
+  if (outcome.verdict == Verdict::Refuted ||
+      (trackFacts && outcome.verdict == Verdict::Proved)) {
+    z3::context fresh;
+    outcome = solveIn(fresh, solverOp, rlimit, trackFacts, impl->lastValues);
   }
   return outcome;
 }

@@ -107,6 +107,7 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
   for (int pass = 0;; ++pass) {
     for (auto [arg, fn] : llvm::zip_equal(loop.getRegionIterArgs(), carried))
       tags[arg] = fn;
+    enterLoopSums(loop);
     for (auto &[buffer, state] : buffers) {
       state.hazard = entryHazards.lookup(buffer);
       if (written.contains(buffer))
@@ -200,6 +201,7 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
     tags[result] = fn;
   for (Value buffer : written)
     buffers[buffer].tag = TagFn::top(loop);
+  exitLoopSums(loop, iv, lb, ub, step);
   return success();
 }
 
@@ -387,6 +389,11 @@ Checker::processBranches(Operation *op,
                   : select(branches[b].second, yieldedValues[b][i], value);
     values[result] = value;
   }
+  SmallVector<Block *, 2> blocks;
+  for (auto [block, path] : branches)
+    if (block)
+      blocks.push_back(block);
+  branchSums(op, blocks);
   return success();
 }
 

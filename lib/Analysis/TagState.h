@@ -60,6 +60,63 @@ struct TagFn {
   }
 };
 
+/// One MMA's addition to an accumulator: element (e0, e1) summed the
+/// contracted component's values `value`, a term over the element indices,
+/// `kk` in [0, extent) and the induction variables of `loops` (outermost
+/// first), once for each point of that space.
+struct SumPart {
+  std::string component;
+  const Term *value;
+  const Term *kk;
+  int64_t extent;
+  struct Level {
+    const Term *iv, *lb, *ub, *step;
+    bool operator==(const Level &other) const {
+      return iv == other.iv && lb == other.lb && ub == other.ub &&
+             step == other.step;
+    }
+  };
+  llvm::SmallVector<Level, 1> loops;
+  mlir::Operation *mma;
+  bool operator==(const SumPart &other) const {
+    return component == other.component && value == other.value &&
+           kk == other.kk && extent == other.extent && loops == other.loops &&
+           mma == other.mma;
+  }
+};
+
+/// What a tile has accumulated (docs/invariants.md): the MMAs' parts, the
+/// loop iteration arguments it carries, or why it is not known.
+struct Sums {
+  llvm::SmallVector<SumPart, 2> parts;
+  /// Iteration arguments (loop, index) whose running value this includes.
+  llvm::SmallVector<std::pair<mlir::Operation *, unsigned>, 1> carried;
+  /// Where what was summed stopped being known, and why.
+  mlir::Operation *unknownAt = nullptr;
+  std::string why;
+
+  bool operator==(const Sums &other) const {
+    return parts == other.parts && carried == other.carried &&
+           unknownAt == other.unknownAt;
+  }
+  bool empty() const { return parts.empty() && carried.empty() && !unknownAt; }
+  /// Adds what `other` summed (element-wise sums and products).
+  void merge(const Sums &other) {
+    if (unknownAt)
+      return;
+    if (other.unknownAt) {
+      *this = other;
+      return;
+    }
+    for (const SumPart &part : other.parts)
+      if (!llvm::is_contained(parts, part))
+        parts.push_back(part);
+    for (auto arg : other.carried)
+      if (!llvm::is_contained(carried, arg))
+        carried.push_back(arg);
+  }
+};
+
 /// An asynchronous copy not yet retired by tile.async_wait: into `slot` of a
 /// ring (null: the whole buffer), with `groupsAfter` commits since its own
 /// (-1: its group is still open).

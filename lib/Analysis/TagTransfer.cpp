@@ -475,10 +475,17 @@ void Checker::processMma(tile::MmaOp op) {
         }
   }
   tags[op.getResult()] = join(product, tagOf(op.getAcc()), op);
+  addMmaSums(op, a, b);
 }
 
 LogicalResult Checker::processOp(Operation *op) {
   processValues(op);
+  LogicalResult result = processTags(op);
+  propagateSums(op);
+  return result;
+}
+
+LogicalResult Checker::processTags(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](tag::BindOp bind) {
         SmallVector<const Term *> dimTerms, symTerms;
@@ -565,6 +572,7 @@ LogicalResult Checker::processOp(Operation *op) {
         checkOffsets(store, store.getDest(), indices, inBounds,
                      value.getShape(), 0);
         checkStore(store, store.getDest(), store.getValue(), indices, inBounds);
+        checkStoredSums(store, store.getValue());
         return success();
       })
       .Case([&](tile::AtomicAddOp add) {
@@ -586,6 +594,7 @@ LogicalResult Checker::processOp(Operation *op) {
         checkOffsets(add, add.getDest(), indices, inBounds, value.getShape(),
                      0);
         checkStore(add, add.getDest(), add.getValue(), indices, inBounds);
+        checkStoredSums(add, add.getValue());
         return success();
       })
       .Case([&](tile::MmaOp mma) {
@@ -714,6 +723,10 @@ LogicalResult Checker::processOp(Operation *op) {
       })
       .Case([&](tag::AssertOp assertOp) {
         checkCondition(assertOp);
+        return success();
+      })
+      .Case([&](tag::AssertCompleteOp assertOp) {
+        checkComplete(assertOp);
         return success();
       })
       .Case([&](scf::ForOp loop) { return processFor(loop); })

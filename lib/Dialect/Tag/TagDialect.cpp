@@ -175,6 +175,17 @@ LogicalResult AssertContractOp::verify() {
   return success();
 }
 
+LogicalResult AssertCompleteOp::verify() {
+  if (getOver().empty())
+    return emitOpError("the component name must not be empty");
+  for (Value bound : {getLower(), getUpper()})
+    if (auto tile = dyn_cast<RankedTensorType>(bound.getType());
+        tile && tile.getShape() != getValue().getType().getShape())
+      return emitOpError() << "a bound tile must have the value's shape ("
+                           << getValue().getType() << "), not " << tile;
+  return success();
+}
+
 LogicalResult CoordOp::verify() {
   RankedTensorType value = getValue().getType(), result = getResult().getType();
   if (value.getShape() != result.getShape())

@@ -136,6 +136,17 @@ tile.kernel @flash_attention_fwd(%Q: !tile.view<?x?x64xbf16>,
     scf.yield %m_new, %l_new, %o_new
         : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
   } {tile.pipeline = #tile.pipeline<stages = 2>}
+  // Row q summed every key it attends to exactly once: [0, seq_kv), or
+  // [0, min(seq_kv, q + 1)) when causal.
+  %c1 = arith.constant 1 : index
+  %one_t = tile.splat %c1 : index -> tensor<128x64xindex>
+  %q_next = arith.addi %q_pos2, %one_t : tensor<128x64xindex>
+  %causal_hi = arith.minui %q_next, %seq_kv_t : tensor<128x64xindex>
+  %causal_t = tile.splat %causal : i1 -> tensor<128x64xi1>
+  %kv_hi = arith.select %causal_t, %causal_hi, %seq_kv_t
+      : tensor<128x64xi1>, tensor<128x64xindex>
+  tag.assert_complete %o_fin over "kv" from %c0 to %kv_hi
+      : tensor<128x64xf32>, index, tensor<128x64xindex>
 
   %l_fin2 = tile.broadcast %l_fin dims [1]
       : tensor<128xf32> -> tensor<128x64xf32>

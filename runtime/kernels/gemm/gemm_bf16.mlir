@@ -44,6 +44,9 @@ tile.kernel @gemm_bf16(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>,
     tile.barrier
     scf.yield %next : tensor<128x128xf32>
   } {tile.pipeline = #tile.pipeline<stages = 3>}
+  // Every element summed each k in [0, K) exactly once.
+  tag.assert_complete %acc over "k" from %c0 to %K
+      : tensor<128x128xf32>, index, index
 
   %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xbf16>
   // The checker proves the store: element (i, j) carries the (m, n) of

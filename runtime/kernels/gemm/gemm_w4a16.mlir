@@ -65,6 +65,8 @@ tile.kernel @gemm_w4a16(%A: !tile.view<?x?xbf16>, %W: !tile.view<?x?x2xi4>,
     tile.barrier
     scf.yield %next : tensor<128x128xf32>
   } {tile.pipeline = #tile.pipeline<stages = 2>}
+  tag.assert_complete %acc over "k" from %c0 to %K
+      : tensor<128x128xf32>, index, index
 
   %out = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xbf16>
   // The checker proves the store: element (i, j) carries the (m, n) of

@@ -105,6 +105,10 @@ tile.kernel @moe_gate_up_swiglu(%X: !tile.view<?x?xbf16>,
     tile.barrier
     scf.yield %g_next, %u_next : tensor<64x64xf32>, tensor<64x64xf32>
   } {tile.pipeline = #tile.pipeline<stages = 3>}
+  tag.assert_complete %acc_g over "d" from %c0 to %D
+      : tensor<64x64xf32>, index, index
+  tag.assert_complete %acc_u over "d" from %c0 to %D
+      : tensor<64x64xf32>, index, index
 
   // Rows and columns of both halves meet the same element of H.
   tag.assert_eq %acc_g[(d0, d1) -> (d0, d1)](t, n),
@@ -196,6 +200,8 @@ tile.kernel @moe_down_combine(%H: !tile.view<?x?xbf16>,
     tile.barrier
     scf.yield %y_next : tensor<64x64xf32>
   } {tile.pipeline = #tile.pipeline<stages = 3>}
+  tag.assert_complete %acc over "i" from %c0 to %I
+      : tensor<64x64xf32>, index, index
 
   // Combine: row p is scaled by the top-k weight of its own slot and added
   // to the output row of that slot's token.

@@ -206,3 +206,31 @@ tile.kernel @k() threads(32) {
   %q = tag.coord %a("") : tensor<16x16xf32> -> tensor<16x16xi32>
   tile.return
 }
+
+// -----
+
+tile.kernel @k(%K: index) threads(32) {
+  %a = arith.constant dense<1.0> : tensor<16x16xf32>
+  // expected-error @below {{the component name must not be empty}}
+  tag.assert_complete %a over "" from %K to %K : tensor<16x16xf32>, index, index
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%K: index) threads(32) {
+  %a = arith.constant dense<1.0> : tensor<16x16xf32>
+  %hi = arith.constant dense<4> : tensor<16xindex>
+  // expected-error @below {{a bound tile must have the value's shape ('tensor<16x16xf32>'), not 'tensor<16xindex>'}}
+  tag.assert_complete %a over "k" from %K to %hi : tensor<16x16xf32>, index, tensor<16xindex>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%K: i32) threads(32) {
+  %a = arith.constant dense<1.0> : tensor<16x16xf32>
+  // expected-error @below {{operand #1 must be index or tensor of index values}}
+  tag.assert_complete %a over "k" from %K to %K : tensor<16x16xf32>, i32, i32
+  tile.return
+}

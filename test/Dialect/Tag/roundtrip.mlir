@@ -36,6 +36,13 @@ tile.kernel @assertions(%C: !tile.view<?x?xbf16>, %m0: index, %n0: index, %K: in
   tag.assert_eq %a[(i, j, kk) -> (i, kk)](k), %b[(i, j, kk) -> (kk, j)](k) : tensor<128x64xbf16>, tensor<64x128xbf16>
   // CHECK: tag.assert_eq %{{.*}}[(d0, d1)[s0, s1] -> (d0, d1)] (m, n), %{{.*}}[(d0, d1)[s0, s1] -> (d0 + s0, d1 + s1)] (m, n) captures(%{{.*}}, %{{.*}}) message "ownership" : tensor<128x128xbf16>, !tile.view<?x?xbf16>
   tag.assert_eq %out[(d0, d1)[s0, s1] -> (d0, d1)](m, n), %C[(d0, d1)[s0, s1] -> (d0 + s0, d1 + s1)](m, n) captures(%m0, %n0) message "ownership" : tensor<128x128xbf16>, !tile.view<?x?xbf16>
+  %acc = arith.constant dense<1.0> : tensor<128x128xf32>
+  %hi = arith.constant dense<7> : tensor<128x128xindex>
+  %zero = arith.constant 0 : index
+  // CHECK: tag.assert_complete %{{.*}} over "k" from %{{.*}} to %{{.*}} : tensor<128x128xf32>, index, index
+  tag.assert_complete %acc over "k" from %zero to %K : tensor<128x128xf32>, index, index
+  // CHECK: tag.assert_complete %{{.*}} over "kv" from %{{.*}} to %{{.*}}, "causal rows" : tensor<128x128xf32>, index, tensor<128x128xindex>
+  tag.assert_complete %acc over "kv" from %zero to %hi, "causal rows" : tensor<128x128xf32>, index, tensor<128x128xindex>
   // Whole tags, names included, with an empty component list.
   // CHECK: tag.assert_eq %{{.*}}[(d0, d1) -> (d0, d1)] (), %{{.*}}[(d0, d1) -> (d0, d1)] () : tensor<128x64xbf16>, tensor<128x64xbf16>
   tag.assert_eq %a[(d0, d1) -> (d0, d1)](), %a[(d0, d1) -> (d0, d1)]() : tensor<128x64xbf16>, tensor<128x64xbf16>
