@@ -231,6 +231,10 @@ private:
                    const TaggedElement &lhs, const TaggedElement &rhs);
   std::string valueText(const Term *term, const Outcome &outcome);
   bool tupleOrReport(mlir::Operation *op, mlir::Value value, const TagFn &fn);
+  /// Reports that component `name` of `value` is ⊤; when a loop widened it,
+  /// shows two iterations that disagree.
+  void reportConflict(mlir::Operation *op, llvm::StringRef name,
+                      mlir::Value value, const TagFn &fn);
   /// Terms whose values tell, in a counterexample, which ring write an
   /// element came from; and that writer.
   void addOriginTerms(const TagFn &fn,
@@ -256,6 +260,12 @@ private:
   llvm::DenseMap<const Term *, Interval> symbolRanges;
   /// Bit widths of the integer data read from views, by function name.
   llvm::StringMap<unsigned> functionBits;
+  /// Components a loop widened to ⊤ because they depend on the iteration:
+  /// the component's term and the loop's induction variable and bounds.
+  struct Widened {
+    const Term *comp, *iv, *lb, *step;
+  };
+  std::map<std::pair<mlir::Operation *, std::string>, Widened> widened;
   /// Unknown values and the ops that made them.
   llvm::DenseMap<const Term *, mlir::Operation *> unknownOrigins;
   /// The shape of the tile whose element values are being computed: the

@@ -69,10 +69,7 @@ void Checker::checkStore(Operation *op, Value dest, Value data,
   for (StringRef name : shared) {
     const Term *have = lhs.tag.comps[*stored.find(name)];
     if (!have) {
-      if (failing())
-        op->emitError() << "tag assertion failed: component '" << name
-                        << "' of " << sourceNames.get(data)
-                        << " has conflicting provenance (⊤)";
+      reportConflict(op, name, data, stored);
       return;
     }
     equal =
@@ -121,10 +118,7 @@ void Checker::checkOperandsAgree(Operation *op, Value a, Value b,
     const Term *l = lhs.tag.comps[*aTag.find(name)];
     const Term *r = rhs.tag.comps[*bTag.find(name)];
     if (!l || !r) {
-      if (failing())
-        op->emitError() << "tag assertion failed: component '" << name
-                        << "' of " << sourceNames.get(!l ? a : b)
-                        << " has conflicting provenance (⊤)";
+      reportConflict(op, name, !l ? a : b, !l ? aTag : bTag);
       facts.resize(before);
       return;
     }

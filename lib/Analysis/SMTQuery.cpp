@@ -5,8 +5,11 @@
 #include "mlir/Dialect/SMT/IR/SMTOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Target/SMTLIB/ExportSMTLIB.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <functional>
 
 #include <z3++.h>
 
@@ -370,6 +373,34 @@ OwningOpRef<ModuleOp> SMTBackend::build(const Query &query) {
     if (!fact->isTrue())
       smt::AssertOp::create(builder, loc, translator.translate(fact))
           ->setAttr(kFactAttr, builder.getI32IntegerAttr(index));
+  // Integers read from an iN view lie in iN's signed range.
+  if (query.functionBits) {
+    SmallVector<const Term *> applies;
+    llvm::DenseSet<const Term *> seen;
+    std::function<void(const Term *)> collect = [&](const Term *term) {
+      if (!seen.insert(term).second)
+        return;
+      if (term->getKind() == TermKind::Apply)
+        applies.push_back(term);
+      for (const Term *operand : term->getOperands())
+        collect(operand);
+    };
+    for (const Term *fact : ground)
+      collect(fact);
+    collect(query.goal);
+    for (const Term *shown : query.shown)
+      collect(shown);
+    for (const Term *apply : applies) {
+      auto it = query.functionBits->find(apply->getName());
+      if (it == query.functionBits->end() || it->second == 0 || it->second > 64)
+        continue;
+      TermInt half = TermInt(1) << (it->second - 1);
+      const Term *range =
+          terms.inRange(apply, terms.cst(-half), terms.cst(half));
+      if (!range->isTrue())
+        smt::AssertOp::create(builder, loc, translator.translate(range));
+    }
+  }
   Value goal = translator.translate(query.goal);
   smt::AssertOp::create(builder, loc, smt::NotOp::create(builder, loc, goal));
   for (const Term *shown : query.shown)

@@ -143,9 +143,11 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
     for (auto [fn, next] : llvm::zip_equal(carried, yield.getOperands())) {
       TagFn joined = join(fn, tagOf(next), loop);
       // A component that depends on the iteration widens to ⊤.
-      for (const Term *&comp : joined.comps)
-        if (comp && terms.mentions(comp, iv))
+      for (auto [name, comp] : llvm::zip_equal(joined.names, joined.comps))
+        if (comp && terms.mentions(comp, iv)) {
+          widened[{loop.getOperation(), name}] = {comp, iv, lb, step};
           comp = nullptr;
+        }
       if (joined.known && terms.mentions(joined.known, iv))
         joined.known = nullptr;
       changed.push_back(!joined.sameAs(fn));

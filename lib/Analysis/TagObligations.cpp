@@ -129,6 +129,38 @@ bool Checker::tupleOrReport(Operation *op, Value value, const TagFn &fn) {
   return false;
 }
 
+void Checker::reportConflict(Operation *op, StringRef name, Value value,
+                             const TagFn &fn) {
+  if (!failing())
+    return;
+  InFlightDiagnostic diag = op->emitError()
+                            << "tag assertion failed: component '" << name
+                            << "' of " << sourceNames.get(value)
+                            << " has conflicting provenance (⊤)";
+  // The innermost loop around (or at) the op where the tags met that
+  // widened this component.
+  auto it = widened.end();
+  for (Operation *at = fn.origin; at && it == widened.end();
+       at = at->getParentOp())
+    it = widened.find({at, name.str()});
+  if (it == widened.end()) {
+    if (fn.origin)
+      diag.attachNote(fn.origin->getLoc())
+          << "tags of different origin meet here";
+    return;
+  }
+  const Widened &w = it->second;
+  const Term *second = terms.add(w.lb, w.step);
+  auto at = [&](const Term *iv) {
+    return terms.str(terms.substitute(w.comp, {{w.iv, iv}}));
+  };
+  diag.attachNote(it->first.first->getLoc())
+      << "counterexample: " << name << " differs from one iteration of this "
+      << "loop to the next: " << at(w.lb) << " at " << w.iv->getName() << " = "
+      << terms.str(w.lb) << ", " << at(second) << " at " << w.iv->getName()
+      << " = " << terms.str(second);
+}
+
 bool Checker::prove(
     Operation *op, StringRef message, const Term *goal,
     ArrayRef<const Term *> shown,
@@ -140,6 +172,7 @@ bool Checker::prove(
   query.facts.append(facts.begin(), facts.end());
   query.goal = goal;
   query.shown.assign(shown.begin(), shown.end());
+  query.functionBits = &functionBits;
   if (options.smtOutput) {
     std::string where;
     llvm::raw_string_ostream loc(where);
@@ -390,13 +423,7 @@ void Checker::checkEquality(tag::AssertEqOp op) {
     TagFn at = atIndices(fn, indices);
     known = terms.land(known, at.known ? at.known : yes);
     auto conflicting = [&](StringRef name) {
-      if (reporting) {
-        anyFailure = true;
-        ++stats.failed;
-        op->emitError() << "tag assertion failed: component '" << name
-                        << "' of " << sourceNames.get(value)
-                        << " has conflicting provenance (⊤)";
-      }
+      reportConflict(op, name, value, fn);
       return false;
     };
     if (components.empty()) {

@@ -348,6 +348,7 @@ bool Checker::mayAlias(const Term *a, const Term *b) {
   query.facts.append(kernelFacts.begin(), kernelFacts.end());
   query.facts.append(facts.begin(), facts.end());
   query.goal = distinct;
+  query.functionBits = &functionBits;
   return backend.solve(query).verdict != Verdict::Proved;
 }
 
@@ -555,6 +556,11 @@ LogicalResult Checker::processTags(Operation *op) {
               terms.land(inBounds, terms.inRange(indices[d], terms.cst(0),
                                                  dimTerm(source, d)));
         readView(gather, source, gather.getResult(), indices, inBounds);
+        // Row e0 was chosen by rows[e0]: it carries that index's tag too.
+        TagFn chosen = tagOf(gather.getRows());
+        if (chosen.kind == TagFn::Tuple)
+          tags[gather.getResult()] =
+              join(tagOf(gather.getResult()), chosen, gather);
         return success();
       })
       .Case([&](tile::StoreOp store) {

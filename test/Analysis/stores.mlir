@@ -135,6 +135,7 @@ tile.kernel @conflicting_component(%A: !tile.view<?x?xf16>, %C: !tile.view<?x?xf
   tag.bind %C as "C"(m, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
   %a = tile.load %A[%c0, %c0] : !tile.view<?x?xf16> -> tensor<32x16xf16>
   %b = tile.load %A[%r, %c0] : !tile.view<?x?xf16> -> tensor<32x16xf16>
+  // expected-note @below {{tags of different origin meet here}}
   %s = arith.addf %a, %b : tensor<32x16xf16>
   // expected-error @below {{component 'm' of %s has conflicting provenance}}
   tile.store %s -> %C[%c0, %c0] : tensor<32x16xf16> -> !tile.view<?x?xf16>
@@ -171,5 +172,70 @@ tile.kernel @scatter_wrong_rows(%X: !tile.view<?x?xf32>, %Y: !tile.view<?x?xf32>
   // expected-note @below {{counterexample: }}
   // expected-note @below {{carries X(}}
   tile.atomic_add %x -> %Y[%c0, %c0] rows(%other : tensor<32xi32>) : tensor<32x16xf32> -> !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// Rows gathered through a bound index list carry the index's tag too, so a
+// store by position p checks that row p was gathered through entry p.
+tile.kernel @gathered_rows_keep_position(%X: !tile.view<?x?xf32>, %H: !tile.view<?x?xf32>, %idx: !tile.view<?xi32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %blk = tile.program_id x
+  %r0 = arith.muli %blk, %c32 : index
+  tag.bind %X as "X"(t, d) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf32>
+  tag.bind %H as "H"(p, d) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf32>
+  tag.bind %idx as "SI"(p) = (d0) -> (d0) : !tile.view<?xi32>
+  %rows = tile.load %idx[%r0] : !tile.view<?xi32> -> tensor<32xi32>
+  %x = tile.gather %X[%c0, %c0] rows(%rows) : !tile.view<?x?xf32>, tensor<32xi32> -> tensor<32x16xf32>
+  tile.store %x -> %H[%r0, %c0] : tensor<32x16xf32> -> !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// Mutant: the gathered rows are stored one block down.
+tile.kernel @gathered_rows_stored_elsewhere(%X: !tile.view<?x?xf32>, %H: !tile.view<?x?xf32>, %idx: !tile.view<?xi32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %blk = tile.program_id x
+  %r0 = arith.muli %blk, %c32 : index
+  %r1 = arith.addi %r0, %c32 : index
+  tag.bind %X as "X"(t, d) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf32>
+  // expected-note @below {{'s tag is bound here}}
+  tag.bind %H as "H"(p, d) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf32>
+  tag.bind %idx as "SI"(p) = (d0) -> (d0) : !tile.view<?xi32>
+  %rows = tile.load %idx[%r0] : !tile.view<?xi32> -> tensor<32xi32>
+  // expected-note @below {{was written here}}
+  %x = tile.gather %X[%c0, %c0] rows(%rows) : !tile.view<?x?xf32>, tensor<32xi32> -> tensor<32x16xf32>
+  // expected-error @below {{does not belong where it lands (p, d)}}
+  // expected-note @below {{counterexample: }}
+  // expected-note @below {{carries SI|X(}}
+  tile.store %x -> %H[%r1, %c0] : tensor<32x16xf32> -> !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// Mutant: the row offset follows the K loop, so the rows the accumulator
+// holds change from one iteration to the next.
+tile.kernel @rows_follow_the_loop(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>, %C: !tile.view<?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %K = tile.dim %A, 1 : !tile.view<?x?xf16>
+  tag.bind %A as "A"(m, k) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  tag.bind %B as "B"(k, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  tag.bind %C as "C"(m, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf32>
+  %z = arith.constant dense<0.0> : tensor<32x32xf32>
+  // expected-note @below {{counterexample: m differs from one iteration of this loop to the next: e0 at %k = 0, e0 + 32 at %k = 32}}
+  %acc = scf.for %k = %c0 to %K step %c32 iter_args(%c = %z) -> (tensor<32x32xf32>) {
+    %a = tile.load %A[%k, %k] : !tile.view<?x?xf16> -> tensor<32x32xf16>
+    %b = tile.load %B[%k, %c0] : !tile.view<?x?xf16> -> tensor<32x32xf16>
+    %next = tile.mma %a, %b, %c : tensor<32x32xf16>, tensor<32x32xf16> -> tensor<32x32xf32>
+    scf.yield %next : tensor<32x32xf32>
+  }
+  // expected-error @below {{component 'm' of %acc has conflicting provenance}}
+  tile.store %acc -> %C[%c0, %c0] : tensor<32x32xf32> -> !tile.view<?x?xf32>
   tile.return
 }

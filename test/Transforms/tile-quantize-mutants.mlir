@@ -73,8 +73,8 @@
 // MoE's transposed expert weights: the scales of the next k group, and
 // nibbles unpacked high first along k.
 // MOE-ROW: error: tag assertion failed: every code uses the scale of its own group and column
-// MOE-ROW: note: %w[{{[0-9]+}}, {{[0-9]+}}] carries W2({{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}, [[#G:]]);
-// MOE-ROW-SAME: %W2_scales[{{[0-9]+}}, {{[0-9]+}}] carries W2_scale({{[0-9]+}}, {{[0-9]+}}, [[#G+1]])
+// MOE-ROW: note: %w[{{[0-9]+}}, {{[0-9]+}}] carries W2({{-?[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}, [[#G:]]);
+// MOE-ROW-SAME: %W2_scales[{{[0-9]+}}, {{[0-9]+}}] carries W2_scale({{-?[0-9]+}}, {{[0-9]+}}, [[#G+1]])
 // MOE-NIBBLES: error: tag assertion failed: every code is unpacked from the nibble the runtime packed it in
 
 // The next column's scales, with the scales applied to the product per

@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <memory>
 
@@ -39,6 +40,10 @@ struct Query {
   llvm::SmallVector<const Term *> shown;
   /// More symbols to instantiate quantified facts at, besides the goal's.
   llvm::SmallVector<const Term *> instantiateAt;
+  /// The width of the integers each uninterpreted function returns (data
+  /// read from an iN view): every application in the query lies in the
+  /// signed range of its width.
+  const llvm::StringMap<unsigned> *functionBits = nullptr;
 };
 
 enum class Verdict { Proved, Refuted, Unknown };

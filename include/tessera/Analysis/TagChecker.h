@@ -2,9 +2,9 @@
 //
 // The tag checker (docs/invariants.md): it propagates per-element tags
 // through a tile kernel (copies, loads, stores, rings, gathers, MMAs,
-// element-wise ops, loops by induction), tracks shared-memory hazards, and proves every tag
-// assertion with the terms' structure or with Z3, reporting a concrete
-// counterexample when one fails.
+// element-wise ops, loops by induction), tracks shared-memory hazards, and
+// proves every tag assertion with the terms' structure or with Z3, reporting a
+// concrete counterexample when one fails.
 //
 //===----------------------------------------------------------------------===//
 

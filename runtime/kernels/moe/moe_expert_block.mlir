@@ -42,6 +42,8 @@ tile.kernel @moe_gate_up_swiglu(%X: !tile.view<?x?xbf16>,
   tag.bind %Wu as "Wu"(e, n, d) = (d0, d1, d2) -> (d0, d1, d2)
       : !tile.view<?x?x?xbf16>
   tag.bind %H as "H"(p, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xbf16>
+  // Entry p of the sorted slot list: rows gathered through it carry p.
+  tag.bind %sorted_ids as "SI"(p) = (d0) -> (d0) : !tile.view<?xi32>
 
   // The alignment kernel's contract, trusted here: every real row of block
   // %blk was routed to expert_ids[%blk].
@@ -61,6 +63,7 @@ tile.kernel @moe_gate_up_swiglu(%X: !tile.view<?x?xbf16>,
   %ids = tile.load %sorted_ids[%r0] : !tile.view<?xi32> -> tensor<64xi32>
   %topk_t = tile.splat %topk : i32 -> tensor<64xi32>
   %tok = arith.divsi %ids, %topk_t : tensor<64xi32>
+  %tok2 = tile.broadcast %tok dims [1] : tensor<64xi32> -> tensor<64x64xi32>
   %blk_e = tile.load %expert_ids[%blk] : !tile.view<?xi32> -> tensor<1xi32>
   %e_i32 = tensor.extract %blk_e[%c0] : tensor<1xi32>
   %e = arith.index_cast %e_i32 : i32 to index
@@ -93,6 +96,16 @@ tile.kernel @moe_gate_up_swiglu(%X: !tile.view<?x?xbf16>,
     %same_e = arith.cmpi eq, %w_e, %routed2 : tensor<64x64xi32>
     %routed_ok = arith.ori %pad2, %same_e : tensor<64x64xi1>
     tag.assert %routed_ok, "rows meet the gate weights of their own expert"
+        : tensor<64x64xi1>
+    %wu_e = tag.coord %wu("e") : tensor<64x64xbf16> -> tensor<64x64xi32>
+    %same_eu = arith.cmpi eq, %wu_e, %routed2 : tensor<64x64xi32>
+    %routed_u = arith.ori %pad2, %same_eu : tensor<64x64xi1>
+    tag.assert %routed_u, "rows meet the up weights of their own expert"
+        : tensor<64x64xi1>
+    // Gathering: row i holds token tok[i] of X.
+    %x_t = tag.coord %x("t") : tensor<64x64xbf16> -> tensor<64x64xi32>
+    %same_t = arith.cmpi eq, %x_t, %tok2 : tensor<64x64xi32>
+    tag.assert %same_t, "row i of the block gathers its own token"
         : tensor<64x64xi1>
     tag.assert_contract %x, %wg over "d" transpose_b
         : tensor<64x64xbf16>, tensor<64x64xbf16>
@@ -149,7 +162,11 @@ tile.kernel @moe_down_combine(%H: !tile.view<?x?xbf16>,
   tag.bind %H as "H"(p, i) = (d0, d1) -> (d0, d1) : !tile.view<?x?xbf16>
   tag.bind %W2 as "W2"(e, n, i) = (d0, d1, d2) -> (d0, d1, d2)
       : !tile.view<?x?x?xbf16>
-  tag.bind %topk_weights as "TW"(s) = (d0) -> (d0) : !tile.view<?xf32>
+  // Slot s belongs to token s / topk.
+  %topk_idx = arith.index_cast %topk : i32 to index
+  tag.bind %topk_weights as "TW"(s, t) = (d0)[s0] -> (d0, d0 floordiv s0)
+      captures(%topk_idx) : !tile.view<?xf32>
+  tag.bind %Out as "Out"(t, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf32>
 
   // The alignment kernel's contract, as in @moe_gate_up_swiglu.
   %ids_c = tile.load %sorted_ids[%r0] : !tile.view<?xi32> -> tensor<64xi32>
@@ -167,6 +184,13 @@ tile.kernel @moe_down_combine(%H: !tile.view<?x?xbf16>,
 
   %ids = tile.load %sorted_ids[%r0] : !tile.view<?xi32> -> tensor<64xi32>
   %topk_t = tile.splat %topk : i32 -> tensor<64xi32>
+  %c0_i32 = arith.constant 0 : i32
+  %pos_topk = arith.cmpi sgt, %topk, %c0_i32 : i32
+  tag.assume %pos_topk, "topk is positive" : i1
+  %zero_ids = tile.splat %c0_i32 : i32 -> tensor<64xi32>
+  %slots = arith.cmpi sge, %ids, %zero_ids : tensor<64xi32>
+  tag.assume %slots, "sorted ids are slot numbers, never negative"
+      : tensor<64xi1>
   %tok = arith.divsi %ids, %topk_t : tensor<64xi32>
   %blk_e = tile.load %expert_ids[%blk] : !tile.view<?xi32> -> tensor<1xi32>
   %e_i32 = tensor.extract %blk_e[%c0] : tensor<1xi32>
@@ -179,6 +203,11 @@ tile.kernel @moe_down_combine(%H: !tile.view<?x?xbf16>,
   %pad = arith.cmpi sge, %ids, %end : tensor<64xi32>
   %pad2 = tile.broadcast %pad dims [1] : tensor<64xi1> -> tensor<64x64xi1>
 
+  %rows = tile.iota : tensor<64xindex>
+  %r0_t = tile.splat %r0 : index -> tensor<64xindex>
+  %p = arith.addi %rows, %r0_t : tensor<64xindex>
+  %p2 = tile.broadcast %p dims [1] : tensor<64xindex> -> tensor<64x64xindex>
+
   %sW = tile.alloc_shared : !tile.shared<64x64xbf16>
   %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %acc = scf.for %k = %c0 to %I step %c64 iter_args(%y_i = %zero)
@@ -186,6 +215,11 @@ tile.kernel @moe_down_combine(%H: !tile.view<?x?xbf16>,
     tile.copy %W2[%e, %n0, %k] -> %sW
         : !tile.view<?x?x?xbf16> -> !tile.shared<64x64xbf16>
     %h = tile.load %H[%r0, %k] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    // Row i of the block reads row r0 + i of H.
+    %h_p = tag.coord %h("p") : tensor<64x64xbf16> -> tensor<64x64xindex>
+    %own_p = arith.cmpi eq, %h_p, %p2 : tensor<64x64xindex>
+    tag.assert %own_p, "row i of the block reads its own row of H"
+        : tensor<64x64xi1>
     tile.barrier
     %w = tile.load %sW : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
     %w_e = tag.coord %w("e") : tensor<64x64xbf16> -> tensor<64x64xi32>
