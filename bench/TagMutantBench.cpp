@@ -214,27 +214,25 @@ std::vector<Mutant> mutantsOf(tile::KernelOp kernel) {
                            wait.setPending(wait.getPending() + 1);
                          }});
     if (isa<scf::ForOp>(op)) {
-      mutants.push_back(
-          {site + " starts one step late", at, [](Operation *op, auto &) {
-             auto loop = cast<scf::ForOp>(op);
-             OpBuilder b(op);
-             loop.setLowerBound(arith::AddIOp::create(
-                 b, op->getLoc(), loop.getLowerBound(), loop.getStep()));
-           }});
-      mutants.push_back(
-          {site + " steps twice as far", at, [](Operation *op, auto &) {
-             auto loop = cast<scf::ForOp>(op);
-             OpBuilder b(op);
-             loop.setStep(arith::AddIOp::create(b, op->getLoc(), loop.getStep(),
-                                                loop.getStep()));
-           }});
-      mutants.push_back(
-          {site + " ends one step early", at, [](Operation *op, auto &) {
-             auto loop = cast<scf::ForOp>(op);
-             OpBuilder b(op);
-             loop.setUpperBound(arith::SubIOp::create(
-                 b, op->getLoc(), loop.getUpperBound(), loop.getStep()));
-           }});
+      // Operand `bound` (lower, upper, step) of the loop becomes itself
+      // plus `sign` steps.
+      auto moveBound = [&](const char *what, unsigned bound, int sign) {
+        mutants.push_back(
+            {site + what, at, [bound, sign](Operation *op, auto &) {
+               auto loop = cast<scf::ForOp>(op);
+               OpBuilder b(op);
+               Value old = op->getOperand(bound), step = loop.getStep();
+               Value moved =
+                   sign > 0 ? arith::AddIOp::create(b, op->getLoc(), old, step)
+                                  .getResult()
+                            : arith::SubIOp::create(b, op->getLoc(), old, step)
+                                  .getResult();
+               op->setOperand(bound, moved);
+             }});
+      };
+      moveBound(" starts one step late", 0, 1);
+      moveBound(" ends one step early", 1, -1);
+      moveBound(" steps twice as far", 2, 1);
     }
     if (auto mma = dyn_cast<tile::MmaOp>(op);
         mma && !mma.getAcc().getDefiningOp<arith::ConstantOp>())

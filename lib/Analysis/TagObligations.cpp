@@ -233,16 +233,23 @@ bool Checker::prove(
 /// A proof under contradictory facts proves nothing: reported with the
 /// facts that contradict each other.
 bool Checker::vacuous(Operation *op, const Query &query) {
+  // The facts in scope: the kernel's, the assumptions, loop bounds and
+  // branch conditions; not the ranges an obligation quantifies over (its
+  // element indices), so one check serves every obligation of a scope.
+  Query check = query;
+  check.facts.assign(kernelFacts.begin(), kernelFacts.end());
+  for (const Fact &fact : facts)
+    if (fact.origin)
+      check.facts.push_back(fact);
   std::vector<const Term *> key;
   bool quantified = false;
-  for (const Fact &fact : query.facts) {
+  for (const Fact &fact : check.facts) {
     key.push_back(fact.condition);
     quantified |= !fact.bound.empty();
   }
   if (!quantified)
     if (auto it = satisfiable.find(key); it != satisfiable.end() && it->second)
       return false;
-  Query check = query;
   check.goal = terms.boolean(false);
   check.shown.clear();
   check.instantiateAt = {query.goal};
@@ -258,7 +265,7 @@ bool Checker::vacuous(Operation *op, const Query &query) {
       op->emitError() << "tag assertion is vacuous: the facts in scope "
                          "contradict each other, so no execution reaches it";
   for (unsigned index : outcome.core) {
-    const Fact &fact = query.facts[index];
+    const Fact &fact = check.facts[index];
     Location loc = fact.origin ? fact.origin->getLoc() : kernel.getLoc();
     std::string what = "a fact of the kernel";
     if (auto assume = dyn_cast_or_null<tag::AssumeOp>(fact.origin))
