@@ -236,27 +236,33 @@ bool Checker::vacuous(Operation *op, const Query &query) {
   // The facts in scope: the kernel's, the assumptions, loop bounds and
   // branch conditions; not the ranges an obligation quantifies over (its
   // element indices), so one check serves every obligation of a scope.
+  // A fact about every element of a tile is taken at its first element
+  // (every tile has one): an instance the fact implies, so a contradiction
+  // among the instances is one among the facts.
   Query check = query;
   check.facts.assign(kernelFacts.begin(), kernelFacts.end());
-  for (const Fact &fact : facts)
-    if (fact.origin)
-      check.facts.push_back(fact);
-  std::vector<const Term *> key;
-  bool quantified = false;
-  for (const Fact &fact : check.facts) {
-    key.push_back(fact.condition);
-    quantified |= !fact.bound.empty();
+  for (const Fact &fact : facts) {
+    if (!fact.origin)
+      continue;
+    Fact instance = fact;
+    llvm::DenseMap<const Term *, const Term *> at;
+    for (const Term *sym : fact.bound)
+      at[sym] = terms.cst(0);
+    instance.condition = terms.substitute(fact.condition, at);
+    instance.bound.clear();
+    check.facts.push_back(instance);
   }
-  if (!quantified)
-    if (auto it = satisfiable.find(key); it != satisfiable.end() && it->second)
-      return false;
+  std::vector<const Term *> key;
+  for (const Fact &fact : check.facts)
+    key.push_back(fact.condition);
+  if (auto it = satisfiable.find(key); it != satisfiable.end() && it->second)
+    return false;
   check.goal = terms.boolean(false);
   check.shown.clear();
-  check.instantiateAt = {query.goal};
+  check.instantiateAt.clear();
   Outcome outcome = backend.solve(check, 0, /*trackFacts=*/true);
   bool contradiction = outcome.verdict == Verdict::Proved;
-  if (!quantified)
-    satisfiable[key] = !contradiction;
+  satisfiable[key] = !contradiction;
   if (!contradiction)
     return false;
   anyFailure = true;

@@ -167,6 +167,28 @@ tile.kernel @vacuous(%K: index) threads(32) {
 
 // -----
 
+// Assumptions about every element of a tile contradict each other (at
+// the first element already).
+tile.kernel @vacuous_tile_assumptions(%ids: !tile.view<?xi32>, %K: index) threads(32) {
+  %c0 = arith.constant 0 : index
+  %c10 = arith.constant 10 : index
+  %zero = arith.constant dense<0> : tensor<16xi32>
+  %x = tile.load %ids[%c0] : !tile.view<?xi32> -> tensor<16xi32>
+  %neg = arith.cmpi slt, %x, %zero : tensor<16xi32>
+  // expected-note @below {{the assumption 'ids are negative'}}
+  tag.assume %neg, "ids are negative" : tensor<16xi1>
+  %pos = arith.cmpi sgt, %x, %zero : tensor<16xi32>
+  // expected-note @below {{the assumption 'ids are positive'}}
+  tag.assume %pos, "ids are positive" : tensor<16xi1>
+  %small = arith.cmpi slt, %K, %c10 : index
+  tag.assume %small, "K < 10" : i1
+  // expected-error @below {{tag assertion is vacuous: the facts in scope contradict each other}}
+  tag.assert %small, "K < 10" : i1
+  tile.return
+}
+
+// -----
+
 // An assumption that contradicts a branch's condition makes the branch's
 // assertions vacuous.
 tile.kernel @vacuous_branch(%K: index) threads(32) {
