@@ -354,6 +354,13 @@ const Term *Checker::integerValue(Operation *op) {
     return inBits == 1 ? asInt(i, false) : toUnsigned(operand(i), inBits);
   };
   auto wrap = [&](const Term *t) { return wrapSigned(t, bits); };
+  // 2^amount for a shift by a constant amount below the width, else null.
+  auto shiftFactor = [&]() -> const Term * {
+    std::optional<TermInt> amount = constantOf(uInt(1));
+    if (!amount || *amount >= bits)
+      return nullptr;
+    return terms.cst(pow2(unsigned(*amount)));
+  };
 
   if (bits == 1 && inBits == 1) {
     // Boolean algebra on i1.
@@ -454,22 +461,16 @@ const Term *Checker::integerValue(Operation *op) {
             return isUnsigned ? uInt(0) : sInt(0);
           })
       .Case([&](arith::ShLIOp) -> const Term * {
-        std::optional<TermInt> amount = constantOf(uInt(1));
-        if (!amount || *amount >= bits)
-          return nullptr;
-        return wrap(terms.mul(sInt(0), terms.cst(pow2(unsigned(*amount)))));
+        const Term *factor = shiftFactor();
+        return factor ? wrap(terms.mul(sInt(0), factor)) : nullptr;
       })
       .Case([&](arith::ShRSIOp) -> const Term * {
-        std::optional<TermInt> amount = constantOf(uInt(1));
-        if (!amount || *amount >= bits)
-          return nullptr;
-        return terms.div(sInt(0), terms.cst(pow2(unsigned(*amount))));
+        const Term *factor = shiftFactor();
+        return factor ? terms.div(sInt(0), factor) : nullptr;
       })
       .Case([&](arith::ShRUIOp) -> const Term * {
-        std::optional<TermInt> amount = constantOf(uInt(1));
-        if (!amount || *amount >= bits)
-          return nullptr;
-        return wrap(terms.div(uInt(0), terms.cst(pow2(unsigned(*amount)))));
+        const Term *factor = shiftFactor();
+        return factor ? wrap(terms.div(uInt(0), factor)) : nullptr;
       })
       .Case([&](arith::AndIOp) -> const Term * {
         // x & (2^k - 1) keeps the low k bits; x & 0 = 0; x & -1 = x.

@@ -23,22 +23,19 @@ std::string tessera::analysis::toString(TermInt value) {
   return std::string(digits.rbegin(), digits.rend());
 }
 
+TermInt TermContext::checked(bool overflow, TermInt result) {
+  overflowed |= overflow;
+  return overflow ? 0 : result;
+}
+
 TermInt TermContext::checkedAdd(TermInt a, TermInt b) {
   TermInt result;
-  if (__builtin_add_overflow(a, b, &result)) {
-    overflowed = true;
-    return 0;
-  }
-  return result;
+  return checked(__builtin_add_overflow(a, b, &result), result);
 }
 
 TermInt TermContext::checkedMul(TermInt a, TermInt b) {
   TermInt result;
-  if (__builtin_mul_overflow(a, b, &result)) {
-    overflowed = true;
-    return 0;
-  }
-  return result;
+  return checked(__builtin_mul_overflow(a, b, &result), result);
 }
 
 const Term *TermContext::orOverflow(const Term *term) {

@@ -154,6 +154,7 @@ private:
   /// the public operation then returns a fresh symbol instead (an
   /// abstraction: nothing is proved about it that does not hold for every
   /// value).
+  TermInt checked(bool overflow, TermInt result);
   TermInt checkedAdd(TermInt a, TermInt b);
   TermInt checkedMul(TermInt a, TermInt b);
   const Term *orOverflow(const Term *term);
