@@ -89,10 +89,34 @@ void Checker::exitLoopSums(scf::ForOp loop, const Term *iv, const Term *lb,
     }
     std::pair<Operation *, unsigned> own = {loop.getOperation(), index};
     if (!llvm::is_contained(body.carried, own)) {
-      if (!body.parts.empty())
+      // Each iteration starts over: the result is what the last iteration
+      // summed (the iteration at max(lb, lb + step * floor((ub - lb - 1) /
+      // step)); none when the loop runs zero times). The initial value's
+      // parts are dropped when it runs, so they must be empty.
+      if (body.parts.empty())
+        continue;
+      Sums init = sums.lookup(loop.getInitArgs()[index]);
+      bool mixes = llvm::any_of(body.carried, [&](auto arg) {
+        return arg.first == loop.getOperation();
+      });
+      if (!init.parts.empty() || init.unknownAt || mixes) {
         sums[result] = unknownSums(
             loop, "each iteration yields a sum that does not add to its "
                   "iteration argument, so only the last one survives");
+        continue;
+      }
+      const Term *last = terms.add(
+          lb,
+          terms.mul(step, terms.div(terms.sub(terms.sub(ub, lb), terms.cst(1)),
+                                    step)));
+      Sums out;
+      out.carried = body.carried;
+      for (SumPart part : body.parts) {
+        part.loops.insert(part.loops.begin(),
+                          {iv, terms.max(lb, last), ub, step});
+        out.parts.push_back(part);
+      }
+      sums[result] = out;
       continue;
     }
     Sums out = sums.lookup(loop.getInitArgs()[index]);

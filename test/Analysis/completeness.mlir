@@ -72,7 +72,8 @@ tile.kernel @steps_two_tiles(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>) t
 
 // -----
 
-// Mutant: each iteration starts from zero instead of the running sum.
+// Mutant: each iteration starts from zero instead of the running sum, so
+// only the last iteration's tile survives.
 tile.kernel @accumulator_reset(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>) threads(128) {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
@@ -80,8 +81,55 @@ tile.kernel @accumulator_reset(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>)
   tag.bind %A as "A"(m, k) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
   tag.bind %B as "B"(k, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
   %z = arith.constant dense<0.0> : tensor<32x32xf32>
-  // expected-note @below {{each iteration yields a sum that does not add to its iteration argument}}
   %acc = scf.for %k = %c0 to %K step %c32 iter_args(%c = %z) -> (tensor<32x32xf32>) {
+    %a = tile.load %A[%c0, %k] : !tile.view<?x?xf16> -> tensor<32x32xf16>
+    %b = tile.load %B[%k, %c0] : !tile.view<?x?xf16> -> tensor<32x32xf16>
+    // expected-note @below {{the tiles of 'k' are summed here}}
+    %next = tile.mma %a, %b, %z : tensor<32x32xf16>, tensor<32x32xf16> -> tensor<32x32xf32>
+    scf.yield %next : tensor<32x32xf32>
+  }
+  // expected-error @below {{%acc does not sum every value of 'k' in its range}}
+  // expected-note @below {{counterexample: }}
+  // expected-note @below {{never sums k = 0}}
+  tag.assert_complete %acc over "k" from %c0 to %K : tensor<32x32xf32>, index, index
+  tile.return
+}
+
+// -----
+
+// A loop that runs once may start over: its one iteration is the sum.
+tile.kernel @single_iteration_reset(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  tag.bind %A as "A"(m, k) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  tag.bind %B as "B"(k, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  %z = arith.constant dense<0.0> : tensor<32x32xf32>
+  %acc = scf.for %k = %c0 to %c32 step %c32 iter_args(%c = %z) -> (tensor<32x32xf32>) {
+    %a = tile.load %A[%c0, %k] : !tile.view<?x?xf16> -> tensor<32x32xf16>
+    %b = tile.load %B[%k, %c0] : !tile.view<?x?xf16> -> tensor<32x32xf16>
+    %next = tile.mma %a, %b, %z : tensor<32x32xf16>, tensor<32x32xf16> -> tensor<32x32xf32>
+    scf.yield %next : tensor<32x32xf32>
+  }
+  tag.assert_complete %acc over "k" from %c0 to %c32 : tensor<32x32xf32>, index, index
+  tile.return
+}
+
+// -----
+
+// Starting over from a value that already summed something: what survives
+// depends on whether the loop runs, so it is not known.
+tile.kernel @reset_after_a_sum(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %K = tile.dim %A, 1 : !tile.view<?x?xf16>
+  tag.bind %A as "A"(m, k) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  tag.bind %B as "B"(k, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  %z = arith.constant dense<0.0> : tensor<32x32xf32>
+  %a0 = tile.load %A[%c0, %c0] : !tile.view<?x?xf16> -> tensor<32x32xf16>
+  %b0 = tile.load %B[%c0, %c0] : !tile.view<?x?xf16> -> tensor<32x32xf16>
+  %first = tile.mma %a0, %b0, %z : tensor<32x32xf16>, tensor<32x32xf16> -> tensor<32x32xf32>
+  // expected-note @below {{each iteration yields a sum that does not add to its iteration argument}}
+  %acc = scf.for %k = %c32 to %K step %c32 iter_args(%c = %first) -> (tensor<32x32xf32>) {
     %a = tile.load %A[%c0, %k] : !tile.view<?x?xf16> -> tensor<32x32xf16>
     %b = tile.load %B[%k, %c0] : !tile.view<?x?xf16> -> tensor<32x32xf16>
     %next = tile.mma %a, %b, %z : tensor<32x32xf16>, tensor<32x32xf16> -> tensor<32x32xf32>
