@@ -189,6 +189,9 @@ private:
     ++stats.failed;
     return true;
   }
+  /// Fresh indices i0, i1, ... of an element of a tile of `shape`, with
+  /// their ranges pushed as facts.
+  llvm::SmallVector<const Term *> freshElement(llvm::ArrayRef<int64_t> shape);
   /// Fresh element indices i, j, kk of an MMA's space, with their ranges
   /// pushed as facts, and the indices of a's and b's elements there.
   struct MmaElements {

@@ -57,10 +57,10 @@ void Checker::checkStore(Operation *op, Value dest, Value data,
   }
 
   // Element e of the stored tile lands at indices(e) of the view.
-  SmallVector<const Term *> element, at;
-  for (auto [d, extent] :
-       llvm::enumerate(cast<RankedTensorType>(data.getType()).getShape()))
-    element.push_back(terms.freshSym("i" + std::to_string(d)));
+  size_t before = facts.size();
+  SmallVector<const Term *> element =
+      freshElement(cast<RankedTensorType>(data.getType()).getShape());
+  SmallVector<const Term *> at;
   for (const Term *index : indices)
     at.push_back(atIndices(index, element));
   TaggedElement lhs{data, element, atIndices(stored, element)};
@@ -70,6 +70,7 @@ void Checker::checkStore(Operation *op, Value dest, Value data,
     const Term *have = lhs.tag.comps[*stored.find(name)];
     if (!have) {
       reportConflict(op, name, data, stored);
+      facts.resize(before);
       return;
     }
     equal =
@@ -78,11 +79,6 @@ void Checker::checkStore(Operation *op, Value dest, Value data,
   const Term *known = lhs.tag.known ? lhs.tag.known : terms.boolean(true);
   const Term *goal =
       terms.implies(atIndices(inBounds, element), terms.land(known, equal));
-  size_t before = facts.size();
-  for (auto [index, extent] : llvm::zip_equal(
-           element, cast<RankedTensorType>(data.getType()).getShape()))
-    facts.push_back(
-        {terms.inRange(index, terms.cst(0), terms.cst(extent)), {}});
   proveTagged(op,
               "stored data does not belong where it lands (" +
                   llvm::join(shared, ", ") + ")",

@@ -88,59 +88,49 @@ void Checker::exitLoopSums(scf::ForOp loop, const Term *iv, const Term *lb,
       continue;
     }
     std::pair<Operation *, unsigned> own = {loop.getOperation(), index};
-    if (!llvm::is_contained(body.carried, own)) {
-      // Each iteration starts over: the result is what the last iteration
-      // summed (the iteration at max(lb, lb + step * floor((ub - lb - 1) /
-      // step)); none when the loop runs zero times). The initial value's
-      // parts are dropped when it runs, so they must be empty.
-      if (body.parts.empty())
-        continue;
-      Sums init = sums.lookup(loop.getInitArgs()[index]);
-      bool mixes = llvm::any_of(body.carried, [&](auto arg) {
-        return arg.first == loop.getOperation();
-      });
-      if (!init.parts.empty() || init.unknownAt || mixes) {
-        sums[result] = unknownSums(
-            loop, "each iteration yields a sum that does not add to its "
-                  "iteration argument, so only the last one survives");
-        continue;
-      }
-      const Term *last = terms.add(
-          lb,
-          terms.mul(step, terms.div(terms.sub(terms.sub(ub, lb), terms.cst(1)),
-                                    step)));
-      Sums out;
-      out.carried = body.carried;
-      for (SumPart part : body.parts) {
-        part.loops.insert(part.loops.begin(),
-                          {iv, terms.max(lb, last), ub, step});
-        out.parts.push_back(part);
-      }
-      sums[result] = out;
+    bool accumulates = llvm::is_contained(body.carried, own);
+    // A loop whose yield does not add to its iteration argument starts over
+    // each iteration: its result is what the last iteration summed (the
+    // iteration at max(lb, lb + step * floor((ub - lb - 1) / step)); none
+    // when it runs zero times), and the initial value's parts are dropped
+    // when it runs, so they must be empty.
+    if (!accumulates && body.parts.empty())
+      continue;
+    Sums init = sums.lookup(loop.getInitArgs()[index]);
+    bool mixes = llvm::any_of(body.carried, [&](auto arg) {
+      return arg.first == loop.getOperation() && arg != own;
+    });
+    if (!accumulates && (mixes || init.unknownAt || !init.parts.empty())) {
+      sums[result] = unknownSums(
+          loop, "each iteration yields a sum that does not add to its "
+                "iteration argument, so only the last one survives");
       continue;
     }
-    Sums out = sums.lookup(loop.getInitArgs()[index]);
-    if (out.unknownAt) {
-      sums[result] = out;
+    if (init.unknownAt || mixes) {
+      sums[result] = init.unknownAt
+                         ? init
+                         : unknownSums(loop, "iteration arguments of this "
+                                             "loop are combined with one "
+                                             "another");
       continue;
+    }
+    const Term *first = lb;
+    if (!accumulates)
+      first = terms.max(
+          lb,
+          terms.add(lb, terms.mul(step, terms.div(terms.sub(terms.sub(ub, lb),
+                                                            terms.cst(1)),
+                                                  step))));
+    Sums out = accumulates ? init : Sums();
+    Sums added;
+    for (SumPart part : body.parts) {
+      part.loops.insert(part.loops.begin(), {iv, first, ub, step});
+      added.parts.push_back(part);
     }
     for (auto arg : body.carried)
-      if (arg.first == loop.getOperation() && arg != own) {
-        out = unknownSums(loop, "iteration arguments of this loop are "
-                                "combined with one another");
-        break;
-      }
-    if (!out.unknownAt) {
-      Sums added;
-      for (SumPart part : body.parts) {
-        part.loops.insert(part.loops.begin(), {iv, lb, ub, step});
-        added.parts.push_back(part);
-      }
-      for (auto arg : body.carried)
-        if (arg.first != loop.getOperation())
-          added.carried.push_back(arg);
-      out.merge(added);
-    }
+      if (arg.first != loop.getOperation())
+        added.carried.push_back(arg);
+    out.merge(added);
     sums[result] = out;
   }
 }
@@ -376,12 +366,7 @@ void Checker::checkComplete(tag::AssertCompleteOp op) {
 
   ArrayRef<int64_t> shape = op.getValue().getType().getShape();
   size_t before = facts.size();
-  SmallVector<const Term *> element;
-  for (auto [d, extent] : llvm::enumerate(shape)) {
-    element.push_back(terms.freshSym("i" + std::to_string(d)));
-    facts.push_back(
-        {terms.inRange(element.back(), terms.cst(0), terms.cst(extent)), {}});
-  }
+  SmallVector<const Term *> element = freshElement(shape);
   auto bound = [&](Value v) {
     const Term *term = valueTerm(v);
     return isa<RankedTensorType>(v.getType()) ? atIndices(term, element) : term;
@@ -430,13 +415,8 @@ void Checker::checkStoredSums(Operation *op, Value data) {
   if (summed.parts.empty() || summed.unknownAt)
     return;
   size_t before = facts.size();
-  SmallVector<const Term *> element;
-  for (auto [d, extent] :
-       llvm::enumerate(cast<RankedTensorType>(data.getType()).getShape())) {
-    element.push_back(terms.freshSym("i" + std::to_string(d)));
-    facts.push_back(
-        {terms.inRange(element.back(), terms.cst(0), terms.cst(extent)), {}});
-  }
+  SmallVector<const Term *> element =
+      freshElement(cast<RankedTensorType>(data.getType()).getShape());
   checkSummedOnce(op, data, element, nullptr, nullptr, "");
   facts.resize(before);
 }

@@ -101,10 +101,8 @@ void Checker::explain(InFlightDiagnostic &diag, Location loc,
 bool Checker::tupleOrReport(Operation *op, Value value, const TagFn &fn) {
   if (fn.kind == TagFn::Tuple)
     return true;
-  if (!reporting)
+  if (!failing())
     return false;
-  anyFailure = true;
-  ++stats.failed;
   if (fn.kind == TagFn::Bottom) {
     op->emitError() << "tag assertion failed: " << sourceNames.get(value)
                     << " carries no tag; bind its source with tag.bind, and "
@@ -290,10 +288,8 @@ bool Checker::vacuous(Operation *op, const Query &query) {
 
 void Checker::hazard(Operation *op, StringRef message, Operation *other,
                      StringRef otherNote, bool secondIteration) {
-  if (!reporting)
+  if (!failing())
     return;
-  anyFailure = true;
-  ++stats.failed;
   InFlightDiagnostic diag = op->emitError() << message;
   SmallVector<std::string> assignments;
   for (auto [index, scope] : llvm::enumerate(loops)) {
@@ -340,19 +336,26 @@ void Checker::checkContract(tag::AssertContractOp op) {
   StringRef over = op.getContractionComponent();
   std::optional<unsigned> ia = a.find(over), ib = b.find(over);
   if (!ia || !ib) {
-    if (reporting) {
-      anyFailure = true;
-      ++stats.failed;
+    if (failing())
       op->emitError() << "tag assertion failed: "
                       << sourceNames.get(!ia ? op.getA() : op.getB())
                       << "'s tag " << (!ia ? a.name : b.name)
                       << " has no component '" << over
                       << "'; name it in tag.bind or pick another with `over`";
-    }
     return;
   }
   checkOperandsAgree(op, op.getA(), op.getB(), a, b, op.getTransposeA(),
                      op.getTransposeB(), {over}, "contraction indices differ");
+}
+
+SmallVector<const Term *> Checker::freshElement(ArrayRef<int64_t> shape) {
+  SmallVector<const Term *> element;
+  for (auto [d, extent] : llvm::enumerate(shape)) {
+    element.push_back(terms.freshSym("i" + std::to_string(d)));
+    facts.push_back(
+        {terms.inRange(element.back(), terms.cst(0), terms.cst(extent)), {}});
+  }
+  return element;
 }
 
 Checker::MmaElements Checker::mmaElements(RankedTensorType a,
@@ -449,13 +452,10 @@ void Checker::checkEquality(tag::AssertEqOp op) {
     for (StringRef name : components.getAsValueRange<StringAttr>()) {
       std::optional<unsigned> index = fn.find(name);
       if (!index) {
-        if (reporting) {
-          anyFailure = true;
-          ++stats.failed;
+        if (failing())
           op->emitError() << "tag assertion failed: " << sourceNames.get(value)
                           << "'s tag " << fn.name << " has no component '"
                           << name << "'";
-        }
         return false;
       }
       if (!at.comps[*index])
@@ -492,12 +492,7 @@ void Checker::checkCondition(tag::AssertOp op) {
   size_t before = facts.size();
   SmallVector<const Term *> indices;
   if (auto tensor = dyn_cast<RankedTensorType>(op.getCondition().getType())) {
-    for (int64_t d = 0; d < tensor.getRank(); ++d) {
-      indices.push_back(terms.freshSym("i" + std::to_string(d)));
-      facts.push_back({terms.inRange(indices.back(), terms.cst(0),
-                                     terms.cst(tensor.getDimSize(d))),
-                       {}});
-    }
+    indices = freshElement(tensor.getShape());
     condition = atIndices(condition, indices);
   }
   std::string message =
