@@ -259,16 +259,6 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       return emitError(loc) << "tile-quantize: activation-scales=token "
                                "quantizes the activations; use "
                                "activations=int8 or fp8";
-    if (!llvm::is_contained({"", "scale-row", "zero-row", "scale-column",
-                             "dequant-group", "nibble-order", "token-row"},
-                            testMutation))
-      return emitError(loc)
-             << "tile-quantize: unknown test-mutation '" << testMutation
-             << "'; use scale-row, zero-row, scale-column, dequant-group, "
-                "nibble-order or token-row";
-    if (testMutation == "token-row" && !scheme.tokenScales)
-      return emitError(loc) << "tile-quantize: test-mutation=token-row needs "
-                               "activation-scales=token";
     if (scheme.weights == Format::Int8) {
       if (group > 0)
         return emitError(loc) << "tile-quantize: int8 weights have one "
@@ -456,9 +446,6 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
       mma.erase();
     }
 
-    if (testMutation == "token-row")
-      row = arith::AddIOp::create(
-          after, loc, row, arith::ConstantIndexOp::create(after, loc, 1));
     Value tokens = loadTokenScales(after, loc, token, row, m);
     Value weights = tile::LoadOp::create(
         after, scaleLoad.getLoc(), scaleLoad.getType(), scaleLoad.getSource(),
@@ -616,9 +603,6 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
         // Pre-quantized: this tile's rows of the per-token scales.
         const TokenScales &token = known->second;
         Value row = token.rowOffset;
-        if (testMutation == "token-row")
-          row = arith::AddIOp::create(
-              before, loc, row, arith::ConstantIndexOp::create(before, loc, 1));
         aCodes = mma.getA();
         aScales = loadTokenScales(before, loc, token, row, m);
         assertTokenRows(before, loc, aCodes, aScales, token.rowName,
@@ -746,10 +730,6 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                  << rank - 1
                  << " two per byte, so it no longer counts codes; take its "
                     "size from another operand";
-    bool mutateNibbleOrder = testMutation == "nibble-order";
-    if (mutateNibbleOrder && !packed)
-      return weight.copy.emitError("tile-quantize: test-mutation=nibble-order "
-                                   "needs int4 weights");
     SmallVector<Value> offsets(weight.copy.getOffsets());
     ArrayRef<Value> batchOffsets = ArrayRef<Value>(offsets).take_front(batch);
     Value tileOffsets[2] = {offsets[batch], offsets[batch + 1]};
@@ -869,16 +849,8 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
     if (zeros)
       bindGroups(zeros, "zero");
 
-    // Each load of codes is dequantized right away, in registers. A
-    // test-mutation plants one known bug here for tag-check to find.
+    // Each load of codes is dequantized right away, in registers.
     int64_t kGroup = scheme.group ? scheme.group : tileK;
-    if (testMutation == "dequant-group") {
-      kGroup *= 2;
-      if (tileK % kGroup)
-        return weight.copy.emitError("tile-quantize: test-mutation="
-                                     "dequant-group needs a weight tile of "
-                                     "at least two groups");
-    }
     // Elements per scale along each tile axis, and scales per tile.
     int64_t group[2], scaleShape[2];
     group[kAxis] = kGroup;
@@ -924,10 +896,7 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
         load.getResult().setType(RankedTensorType::get(bufferShape, codeType));
         auto unpack = tile::UnpackOp::create(
             builder, at, codesType, load.getResult(),
-            builder.getI64IntegerAttr(1),
-            builder.getDenseI64ArrayAttr(mutateNibbleOrder
-                                             ? ArrayRef<int64_t>{1, 0}
-                                             : ArrayRef<int64_t>{0, 1}));
+            builder.getI64IntegerAttr(1), builder.getDenseI64ArrayAttr({0, 1}));
         load.getResult().replaceAllUsesExcept(unpack.getResult(), unpack);
         codes = unpack.getResult();
       } else {
@@ -937,8 +906,7 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
         return arith::ConstantIndexOp::create(builder, at, value);
       };
       // The scale coordinates of the tile: its offsets in groups (a
-      // per-channel k is group 0). scale-row / scale-column shift the k / n
-      // group by one.
+      // per-channel k is group 0).
       SmallVector<Value> scaleAt(batchOffsets);
       for (unsigned axis : {0u, 1u}) {
         if (axis == kAxis && !scheme.group)
@@ -949,24 +917,15 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
           scaleAt.push_back(arith::DivUIOp::create(
               builder, at, tileOffsets[axis], constant(group[axis])));
       }
-      auto loadGroups = [&](Value view, bool shiftK, bool shiftN) -> Value {
-        SmallVector<Value> indices(scaleAt);
-        for (auto [axis, shift] :
-             {std::pair(kAxis, shiftK), std::pair(nAxis, shiftN)})
-          if (shift)
-            indices[batch + axis] = arith::AddIOp::create(
-                builder, at, indices[batch + axis], constant(1));
+      auto loadGroups = [&](Value view) -> Value {
         return tile::LoadOp::create(
             builder,
             view == scales ? named("_scales", at) : named("_zeros", at),
             RankedTensorType::get({scaleShape[0], scaleShape[1]}, scaleType),
-            view, indices, /*pad=*/nullptr);
+            view, scaleAt, /*pad=*/nullptr);
       };
-      Value scaleTile = loadGroups(scales, testMutation == "scale-row",
-                                   testMutation == "scale-column");
-      Value zeroTile =
-          zeros ? loadGroups(zeros, testMutation == "zero-row", false)
-                : Value();
+      Value scaleTile = loadGroups(scales);
+      Value zeroTile = zeros ? loadGroups(zeros) : Value();
       // The product's columns keep the weight's batch and column tags.
       SmallVector<StringRef> columnRefs(groupRefs.begin(),
                                         groupRefs.begin() + batch);

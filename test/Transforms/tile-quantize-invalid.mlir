@@ -4,17 +4,12 @@
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize=weights=fp4 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 group=64" 2>&1 | FileCheck %s --check-prefix=INT8
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=48" 2>&1 | FileCheck %s --check-prefix=GROUP
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="test-mutation=nibbles" 2>&1 | FileCheck %s --check-prefix=MUTATION
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="kernel=gemm" 2>&1 | FileCheck %s --check-prefix=NAME
 // RUN: not tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize 2>&1 | FileCheck %s --check-prefix=MANY
 // The shipped GEMM steps K by 64: a group of 128 would straddle tiles.
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize=group=128 2>&1 | FileCheck %s --check-prefix=WHOLE
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="placement=after" 2>&1 | FileCheck %s --check-prefix=PLACEMENT
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 placement=per-group" 2>&1 | FileCheck %s --check-prefix=PERGROUP
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 test-mutation=dequant-group" 2>&1 | FileCheck %s --check-prefix=MUTANT
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 test-mutation=nibble-order" 2>&1 | FileCheck %s --check-prefix=NIBBLES
-// NIBBLES: gemm_bf16.mlir:{{[0-9]+}}:5: error: tile-quantize: test-mutation=nibble-order needs int4 weights
-// MUTANT: error: tile-quantize: test-mutation=dequant-group needs a weight tile of at least two groups
 // PLACEMENT: error: tile-quantize: unknown placement 'after'; use registers, per-group or auto
 // PERGROUP: gemm_bf16.mlir:{{[0-9]+}}:5: error: tile-quantize: placement=per-group scales each K tile's product once and needs one group per K tile (group = 64); use that group or placement=registers
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="activations=int4" 2>&1 | FileCheck %s --check-prefix=ACT
@@ -25,10 +20,8 @@
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 zero-points" 2>&1 | FileCheck %s --check-prefix=F8ZP
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8 activation-scales=row" 2>&1 | FileCheck %s --check-prefix=SCOPE
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activation-scales=token" 2>&1 | FileCheck %s --check-prefix=TOKEN
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8 test-mutation=token-row" 2>&1 | FileCheck %s --check-prefix=TOKENROW
 // SCOPE: error: tile-quantize: unknown activation-scales 'row'; use tile or token
 // TOKEN: error: tile-quantize: activation-scales=token quantizes the activations; use activations=int8 or fp8
-// TOKENROW: error: tile-quantize: test-mutation=token-row needs activation-scales=token
 // F8ACT: error: tile-quantize: fp8 activations multiply fp8 weights; use weights=fp8
 // F8A8: error: tile-quantize: int8 activations multiply integer weights; use activations=fp8 with weights=fp8
 // F8REG: error: tile-quantize: fp8 activations feed an fp8 MMA whose product is scaled after it: use weights without zero-points and placement=per-group or auto
@@ -43,7 +36,6 @@
 // FORMAT: error: tile-quantize: unknown weight format 'fp4'; use int4, int8 or fp8
 // INT8: error: tile-quantize: int8 weights have one scale per channel; drop group=64
 // GROUP: error: tile-quantize: int4 groups are 32, 64 or 128 rows of k, not 48
-// MUTATION: error: tile-quantize: unknown test-mutation 'nibbles'; use scale-row, zero-row, scale-column, dequant-group, nibble-order or token-row
 // NAME: error: tile-quantize: no kernel named 'gemm'
 // MANY: error: tile-quantize: the module has 2 kernels; name the one to quantize with kernel=<name>
 // WHOLE: gemm_bf16.mlir:{{[0-9]+}}:5: error: tile-quantize: the weight tile holds 64 rows of k but group = 128: a tile must hold whole groups; use a group that divides 64 or a K step that is a multiple of 128

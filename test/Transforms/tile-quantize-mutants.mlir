@@ -1,19 +1,19 @@
-// Pass-level mutants of tile-quantize, planted with the test-only option
-// test-mutation: each emitted-invariant violation is rejected by tag-check
-// with a counterexample that names the offending group or column.
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 zero-points test-mutation=scale-row" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROW
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 zero-points test-mutation=zero-row" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=ZERO
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 test-mutation=scale-column" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLUMN
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 test-mutation=dequant-group" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUP
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 test-mutation=dequant-group" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPED
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 test-mutation=scale-row" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP8ROW
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 test-mutation=nibble-order" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=NIBBLES
-// RUN: not tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_down_combine group=32 test-mutation=scale-row" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=MOE-ROW
-// RUN: not tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_gate_up_swiglu group=64 test-mutation=nibble-order" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=MOE-NIBBLES
-// RUN: not tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_down_combine weights=int8 activations=int8 test-mutation=scale-column" --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=MOE-COLUMN
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8 activation-scales=token test-mutation=token-row" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOKEN-SCALE
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 activations=int8 test-mutation=nibble-order" --tile-pipeline=scheduler=solver --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=NIBBLES-PIPED
-// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=fp8 test-mutation=scale-column" --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP8COLUMN
+// Mutants of tile-quantize's output, planted by the test-only pass
+// test-quantize-plant-bug: each emitted-invariant violation is rejected by
+// tag-check with a counterexample that names the offending group or column.
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 zero-points" --test-quantize-plant-bug=bug=scale-row --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROW
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 zero-points" --test-quantize-plant-bug=bug=zero-row --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8" --test-quantize-plant-bug=bug=scale-column --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLUMN
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32" --test-quantize-plant-bug=bug=dequant-group --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUP
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32" --test-quantize-plant-bug=bug=dequant-group --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPED
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8" --test-quantize-plant-bug=bug=scale-row --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP8ROW
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64" --test-quantize-plant-bug=bug=nibble-order --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=NIBBLES
+// RUN: not tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_down_combine group=32" --test-quantize-plant-bug=bug=scale-row --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=MOE-ROW
+// RUN: not tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_gate_up_swiglu group=64" --test-quantize-plant-bug=bug=nibble-order --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=MOE-NIBBLES
+// RUN: not tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_down_combine weights=int8 activations=int8" --test-quantize-plant-bug=bug=scale-column --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=MOE-COLUMN
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8 activations=int8 activation-scales=token" --test-quantize-plant-bug=bug=token-row --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOKEN-SCALE
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=64 activations=int8" --test-quantize-plant-bug=bug=nibble-order --tile-pipeline=scheduler=solver --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=NIBBLES-PIPED
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 activations=fp8" --test-quantize-plant-bug=bug=scale-column --tile-pipeline --tag-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP8COLUMN
 // The same options without a mutation pass.
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="group=32 zero-points" --tag-check -o /dev/null
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=int8" --tag-check -o /dev/null

@@ -12,11 +12,13 @@
 namespace tessera::test {
 void registerTestGPUPlantBugPass();
 void registerTestLayoutPlantBugPass();
+void registerTestQuantizePlantBugPass();
 
 /// Registers every test-only pass.
 inline void registerTestPasses() {
   registerTestGPUPlantBugPass();
   registerTestLayoutPlantBugPass();
+  registerTestQuantizePlantBugPass();
 }
 } // namespace tessera::test
 

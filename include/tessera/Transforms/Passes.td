@@ -230,10 +230,6 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
            "tile's product; needs one group per K tile) or auto (per-group "
            "when legal and the product has fewer rows than the weight "
            "tile)">,
-    Option<"testMutation", "test-mutation", "std::string", /*default=*/"\"\"",
-           "Test only: plant a known bug that tag-check must reject "
-           "(scale-row, zero-row, scale-column, dequant-group, "
-           "nibble-order, token-row)">,
   ];  // The kernel may hold no tag or arith ops yet.
   let dependentDialects = ["tessera::tag::TagDialect",
                            "mlir::arith::ArithDialect"];
