@@ -153,9 +153,6 @@ void tessera::scheduleHeuristically(scf::ForOp loop) {
 
 LogicalResult tessera::verifyScheduleOptions(Location loc, StringRef pass,
                                              const ScheduleOptions &options) {
-  if (options.scheduler != "heuristic" && options.scheduler != "solver")
-    return emitError(loc) << pass << ": unknown scheduler '"
-                          << options.scheduler << "'; use heuristic or solver";
   if (!getLatencyModel(options.chip))
     return emitError(loc) << pass << ": unknown chip '" << options.chip
                           << "'; use sm_80, sm_90a or gfx942";
@@ -183,7 +180,7 @@ LogicalResult tessera::scheduleLoop(scf::ForOp loop,
            << "tile-pipeline-schedule: the loop body's latencies add up to "
            << cycles << " cycles, more than the " << kMaxCycles
            << " a schedule may span; check its tile.latency values";
-  if (options.scheduler == "heuristic") {
+  if (options.scheduler == PipelineScheduler::Heuristic) {
     scheduleHeuristically(loop);
     if (std::optional<ModuloSchedule> greedy =
             scheduleGreedily(problem, problem.maxStages))

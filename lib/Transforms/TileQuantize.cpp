@@ -40,8 +40,8 @@ struct Source {
   tag::BindOp binding; // null if the kernel binds no tag to it
 };
 
-enum class Placement { Registers, PerGroup, Auto };
-enum class Format { Real, Int4, Int8, Fp8 };
+using Placement = QuantPlacement;
+using Format = QuantFormat;
 
 /// fp8 weights have one scale per block of kFp8Block x kFp8Block elements.
 constexpr int64_t kFp8Block = 128;
@@ -207,38 +207,15 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
 
   FailureOr<Scheme> checkOptions() {
     Location loc = getOperation().getLoc();
-    std::optional<Placement> where =
-        llvm::StringSwitch<std::optional<Placement>>(placement)
-            .Case("registers", Placement::Registers)
-            .Case("per-group", Placement::PerGroup)
-            .Case("auto", Placement::Auto)
-            .Default(std::nullopt);
-    if (!where)
-      return emitError(loc) << "tile-quantize: unknown placement '" << placement
-                            << "'; use registers, per-group or auto";
-    // Real activations stay as the kernel has them, bf16 or f16.
-    auto format = [](StringRef name) {
-      return llvm::StringSwitch<std::optional<Format>>(name)
-          .Cases({"bf16", "f16"}, Format::Real)
-          .Case("int4", Format::Int4)
-          .Case("int8", Format::Int8)
-          .Case("fp8", Format::Fp8)
-          .Default(std::nullopt);
-    };
-    std::optional<Format> weightFormat = format(weights);
-    if (!weightFormat || *weightFormat == Format::Real)
-      return emitError(loc) << "tile-quantize: unknown weight format '"
-                            << weights << "'; use int4, int8 or fp8";
-    std::optional<Format> activationFormat = format(activations);
-    if (!activationFormat || *activationFormat == Format::Int4)
-      return emitError(loc) << "tile-quantize: unknown activation format '"
-                            << activations << "'; use bf16, f16, int8 or fp8";
-    Scheme scheme{*weightFormat, group, zeroPoints, *where, *activationFormat};
+    // The option parser only admits the formats and placements listed in
+    // Passes.td; what is left to check is how they combine.
+    Scheme scheme{weights, group, zeroPoints, placement, activations};
+    StringRef activationName = stringifyQuantFormat(activations);
     if (scheme.activations != Format::Real &&
-        (zeroPoints || *where == Placement::Registers))
+        (zeroPoints || placement == Placement::Registers))
       return emitError(loc)
-             << "tile-quantize: " << activations << " activations feed an "
-             << activations
+             << "tile-quantize: " << activationName << " activations feed an "
+             << activationName
              << " MMA whose product is scaled after it: use weights without "
                 "zero-points and placement=per-group or auto";
     bool fp8Weights = scheme.weights == Format::Fp8;
@@ -251,10 +228,7 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                                "weights=fp8";
     if (scheme.activations != Format::Real)
       scheme.placement = Placement::PerGroup;
-    if (activationScales != "tile" && activationScales != "token")
-      return emitError(loc) << "tile-quantize: unknown activation-scales '"
-                            << activationScales << "'; use tile or token";
-    scheme.tokenScales = activationScales == "token";
+    scheme.tokenScales = activationScales == ActivationScales::Token;
     if (scheme.tokenScales && scheme.activations == Format::Real)
       return emitError(loc) << "tile-quantize: activation-scales=token "
                                "quantizes the activations; use "
@@ -874,7 +848,7 @@ struct TileQuantizePass : tessera::impl::TileQuantizeBase<TileQuantizePass> {
                      : "one group per K tile (group = " +
                            std::to_string(tileK) + "); use that group")
              << (scheme.activations != Format::Real
-                     ? " (" + activations +
+                     ? " (" + stringifyQuantFormat(activations).str() +
                            " activations need the "
                            "per-group placement)"
                      : std::string(" or placement=registers"));

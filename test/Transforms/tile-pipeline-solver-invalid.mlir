@@ -15,7 +15,7 @@
 // RUN: not tessera-opt %s --tile-pipeline-schedule="scheduler=greedy" 2>&1 | FileCheck %s --check-prefix=SCHED
 // RUN: not tessera-opt %s --tile-pipeline="scheduler=solver chip=sm_75" 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not tessera-opt %s --tile-pipeline-schedule="scheduler=solver max-ii=-1" 2>&1 | FileCheck %s --check-prefix=NEG
-// SCHED: error: tile-pipeline-schedule: unknown scheduler 'greedy'; use heuristic or solver
+// SCHED: for the --scheduler option: Cannot find option named 'greedy'!
 // CHIP: error: tile-pipeline: unknown chip 'sm_75'; use sm_80, sm_90a or gfx942
 // NEG: error: tile-pipeline-schedule: max-shared-bytes and max-ii must not be negative
 

@@ -4,6 +4,7 @@
 #define TESSERA_TRANSFORMS_PASSES_H
 
 #include "tessera/Dialect/Tag/TagDialect.h"
+#include "tessera/Transforms/PassEnums.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SMT/IR/SMTDialect.h"

@@ -67,9 +67,14 @@ def TilePipelineLatencies : Pass<"tile-pipeline-latencies", "mlir::ModuleOp"> {
 // The options of the schedule step, also on tile-pipeline for loops that
 // reach it unscheduled.
 defvar TileScheduleOptions = [
-  Option<"scheduler", "scheduler", "std::string", /*default=*/"\"heuristic\"",
-         "heuristic (copies first, body order) or solver (Z3 modulo "
-         "scheduler: least II, then fewest stages)">,
+  Option<"scheduler", "scheduler", "::tessera::PipelineScheduler",
+         /*default=*/"::tessera::PipelineScheduler::Heuristic",
+         "How stages are assigned",
+         [{::llvm::cl::values(
+           clEnumValN(::tessera::PipelineScheduler::Heuristic, "heuristic",
+                      "copies first, body order"),
+           clEnumValN(::tessera::PipelineScheduler::Solver, "solver",
+                      "Z3 modulo scheduler: least II, then fewest stages"))}]>,
   Option<"chip", "chip", "std::string", /*default=*/"",
          "Target whose latency and resource tables apply: sm_80, sm_90a or "
          "gfx942; by default the module's tile.target, else sm_90a">,
@@ -205,31 +210,57 @@ def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
   let options = [
     Option<"kernel", "kernel", "std::string", /*default=*/"\"\"",
            "The kernel to quantize; may be omitted when the module has one">,
-    Option<"weights", "weights", "std::string", /*default=*/"\"int4\"",
-           "Weight format: int4 (group scales), int8 (per channel) or fp8 "
-           "(e4m3, 128x128 block scales)">,
+    Option<"weights", "weights", "::tessera::QuantFormat",
+           /*default=*/"::tessera::QuantFormat::Int4", "Weight format",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::QuantFormat::Int4, "int4",
+                        "group scales"),
+             clEnumValN(::tessera::QuantFormat::Int8, "int8",
+                        "one scale per channel"),
+             clEnumValN(::tessera::QuantFormat::Fp8, "fp8",
+                        "e4m3, 128x128 block scales"))}]>,
     Option<"group", "group", "int64_t", /*default=*/"-1",
            "Rows of k per int4 scale: 32, 64 or 128 (default 128)">,
     Option<"zeroPoints", "zero-points", "bool", /*default=*/"false",
            "Asymmetric codes with an f16 zero point per group">,
-    Option<"activations", "activations", "std::string",
-           /*default=*/"\"bf16\"",
-           "Activation format: bf16 or f16 (as written), int8 or fp8 (quantized "
-           "per token within each K tile, int8 x int8 or fp8 x fp8 MMA, "
-           "both scales after; needs weights without zero points and one "
-           "group per K tile; fp8 activations need fp8 weights)">,
-    Option<"activationScales", "activation-scales", "std::string",
-           /*default=*/"\"tile\"",
-           "With int8/fp8 activations: tile (the kernel quantizes each K "
-           "tile of the activation per token) or token (the activation "
-           "argument arrives quantized, one f32 scale per token in a new "
-           "argument after it)">,
-    Option<"placement", "placement", "std::string", /*default=*/"\"auto\"",
-           "Where the scales apply: registers (dequantize the weight tile "
-           "before the MMA), per-group (MMA on the codes, scale each K "
-           "tile's product; needs one group per K tile) or auto (per-group "
-           "when legal and the product has fewer rows than the weight "
-           "tile)">,
+    Option<"activations", "activations", "::tessera::QuantFormat",
+           /*default=*/"::tessera::QuantFormat::Real",
+           "Activation format (int8 and fp8 need weights without zero "
+           "points and one group per K tile; fp8 needs fp8 weights)",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::QuantFormat::Real, "bf16",
+                        "as written"),
+             clEnumValN(::tessera::QuantFormat::Real, "f16", "as written"),
+             clEnumValN(::tessera::QuantFormat::Int8, "int8",
+                        "quantized per token, int8 x int8 MMA, both "
+                        "scales after"),
+             clEnumValN(::tessera::QuantFormat::Fp8, "fp8",
+                        "quantized per token, fp8 x fp8 MMA, both scales "
+                        "after"))}]>,
+    Option<"activationScales", "activation-scales",
+           "::tessera::ActivationScales",
+           /*default=*/"::tessera::ActivationScales::Tile",
+           "With int8/fp8 activations, where their scales come from",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::ActivationScales::Tile, "tile",
+                        "the kernel quantizes each K tile of the "
+                        "activation per token"),
+             clEnumValN(::tessera::ActivationScales::Token, "token",
+                        "the activation argument arrives quantized, one "
+                        "f32 scale per token in a new argument after "
+                        "it"))}]>,
+    Option<"placement", "placement", "::tessera::QuantPlacement",
+           /*default=*/"::tessera::QuantPlacement::Auto",
+           "Where the scales apply",
+           [{::llvm::cl::values(
+             clEnumValN(::tessera::QuantPlacement::Registers, "registers",
+                        "dequantize the weight tile before the MMA"),
+             clEnumValN(::tessera::QuantPlacement::PerGroup, "per-group",
+                        "MMA on the codes, scale each K tile's product; "
+                        "needs one group per K tile"),
+             clEnumValN(::tessera::QuantPlacement::Auto, "auto",
+                        "per-group when legal and the product has fewer "
+                        "rows than the weight tile"))}]>,
   ];  // The kernel may hold no tag or arith ops yet.
   let dependentDialects = ["tessera::tag::TagDialect",
                            "mlir::arith::ArithDialect"];

@@ -5,6 +5,8 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "tessera/Transforms/PassEnums.h"
+
 #include "llvm/ADT/SetVector.h"
 
 #include <array>
@@ -132,7 +134,7 @@ void scheduleHeuristically(mlir::scf::ForOp loop);
 
 /// The schedule step's pass options.
 struct ScheduleOptions {
-  std::string scheduler = "heuristic";
+  PipelineScheduler scheduler = PipelineScheduler::Heuristic;
   std::string chip = "sm_90a";
   /// 0: the chip's capacity.
   int64_t maxSharedBytes = 0;
@@ -140,7 +142,7 @@ struct ScheduleOptions {
   unsigned rlimit = 10000000;
 };
 
-/// Rejects an unknown scheduler or chip, or a negative bound, at `loc`.
+/// Rejects an unknown chip, or a negative bound, at `loc`.
 mlir::LogicalResult verifyScheduleOptions(mlir::Location loc,
                                           llvm::StringRef pass,
                                           const ScheduleOptions &options);
