@@ -43,6 +43,24 @@ def Tile_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let hasOperationAttrVerify = 1;
+  // The dialect's discardable attributes; verifyOperationAttribute checks
+  // where each may appear.
+  let discardableAttrs = (ins
+    // The K-loop policy tile-pipeline carries out (scf.for).
+    "::tessera::tile::PipelineAttr":$pipeline,
+    // The chip a module is compiled for (builtin.module).
+    "::mlir::StringAttr":$target,
+    // The stored order of a shared buffer (tile.alloc_shared).
+    "::tessera::tile::SwizzleAttr":$swizzle,
+    // The offset width tag-check proved sufficient for a view access.
+    "::mlir::IntegerAttr":$index_bits,
+    // A pipelined loop's schedule: per op, its estimated latency, stage and
+    // order; per loop, its initiation interval.
+    "::mlir::IntegerAttr":$latency,
+    "::mlir::IntegerAttr":$stage,
+    "::mlir::IntegerAttr":$order,
+    "::mlir::IntegerAttr":$ii
+  );
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

@@ -8,6 +8,8 @@
 
 #include "tessera/Target/TargetInfo.h"
 
+#include "tessera/Dialect/Tile/TileDialect.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -88,6 +90,13 @@ std::string tessera::resolveChip(mlir::ModuleOp module,
 }
 
 const TargetInfo *tessera::getModuleTarget(mlir::ModuleOp module) {
-  auto name = module->getAttrOfType<mlir::StringAttr>(kTargetAttrName);
+  auto name =
+      tile::TileDialect::TargetAttrHelper(module.getContext()).getAttr(module);
   return name ? lookupTarget(name.getValue()) : nullptr;
+}
+
+void tessera::setModuleTarget(mlir::ModuleOp module, llvm::StringRef chip) {
+  mlir::MLIRContext *context = module.getContext();
+  tile::TileDialect::TargetAttrHelper(context).setAttr(
+      module, mlir::StringAttr::get(context, chip));
 }

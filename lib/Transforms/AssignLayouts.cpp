@@ -39,8 +39,7 @@ struct TileSetTargetPass
           << "unknown chip '" << chip << "'; known: " << listTargets();
       return signalPassFailure();
     }
-    getOperation()->setAttr(kTargetAttrName,
-                            StringAttr::get(&getContext(), chip));
+    setModuleTarget(getOperation(), chip);
   }
 };
 
@@ -315,9 +314,9 @@ LogicalResult LayoutAssigner::run() {
     Swizzle s = chooseSwizzle(type.getShape()[1],
                               type.getElementType().getIntOrFloatBitWidth());
     if (!s.isIdentity())
-      alloc->setAttr("tile.swizzle",
-                     tile::SwizzleAttr::get(kernel.getContext(), s.vec,
-                                            s.perPhase, s.maxPhase));
+      tile::TileDialect::SwizzleAttrHelper(kernel.getContext())
+          .setAttr(alloc, tile::SwizzleAttr::get(kernel.getContext(), s.vec,
+                                                 s.perPhase, s.maxPhase));
   });
   apply();
   return success();

@@ -18,7 +18,8 @@ using namespace tessera;
 
 /// The swizzle a shared buffer carries (identity without `tile.swizzle`).
 static Swizzle getSwizzle(tile::AllocSharedOp alloc) {
-  if (auto attr = alloc->getAttrOfType<tile::SwizzleAttr>("tile.swizzle"))
+  if (auto attr = tile::TileDialect::SwizzleAttrHelper(alloc->getContext())
+                      .getAttr(alloc))
     return attr.toSwizzle();
   return Swizzle{};
 }

@@ -53,14 +53,16 @@ llvm::SetVector<Operation *> tessera::getCopySlice(scf::ForOp loop) {
 ModuloProblem tessera::buildModuloProblem(scf::ForOp loop,
                                           const LatencyModel &model) {
   ModuloProblem problem;
-  problem.maxStages =
-      cast<tile::PipelineAttr>(loop->getAttr("tile.pipeline")).getStages();
+  problem.maxStages = tile::TileDialect::PipelineAttrHelper(loop.getContext())
+                          .getAttr(loop)
+                          .getStages();
   Block *body = loop.getBody();
   llvm::SetVector<Operation *> early = getCopySlice(loop);
   DenseMap<Operation *, unsigned> index;
   for (Operation &op : body->without_terminator()) {
     ModuloProblem::Node node{&op, 0, {}, early.contains(&op)};
-    auto latency = op.getAttrOfType<IntegerAttr>("tile.latency");
+    auto latency =
+        tile::TileDialect::LatencyAttrHelper(op.getContext()).getAttr(&op);
     node.latency = latency ? latency.getInt() : estimateLatency(&op, model);
     for (auto [resource, cycles] : estimateOccupancy(&op, model))
       node.occupancy[static_cast<unsigned>(resource)] = cycles;
@@ -121,7 +123,8 @@ ModuloProblem tessera::buildModuloProblem(scf::ForOp loop,
     for (Operation *user : alloc->getUsers())
       if (auto other = user->getParentOfType<scf::ForOp>())
         if (auto policy =
-                other->getAttrOfType<tile::PipelineAttr>("tile.pipeline");
+                tile::TileDialect::PipelineAttrHelper(other.getContext())
+                    .getAttr(other);
             policy && isa<tile::CopyOp>(user))
           depth = std::max(depth, policy.getStages());
     problem.otherSharedBytes += alloc.getType().getSizeInBytes() * depth;
@@ -426,11 +429,16 @@ void tessera::applySchedule(scf::ForOp loop, const ModuloProblem &problem,
   for (auto [position, entry] : llvm::enumerate(order)) {
     unsigned i = entry.second;
     Operation *op = problem.nodes[i].op;
-    op->setAttr("tile.stage", builder.getI64IntegerAttr(
-                                  stageOf(problem.nodes[i], schedule.depth)));
-    op->setAttr("tile.order", builder.getI64IntegerAttr(position));
+    MLIRContext *context = loop.getContext();
+    tile::TileDialect::StageAttrHelper(context).setAttr(
+        op,
+        builder.getI64IntegerAttr(stageOf(problem.nodes[i], schedule.depth)));
+    tile::TileDialect::OrderAttrHelper(context).setAttr(
+        op, builder.getI64IntegerAttr(position));
   }
-  loop->setAttr("tile.pipeline",
-                tile::PipelineAttr::get(loop.getContext(), schedule.depth));
-  loop->setAttr("tile.ii", builder.getI64IntegerAttr(schedule.ii));
+  tile::TileDialect::PipelineAttrHelper(loop.getContext())
+      .setAttr(loop,
+               tile::PipelineAttr::get(loop.getContext(), schedule.depth));
+  tile::TileDialect::IiAttrHelper(loop.getContext())
+      .setAttr(loop, builder.getI64IntegerAttr(schedule.ii));
 }

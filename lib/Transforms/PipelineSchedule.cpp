@@ -96,7 +96,8 @@ int64_t tessera::estimateLatency(Operation *op, const LatencyModel &model) {
 SmallVector<scf::ForOp> tessera::getPipelinedLoops(ModuleOp module) {
   SmallVector<scf::ForOp> loops;
   module.walk([&](scf::ForOp loop) {
-    if (loop->hasAttr("tile.pipeline"))
+    if (tile::TileDialect::PipelineAttrHelper(loop.getContext())
+            .isAttrPresent(loop))
       loops.push_back(loop);
   });
   return loops;
@@ -116,8 +117,9 @@ struct LatenciesPass : tessera::impl::TilePipelineLatenciesBase<LatenciesPass> {
     Builder builder(&getContext());
     for (scf::ForOp loop : getPipelinedLoops(getOperation()))
       for (Operation &op : loop.getBody()->without_terminator())
-        op.setAttr("tile.latency",
-                   builder.getI64IntegerAttr(estimateLatency(&op, *model)));
+        tile::TileDialect::LatencyAttrHelper(&getContext())
+            .setAttr(&op,
+                     builder.getI64IntegerAttr(estimateLatency(&op, *model)));
   }
 };
 
@@ -130,8 +132,9 @@ struct SchedulePass : tessera::impl::TilePipelineScheduleBase<SchedulePass> {
                                      "tile-pipeline-schedule", options)))
       return signalPassFailure();
     for (scf::ForOp loop : getPipelinedLoops(getOperation()))
-      if (cast<tile::PipelineAttr>(loop->getAttr("tile.pipeline")).getStages() >
-              1 &&
+      if (tile::TileDialect::PipelineAttrHelper(loop.getContext())
+                  .getAttr(loop)
+                  .getStages() > 1 &&
           failed(scheduleLoop(loop, options)))
         return signalPassFailure();
   }
@@ -139,15 +142,18 @@ struct SchedulePass : tessera::impl::TilePipelineScheduleBase<SchedulePass> {
 } // namespace
 
 void tessera::scheduleHeuristically(scf::ForOp loop) {
-  int64_t stages =
-      cast<tile::PipelineAttr>(loop->getAttr("tile.pipeline")).getStages();
+  int64_t stages = tile::TileDialect::PipelineAttrHelper(loop.getContext())
+                       .getAttr(loop)
+                       .getStages();
   llvm::SetVector<Operation *> early = getCopySlice(loop);
   Builder builder(loop.getContext());
   int64_t order = 0;
   for (Operation &op : loop.getBody()->without_terminator()) {
-    op.setAttr("tile.stage",
-               builder.getI64IntegerAttr(early.contains(&op) ? 0 : stages - 1));
-    op.setAttr("tile.order", builder.getI64IntegerAttr(order++));
+    tile::TileDialect::StageAttrHelper(loop.getContext())
+        .setAttr(&op, builder.getI64IntegerAttr(
+                          early.contains(&op) ? 0 : stages - 1));
+    tile::TileDialect::OrderAttrHelper(loop.getContext())
+        .setAttr(&op, builder.getI64IntegerAttr(order++));
   }
 }
 
@@ -184,8 +190,9 @@ LogicalResult tessera::scheduleLoop(scf::ForOp loop,
     scheduleHeuristically(loop);
     if (std::optional<ModuloSchedule> greedy =
             scheduleGreedily(problem, problem.maxStages))
-      loop->setAttr("tile.ii",
-                    Builder(loop.getContext()).getI64IntegerAttr(greedy->ii));
+      tile::TileDialect::IiAttrHelper(loop.getContext())
+          .setAttr(loop,
+                   Builder(loop.getContext()).getI64IntegerAttr(greedy->ii));
     return success();
   }
 

@@ -55,7 +55,8 @@ struct TagCheckPass : tessera::impl::TagCheckBase<TagCheckPass> {
       Builder builder(&getContext());
       unsigned narrow = 0;
       for (auto [op, bits] : stats.offsetBits) {
-        op->setAttr("tile.index_bits", builder.getI64IntegerAttr(bits));
+        tile::TileDialect::IndexBitsAttrHelper(&getContext())
+            .setAttr(op, builder.getI64IntegerAttr(bits));
         narrow += bits == 32;
       }
       if (printStats)

@@ -122,7 +122,8 @@ void issueCopies(OpBuilder &builder, scf::ForOp loop, const LoopPlan &plan,
 LogicalResult checkSchedule(scf::ForOp loop, const LoopPlan &plan,
                             int64_t stages) {
   auto stageOf = [](Operation *op) {
-    auto stage = op->getAttrOfType<IntegerAttr>("tile.stage");
+    auto stage =
+        tile::TileDialect::StageAttrHelper(op->getContext()).getAttr(op);
     return stage ? stage.getInt() : -1;
   };
   auto reject =
@@ -151,12 +152,16 @@ LogicalResult pipelineLoop(scf::ForOp loop, const ScheduleOptions &options) {
   if (failed(planLoop(loop, plan)))
     return failure();
   if (llvm::none_of(loop.getBody()->without_terminator(),
-                    [](Operation &op) { return op.hasAttr("tile.stage"); }) &&
+                    [](Operation &op) {
+                      return tile::TileDialect::StageAttrHelper(op.getContext())
+                          .isAttrPresent(&op);
+                    }) &&
       failed(scheduleLoop(loop, options)))
     return failure();
   // The solver may have chosen fewer stages than the policy allows.
-  int64_t stages =
-      cast<tile::PipelineAttr>(loop->getAttr("tile.pipeline")).getStages();
+  int64_t stages = tile::TileDialect::PipelineAttrHelper(loop.getContext())
+                       .getAttr(loop)
+                       .getStages();
   if (failed(checkSchedule(loop, plan, stages)))
     return failure();
   Location loc = loop.getLoc();
@@ -233,11 +238,15 @@ LogicalResult pipelineLoop(scf::ForOp loop, const ScheduleOptions &options) {
 
   builder.setInsertionPointAfter(loop);
   tile::AsyncWaitOp::create(builder, loc, 0);
-  loop->removeAttr("tile.pipeline");
-  loop->removeAttr("tile.ii");
   // The schedule has been carried out.
+  MLIRContext *context = loop.getContext();
+  loop->removeAttr(tile::TileDialect::PipelineAttrHelper(context).getName());
+  loop->removeAttr(tile::TileDialect::IiAttrHelper(context).getName());
   for (Operation &op : *body)
-    for (StringRef name : {"tile.stage", "tile.order", "tile.latency"})
+    for (StringAttr name :
+         {tile::TileDialect::StageAttrHelper(context).getName(),
+          tile::TileDialect::OrderAttrHelper(context).getName(),
+          tile::TileDialect::LatencyAttrHelper(context).getName()})
       op.removeAttr(name);
   return success();
 }
@@ -251,9 +260,9 @@ struct TilePipelinePass : tessera::impl::TilePipelineBase<TilePipelinePass> {
                                      options)))
       return signalPassFailure();
     for (scf::ForOp loop : getPipelinedLoops(getOperation())) {
-      auto policy = cast<tile::PipelineAttr>(loop->getAttr("tile.pipeline"));
-      if (policy.getStages() == 1) {
-        loop->removeAttr("tile.pipeline");
+      auto policy = tile::TileDialect::PipelineAttrHelper(&getContext());
+      if (policy.getAttr(loop).getStages() == 1) {
+        policy.removeAttr(loop);
         continue;
       }
       if (failed(pipelineLoop(loop, options)))

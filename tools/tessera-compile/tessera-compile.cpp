@@ -167,8 +167,7 @@ compileNvidia(ModuleOp module, StringRef chip,
               const std::vector<tessera::KernelInfo> &kernels,
               std::vector<tessera::TargetImage> &images) {
   OwningOpRef<ModuleOp> copy = module.clone();
-  (*copy)->setAttr(tessera::kTargetAttrName,
-                   StringAttr::get(module.getContext(), chip));
+  tessera::setModuleTarget(*copy, chip);
   PassManager toGpu(module.getContext(), ModuleOp::getOperationName());
   tessera::buildTileToGPUPipeline(toGpu);
   if (!gpuPasses.empty() &&
@@ -277,8 +276,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
   // model). Several: tag-check holds the kernels to the smallest shared
   // memory among them.
   if (targets.size() == 1)
-    (*module)->setAttr(tessera::kTargetAttrName,
-                       StringAttr::get(&context, targets.front()));
+    tessera::setModuleTarget(*module, targets.front());
   int64_t sharedLimit = 0;
   for (const std::string &target : targets) {
     int64_t bytes = tessera::lookupTarget(target)->maxSharedBytes;

@@ -63,12 +63,11 @@ const TargetInfo *lookupTarget(llvm::StringRef chip);
 /// The names of every known chip, for diagnostics: "host, sm_80, ...".
 std::string listTargets();
 
-/// The module attribute naming the target.
-constexpr llvm::StringLiteral kTargetAttrName = "tile.target";
-
 /// The target `module` is compiled for (its `tile.target`), or null when it
 /// names none.
 const TargetInfo *getModuleTarget(mlir::ModuleOp module);
+/// Sets the module's `tile.target` to `chip` (a name `lookupTarget` knows).
+void setModuleTarget(mlir::ModuleOp module, llvm::StringRef chip);
 
 /// The chip a pass works for: its `chip` option when given, else the
 /// module's `tile.target` if that is a GPU, else sm_90a (the largest shared

@@ -55,7 +55,8 @@ LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
   buffer.memref = memref::ViewOp::create(
       builder, loc, memrefType, dynamicShared, index(offset), ValueRange{});
   buffer.ring = ring;
-  if (auto s = op->getAttrOfType<tile::SwizzleAttr>("tile.swizzle"))
+  if (auto s =
+          tile::TileDialect::SwizzleAttrHelper(op->getContext()).getAttr(op))
     buffer.swizzle = s.toSwizzle();
   shared[op.getResult()] = buffer;
   mapping.map(op.getResult(), buffer.memref);

@@ -2,6 +2,9 @@
 
 #include "tessera/Dialect/Tile/TileDialect.h"
 
+#include "tessera/Target/TargetInfo.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -43,69 +46,63 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
 
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
-  // `tile.pipeline` is a policy for the K loop that tile-pipeline rewrites.
-  if (attr.getName() == "tile.pipeline") {
-    if (!isa<PipelineAttr>(attr.getValue()))
-      return op->emitError() << "'tile.pipeline' must be a "
-                                "#tile.pipeline<stages = N> attribute, got "
-                             << attr.getValue();
-    if (op->getName().getStringRef() != "scf.for")
-      return op->emitError() << "'tile.pipeline' applies to scf.for loops, "
-                                "not to '"
-                             << op->getName() << "'";
+  // The attributes are declared in ODS (discardableAttrs); what is checked
+  // here is their value's kind and the ops they may sit on.
+  StringRef name = attr.getName().getValue();
+  Attribute value = attr.getValue();
+  auto wrongKind = [&](StringRef kind) {
+    return op->emitError() << "'" << name << "' must be " << kind << ", got "
+                           << value;
+  };
+  auto wrongOp = [&](StringRef where) {
+    return op->emitError() << "'" << name << "' applies to " << where
+                           << ", not to '" << op->getName() << "'";
+  };
+  // The K-loop policy that tile-pipeline carries out.
+  if (name == PipelineAttrHelper::getNameStr()) {
+    if (!isa<PipelineAttr>(value))
+      return wrongKind("a #tile.pipeline<stages = N> attribute");
+    if (!isa<scf::ForOp>(op))
+      return wrongOp("scf.for loops");
     return success();
   }
-  // `tile.index_bits`: the offset width tag-check proved sufficient for a
-  // view access, read by the lowerings.
-  if (attr.getName() == "tile.index_bits") {
-    auto bits = dyn_cast<IntegerAttr>(attr.getValue());
+  // The offset width tag-check proved sufficient for a view access.
+  if (name == IndexBitsAttrHelper::getNameStr()) {
+    auto bits = dyn_cast<IntegerAttr>(value);
     if (!bits || (bits.getInt() != 32 && bits.getInt() != 64))
-      return op->emitError()
-             << "'tile.index_bits' must be 32 or 64, got " << attr.getValue();
+      return wrongKind("32 or 64");
     if (!isa<CopyOp, LoadOp, StoreOp, GatherOp, AtomicAddOp>(op))
-      return op->emitError() << "'tile.index_bits' applies to view accesses, "
-                                "not to '"
-                             << op->getName() << "'";
+      return wrongOp("view accesses");
     return success();
   }
-  // `tile.target`: the chip a module is compiled for (TargetInfo.h).
-  if (attr.getName() == "tile.target") {
-    auto chip = dyn_cast<StringAttr>(attr.getValue());
-    if (!chip ||
-        !llvm::is_contained({"host", "sm_80", "sm_90a", "gfx90a", "gfx942"},
-                            chip.getValue()))
-      return op->emitError() << "'tile.target' must name a chip (host, "
-                                "sm_80, sm_90a, gfx90a or gfx942), got "
-                             << attr.getValue();
+  // The chip a module is compiled for: one the target registry knows.
+  if (name == TargetAttrHelper::getNameStr()) {
+    auto chip = dyn_cast<StringAttr>(value);
+    if (!chip || !lookupTarget(chip.getValue()))
+      return wrongKind("a chip (" + listTargets() + ")");
     if (!isa<ModuleOp>(op))
-      return op->emitError() << "'tile.target' applies to modules";
+      return wrongOp("modules");
     return success();
   }
-  // `tile.swizzle`: the stored order of a shared buffer (tile-assign-layouts).
-  if (attr.getName() == "tile.swizzle") {
-    if (!isa<SwizzleAttr>(attr.getValue()))
-      return op->emitError() << "'tile.swizzle' must be a #tile.swizzle "
-                                "attribute, got "
-                             << attr.getValue();
+  // The stored order of a shared buffer (tile-assign-layouts).
+  if (name == SwizzleAttrHelper::getNameStr()) {
+    if (!isa<SwizzleAttr>(value))
+      return wrongKind("a #tile.swizzle attribute");
     if (!isa<AllocSharedOp>(op))
-      return op->emitError() << "'tile.swizzle' applies to tile.alloc_shared, "
-                                "not to '"
-                             << op->getName() << "'";
+      return wrongOp("tile.alloc_shared");
     return success();
   }
   // The schedule of a pipelined loop's ops (tile-pipeline's steps).
   if (llvm::is_contained(
-          {"tile.latency", "tile.stage", "tile.order", "tile.ii"},
-          attr.getName().getValue())) {
-    auto value = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!value || value.getInt() < 0)
-      return op->emitError()
-             << "'" << attr.getName().getValue()
-             << "' must be a non-negative integer, got " << attr.getValue();
+          {LatencyAttrHelper::getNameStr(), StageAttrHelper::getNameStr(),
+           OrderAttrHelper::getNameStr(), IiAttrHelper::getNameStr()},
+          name)) {
+    auto number = dyn_cast<IntegerAttr>(value);
+    if (!number || number.getInt() < 0)
+      return wrongKind("a non-negative integer");
     return success();
   }
-  return op->emitError() << "unknown tile dialect attribute '"
-                         << attr.getName().getValue() << "'";
+  return op->emitError() << "unknown tile dialect attribute '" << name << "'";
 }
 
 bool tessera::tile::isSupportedViewElementType(Type type) {

@@ -35,7 +35,7 @@ func.func private @f() attributes {a = #tile.swizzle<vec = 8, per_phase = 3, max
 
 // -----
 
-// expected-error @below {{'tile.target' must name a chip (host, sm_80, sm_90a, gfx90a or gfx942), got "sm_75"}}
+// expected-error @below {{'tile.target' must be a chip (host, sm_80, sm_90a, gfx90a, gfx942), got "sm_75"}}
 module attributes {tile.target = "sm_75"} {
 }
 
@@ -48,5 +48,12 @@ module {
 
 // -----
 
-// expected-error @below {{'tile.target' applies to modules}}
+// expected-error @below {{'tile.target' applies to modules, not to 'func.func'}}
 func.func private @f() attributes {tile.target = "sm_80"}
+
+// -----
+
+module {
+  // expected-error @below {{'tile.swizzle' must be a #tile.swizzle attribute, got 8 : i64}}
+  func.func private @f() attributes {tile.swizzle = 8}
+}

@@ -20,11 +20,13 @@
 
 #include "tessera/Layout/LinearLayout.h"
 
-#include "tessera/Dialect/Tile/TileDialect.h.inc"
 #include "tessera/Dialect/Tile/TileEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "tessera/Dialect/Tile/TileAttrs.h.inc"
+
+// After the attributes: its discardable-attribute helpers name their types.
+#include "tessera/Dialect/Tile/TileDialect.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "tessera/Dialect/Tile/TileTypes.h.inc"
