@@ -20,6 +20,7 @@
 #include "tessera/Analysis/TagChecker.h"
 #include "tessera/Dialect/Tile/TileDialect.h"
 #include "tessera/InitAllTessera.h"
+#include "tessera/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -288,8 +289,8 @@ int main(int argc, char **argv) {
       return 1;
     if (pipeline) {
       PassManager pm(&context);
-      if (failed(parsePassPipeline("tile-pipeline", pm)) ||
-          failed(pm.run(*module)))
+      pm.addPass(createTilePipeline());
+      if (failed(pm.run(*module)))
         return 1;
     }
     SmallVector<tile::KernelOp> kernels(module->getOps<tile::KernelOp>());

@@ -10,11 +10,18 @@
 
 #include "TempFile.h"
 
+#include "tessera/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
-#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -28,18 +35,26 @@
 using namespace mlir;
 using namespace tessera;
 
-LogicalResult tessera::buildHostLoweringPipeline(OpPassManager &pm) {
-  // The textual form keeps this list readable and identical to what a user
-  // can run with tessera-opt.
-  return parsePassPipeline(
-      "convert-tile-to-host,canonicalize,cse,"
-      "convert-linalg-to-loops,lower-affine,arith-expand{include-bf16=true},"
-      "convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,"
-      "lower-affine,"
-      "finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,"
-      "convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,"
-      "reconcile-unrealized-casts",
-      pm);
+void tessera::buildHostLoweringPipeline(OpPassManager &pm) {
+  pm.addPass(createConvertTileToHost());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 std::unique_ptr<llvm::TargetMachine>
@@ -109,8 +124,7 @@ tessera::compileToHostSharedObject(ModuleOp module,
                                    const HostCompileOptions &options) {
   Location loc = module.getLoc();
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
-  if (failed(buildHostLoweringPipeline(pm)))
-    return emitError(loc) << "cannot build the host lowering pipeline";
+  buildHostLoweringPipeline(pm);
   if (failed(pm.run(module)))
     return failure();
 

@@ -20,6 +20,7 @@
 #include "tessera/Target/HostTarget.h"
 #include "tessera/Target/NvidiaTarget.h"
 #include "tessera/Target/TargetInfo.h"
+#include "tessera/Transforms/Passes.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/SymbolTable.h"
@@ -282,11 +283,12 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
     int64_t bytes = tessera::lookupTarget(target)->maxSharedBytes;
     sharedLimit = sharedLimit ? std::min(sharedLimit, bytes) : bytes;
   }
-  std::string check = "tag-check";
-  if (targets.size() > 1)
-    check += "{max-shared-bytes=" + std::to_string(sharedLimit) + "}";
-  if (!noTagCheck && failed(parsePassPipeline(check, pm)))
-    return failure();
+  if (!noTagCheck) {
+    tessera::TagCheckOptions check;
+    if (targets.size() > 1)
+      check.maxSharedBytes = sharedLimit;
+    pm.addPass(tessera::createTagCheck(check));
+  }
   if (failed(pm.run(*module)))
     return failure();
 

@@ -24,7 +24,7 @@ struct HostCompileOptions {
 };
 
 /// Adds the passes from tile IR to the LLVM dialect for the host.
-mlir::LogicalResult buildHostLoweringPipeline(mlir::OpPassManager &pm);
+void buildHostLoweringPipeline(mlir::OpPassManager &pm);
 
 /// Lowers `module` (tile kernels) in place to the LLVM dialect, then to a
 /// position-independent shared object whose bytes are returned. Errors are

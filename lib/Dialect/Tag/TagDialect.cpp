@@ -5,7 +5,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -211,18 +213,7 @@ void tessera::tag::eraseTagOps(mlir::Operation *root) {
     op->dropAllUses();
     op->erase();
   }
-  // Then what fed only them, until nothing is dead.
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    llvm::SmallVector<mlir::Operation *> dead;
-    root->walk([&](mlir::Operation *op) {
-      if (op != root && mlir::isOpTriviallyDead(op))
-        dead.push_back(op);
-    });
-    for (mlir::Operation *op : dead) {
-      op->erase();
-      changed = true;
-    }
-  }
+  // Then what fed only them.
+  mlir::IRRewriter rewriter(root->getContext());
+  (void)mlir::runRegionDCE(rewriter, root->getRegions());
 }
