@@ -124,6 +124,25 @@ private:
   void processValues(mlir::Operation *op);
   void processElementwise(mlir::Operation *op);
   void processMma(tile::MmaOp op);
+  // Transfer functions, one per op (processTags dispatches). Memory and
+  // synchronisation (TagMemory.cpp):
+  void transfer(tag::BindOp bind);
+  void transfer(tile::CopyOp copy);
+  void transfer(tile::LoadOp load);
+  void transfer(tile::GatherOp gather);
+  void transfer(tile::StoreOp store);
+  void transfer(tile::AtomicAddOp add);
+  void transfer(tile::BarrierOp);
+  void transfer(tile::AsyncCommitOp);
+  void transfer(tile::AsyncWaitOp wait);
+  void transfer(tag::ResetOp reset);
+  // Tiles computed from tiles (TagTransfer.cpp):
+  void transfer(tile::UnpackOp unpack);
+  void transfer(tile::BroadcastOp broadcast);
+  void transfer(tile::ReduceOp reduce);
+  void transfer(tile::SelectOp select);
+  void transfer(tile::DequantOp dequant);
+  void transfer(tile::QuantOp quant);
   TagFn overwriteSlot(const TagFn &ring, TagFn data, const Term *isSlot,
                       mlir::Operation *writer);
   void writeBuffer(mlir::Value buffer, mlir::Value slot, TagFn data,

@@ -134,35 +134,6 @@ const Term *Checker::atIndices(const Term *term,
   return terms.substitute(term, map);
 }
 
-void Checker::readView(Operation *reader, Value source,
-                       TypedValue<RankedTensorType> result,
-                       ArrayRef<const Term *> indices, const Term *inBounds) {
-  checkOffsets(reader, source, indices, inBounds, result.getType().getShape(),
-               0);
-  TagFn data = atIndices(tagOf(source), indices);
-  data.origin = reader;
-  tags[result] = data;
-  // Integer data read from memory is an unknown function of its position
-  //; out of bounds it reads as the padding.
-  if (unsigned bits = bitsOf(result.getType()); bits > 1) {
-    std::string function = sourceNames.get(source).substr(1);
-    functionBits[function] = bits;
-    const Term *read = terms.apply(function, indices);
-    values[result] = terms.ite(inBounds, read, terms.cst(0));
-  }
-}
-
-std::pair<SmallVector<const Term *>, SmallVector<const Term *>>
-Checker::mmaOperandIndices(bool transposeA, bool transposeB, const Term *i,
-                           const Term *j, const Term *kk) {
-  SmallVector<const Term *> aIndex{i, kk}, bIndex{kk, j};
-  if (transposeA)
-    std::swap(aIndex[0], aIndex[1]);
-  if (transposeB)
-    std::swap(bIndex[0], bIndex[1]);
-  return {aIndex, bIndex};
-}
-
 void Checker::forwardElements(Value result, Value input,
                               ArrayRef<const Term *> indices) {
   tags[result] = atIndices(tagOf(input), indices);
@@ -234,130 +205,6 @@ TagFn Checker::join(const TagFn &lhs, const TagFn &rhs, Operation *at) {
   };
   result.known = both(lhs.known, rhs.known);
   return result;
-}
-
-SmallVector<const Term *> Checker::viewIndices(Value view, ValueRange offsets,
-                                               unsigned tileRank,
-                                               unsigned firstElem,
-                                               const Term *&inBounds) {
-  unsigned rank = offsets.size();
-  SmallVector<const Term *> indices;
-  inBounds = terms.boolean(true);
-  for (unsigned d = 0; d < rank; ++d) {
-    const Term *index = valueTerm(offsets[d]);
-    if (d + tileRank >= rank)
-      index = terms.add(index, elem(firstElem + d + tileRank - rank));
-    indices.push_back(index);
-    inBounds = terms.land(inBounds,
-                          terms.inRange(index, terms.cst(0), dimTerm(view, d)));
-  }
-  return indices;
-}
-
-//===----------------------------------------------------------------------===//
-// Shared buffers
-//===----------------------------------------------------------------------===//
-
-/// `ring` with the elements where `isSlot` holds (e0 is the slot of every
-/// element) replaced by `data`'s: per-slot provenance.
-TagFn Checker::overwriteSlot(const TagFn &ring, TagFn data, const Term *isSlot,
-                             Operation *writer) {
-  const Term *yes = terms.boolean(true);
-  auto orTrue = [&](const Term *t) { return t ? t : yes; };
-  data.writers = {{isSlot, writer}};
-  if (ring.kind == TagFn::Bottom) {
-    data.known = terms.land(isSlot, orTrue(data.known));
-    return data;
-  }
-  if (ring.kind != TagFn::Tuple || ring.name != data.name ||
-      ring.names != data.names)
-    return TagFn::top(writer);
-  for (auto [comp, old] : llvm::zip_equal(data.comps, ring.comps))
-    comp = comp && old ? terms.ite(isSlot, comp, old) : nullptr;
-  data.known = terms.ite(isSlot, orTrue(data.known), orTrue(ring.known));
-  data.writers.append(ring.writers.begin(), ring.writers.end());
-  return data;
-}
-
-void Checker::writeBuffer(Value buffer, Value slot, TagFn data,
-                          Operation *writer, bool async) {
-  BufferState &state = buffers[buffer];
-  if (state.hazard.unsyncedRead)
-    hazard(writer,
-           "write-after-read race: " + sourceNames.get(buffer) +
-               " is overwritten while other threads may still read it",
-           state.hazard.unsyncedRead, "the earlier read, with no barrier since",
-           state.hazard.fromBackEdge);
-  data.origin = writer;
-  if (slot && async)
-    ringWrites[writer] = {data, valueTerm(slot)};
-  if (!slot)
-    state.tag = data;
-  else
-    state.tag = overwriteSlot(state.tag, data,
-                              terms.eq(elem(0), valueTerm(slot)), writer);
-  if (async) {
-    state.hazard.pending.push_back(
-        {writer, slot ? valueTerm(slot) : nullptr, -1});
-  } else {
-    state.hazard.unsyncedWrite = writer;
-  }
-}
-
-TagFn Checker::readBuffer(Value buffer, Value slot, Operation *reader) {
-  BufferState &state = buffers[buffer];
-  const Term *slotTerm = slot ? valueTerm(slot) : nullptr;
-  auto inFlight = llvm::find_if(state.hazard.pending, [&](auto &copy) {
-    return mayAlias(copy.slot, slotTerm);
-  });
-  if (inFlight != state.hazard.pending.end())
-    hazard(reader,
-           "read of " + sourceNames.get(buffer) +
-               " before its asynchronous copy is complete",
-           inFlight->op,
-           "the copy, not yet retired by tile.async_wait and a barrier",
-           state.hazard.fromBackEdge);
-  else if (state.hazard.unsyncedWrite)
-    hazard(reader,
-           "read-after-write race: " + sourceNames.get(buffer) +
-               " is read before a barrier makes the write visible",
-           state.hazard.unsyncedWrite, "the write, with no barrier since",
-           state.hazard.fromBackEdge);
-  state.hazard.unsyncedRead = reader;
-  TagFn fn = state.tag;
-  if (!slot)
-    return fn;
-  // Element (r, c) of the loaded tile is element (slot, r, c) of the ring.
-  auto type = cast<tile::SharedType>(buffer.getType());
-  SmallVector<const Term *> indices = {valueTerm(slot)};
-  for (unsigned i = 0; i < type.getRank(); ++i)
-    indices.push_back(elem(i));
-  // Substitution is simultaneous, so e0 -> slot, e1 -> e0, ... is safe.
-  return atIndices(fn, indices);
-}
-
-/// Whether slots `a` and `b` of a ring may be the same (null: the whole
-/// buffer): decided structurally, else by Z3 under the facts in scope.
-bool Checker::mayAlias(const Term *a, const Term *b) {
-  if (!a || !b || a == b)
-    return true;
-  const Term *distinct = terms.lnot(terms.eq(a, b));
-  if (distinct->isTrue())
-    return false;
-  Query query;
-  query.facts.append(kernelFacts.begin(), kernelFacts.end());
-  query.facts.append(facts.begin(), facts.end());
-  query.goal = distinct;
-  query.functionBits = &functionBits;
-  return backend.solve(query).verdict != Verdict::Proved;
-}
-
-void Checker::barrier() {
-  for (auto &[buffer, state] : buffers) {
-    state.hazard.unsyncedWrite = nullptr;
-    state.hazard.unsyncedRead = nullptr;
-    state.hazard.fromBackEdge = false;
-  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -486,253 +333,126 @@ LogicalResult Checker::processOp(Operation *op) {
   return result;
 }
 
+void Checker::transfer(tile::UnpackOp unpack) {
+  // result[.., i * P + p, ..] = input[.., i, .., order[p]].
+  int64_t dim = unpack.getDim(), rank = unpack.getType().getRank();
+  ArrayRef<int64_t> order = unpack.getOrder();
+  const Term *units = terms.cst(order.size());
+  const Term *p = terms.mod(elem(dim), units);
+  // The identity order keeps the index linear, so that the element's
+  // own index comes back whole.
+  const Term *position = p;
+  if (!llvm::equal(order, llvm::seq<int64_t>(0, order.size()))) {
+    position = terms.cst(order.back());
+    for (int64_t q = order.size() - 1; q-- > 0;)
+      position =
+          terms.ite(terms.eq(p, terms.cst(q)), terms.cst(order[q]), position);
+  }
+  SmallVector<const Term *> indices;
+  for (int64_t d = 0; d < rank; ++d)
+    indices.push_back(d == dim ? terms.div(elem(d), units) : elem(d));
+  indices.push_back(position);
+  forwardElements(unpack.getResult(), unpack.getInput(), indices);
+}
+
+void Checker::transfer(tile::BroadcastOp broadcast) {
+  // Input dimension d is the d-th result dimension not in `dims`;
+  // an expanded unit dimension reads index 0.
+  bool expands =
+      broadcast.getType().getRank() == broadcast.getInput().getType().getRank();
+  SmallVector<const Term *> indices;
+  for (int64_t d = 0; d < broadcast.getType().getRank(); ++d)
+    if (!llvm::is_contained(broadcast.getDims(), d))
+      indices.push_back(elem(d));
+    else if (expands)
+      indices.push_back(terms.cst(0));
+  forwardElements(broadcast.getResult(), broadcast.getInput(), indices);
+}
+
+void Checker::transfer(tile::ReduceOp reduce) {
+  // The reduced elements agree on the components that do not depend
+  // on the reduced index; the others are dropped.
+  int64_t dim = reduce.getDimAttr().getInt();
+  TagFn input = tagOf(reduce.getInput());
+  const Term *reduced = terms.freshSym("r");
+  SmallVector<const Term *> indices;
+  for (int64_t d = 0, e = 0; d < reduce.getInput().getType().getRank(); ++d)
+    indices.push_back(d == dim ? reduced : elem(e++));
+  TagFn fn = atIndices(input, indices);
+  if (fn.kind == TagFn::Tuple) {
+    TagFn kept = fn;
+    kept.names.clear();
+    kept.comps.clear();
+    for (auto [name, comp] : llvm::zip_equal(fn.names, fn.comps))
+      if (!comp || !terms.mentions(comp, reduced)) {
+        kept.names.push_back(name);
+        kept.comps.push_back(comp);
+      }
+    kept.known = nullptr;
+    kept.origin = reduce;
+    fn = kept;
+  }
+  tags[reduce.getResult()] = fn;
+}
+
+void Checker::transfer(tile::SelectOp select) {
+  tags[select.getResult()] =
+      join(tagOf(select.getTrueValue()), tagOf(select.getFalseValue()), select);
+  if (values.count(select.getTrueValue()) ||
+      values.count(select.getFalseValue()))
+    values[select.getResult()] = terms.ite(boolTerm(select.getCondition()),
+                                           valueTerm(select.getTrueValue()),
+                                           valueTerm(select.getFalseValue()));
+}
+
+void Checker::transfer(tile::DequantOp dequant) {
+  tags[dequant.getResult()] = tagOf(dequant.getCodes());
+}
+
+void Checker::transfer(tile::QuantOp quant) {
+  tags[quant.getCodes()] = tagOf(quant.getInput());
+}
+
 LogicalResult Checker::processTags(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](tag::BindOp bind) {
-        SmallVector<const Term *> dimTerms, symTerms;
-        for (unsigned i = 0; i < bind.getMap().getNumDims(); ++i)
-          dimTerms.push_back(elem(i));
-        for (Value capture : bind.getCaptures())
-          symTerms.push_back(valueTerm(capture));
-        TagFn fn;
-        fn.kind = TagFn::Tuple;
-        fn.name = bind.getName().str();
-        fn.origin = bind;
-        for (auto [name, expr] :
-             llvm::zip_equal(bind.getComponents().getAsValueRange<StringAttr>(),
-                             bind.getMap().getResults())) {
-          fn.names.push_back(name.str());
-          fn.comps.push_back(affineTerm(expr, dimTerms, symTerms));
-        }
-        if (isa<tile::SharedType>(bind.getValue().getType()))
-          buffers[bind.getValue()].tag = fn;
-        else
-          tags[bind.getValue()] = fn;
-        return success();
-      })
-      .Case([&](tile::CopyOp copy) {
-        auto dest = copy.getDest().getType();
-        unsigned first = dest.isRing() ? 1 : 0;
-        const Term *inBounds;
-        SmallVector<const Term *> indices =
-            viewIndices(copy.getSource(), copy.getOffsets(), dest.getRank(),
-                        first, inBounds);
-        checkOffsets(copy, copy.getSource(), indices, inBounds, dest.getShape(),
-                     first);
-        TagFn data = atIndices(tagOf(copy.getSource()), indices);
-        writeBuffer(copy.getDest(), copy.getSlot(), data, copy,
-                    copy.getAsync());
-        return success();
-      })
-      .Case([&](tile::LoadOp load) {
-        Value source = load.getSource();
-        if (isa<tile::SharedType>(source.getType())) {
-          Value slot =
-              load.getIndices().empty() ? Value() : load.getIndices()[0];
-          tags[load.getResult()] = readBuffer(source, slot, load);
-          return success();
-        }
-        const Term *inBounds;
-        SmallVector<const Term *> indices =
-            viewIndices(source, load.getIndices(),
-                        load.getResult().getType().getRank(), 0, inBounds);
-        readView(load, source, load.getResult(), indices, inBounds);
-        return success();
-      })
-      .Case([&](tile::GatherOp gather) {
-        Value source = gather.getSource();
-        unsigned rank = gather.getOffsets().size();
-        unsigned tileRank = gather.getResult().getType().getRank();
-        const Term *inBounds;
-        SmallVector<const Term *> indices =
-            viewIndices(source, gather.getOffsets(), tileRank, 0, inBounds);
-        // The row dimension reads offset + rows[e0] instead of offset + e0.
-        unsigned rowDim = rank - tileRank;
-        indices[rowDim] = terms.add(valueTerm(gather.getOffsets()[rowDim]),
-                                    valueTerm(gather.getRows()));
-        inBounds = terms.boolean(true);
-        for (unsigned d = 0; d < rank; ++d)
-          inBounds =
-              terms.land(inBounds, terms.inRange(indices[d], terms.cst(0),
-                                                 dimTerm(source, d)));
-        readView(gather, source, gather.getResult(), indices, inBounds);
-        // Row e0 was chosen by rows[e0]: it carries that index's tag too.
-        TagFn chosen = tagOf(gather.getRows());
-        if (chosen.kind == TagFn::Tuple)
-          tags[gather.getResult()] =
-              join(tagOf(gather.getResult()), chosen, gather);
-        return success();
-      })
-      .Case([&](tile::StoreOp store) {
-        if (isa<tile::SharedType>(store.getDest().getType())) {
-          Value slot =
-              store.getIndices().empty() ? Value() : store.getIndices()[0];
-          writeBuffer(store.getDest(), slot, tagOf(store.getValue()), store,
-                      /*async=*/false);
-          return success();
-        }
-        RankedTensorType value = store.getValue().getType();
-        const Term *inBounds;
-        SmallVector<const Term *> indices = viewIndices(
-            store.getDest(), store.getIndices(), value.getRank(), 0, inBounds);
-        checkOffsets(store, store.getDest(), indices, inBounds,
-                     value.getShape(), 0);
-        checkStore(store, store.getDest(), store.getValue(), indices, inBounds);
-        checkStoredSums(store, store.getValue());
-        return success();
-      })
-      .Case([&](tile::AtomicAddOp add) {
-        RankedTensorType value = add.getValue().getType();
-        const Term *inBounds;
-        SmallVector<const Term *> indices = viewIndices(
-            add.getDest(), add.getOffsets(), value.getRank(), 0, inBounds);
-        if (add.getRows()) {
-          // Row r goes to row offset + rows[r] of the view.
-          unsigned rowDim = indices.size() - value.getRank();
-          indices[rowDim] = terms.add(valueTerm(add.getOffsets()[rowDim]),
-                                      valueTerm(add.getRows()));
-          inBounds = terms.boolean(true);
-          for (unsigned d = 0; d < indices.size(); ++d)
-            inBounds =
-                terms.land(inBounds, terms.inRange(indices[d], terms.cst(0),
-                                                   dimTerm(add.getDest(), d)));
-        }
-        checkOffsets(add, add.getDest(), indices, inBounds, value.getShape(),
-                     0);
-        checkStore(add, add.getDest(), add.getValue(), indices, inBounds);
-        checkStoredSums(add, add.getValue());
+      // Tags bound to views and buffers, data movement and synchronisation
+      // (TagMemory.cpp).
+      .Case<tag::BindOp, tile::CopyOp, tile::LoadOp, tile::GatherOp,
+            tile::StoreOp, tile::AtomicAddOp, tile::BarrierOp,
+            tile::AsyncCommitOp, tile::AsyncWaitOp, tag::ResetOp>(
+          [&](auto memoryOp) {
+            transfer(memoryOp);
+            return success();
+          })
+      // Ops that compute tiles from tiles.
+      .Case<tile::UnpackOp, tile::BroadcastOp, tile::ReduceOp, tile::SelectOp,
+            tile::DequantOp, tile::QuantOp>([&](auto valueOp) {
+        transfer(valueOp);
         return success();
       })
       .Case([&](tile::MmaOp mma) {
         processMma(mma);
         return success();
       })
-      .Case([&](tile::UnpackOp unpack) {
-        // result[.., i * P + p, ..] = input[.., i, .., order[p]].
-        int64_t dim = unpack.getDim(), rank = unpack.getType().getRank();
-        ArrayRef<int64_t> order = unpack.getOrder();
-        const Term *units = terms.cst(order.size());
-        const Term *p = terms.mod(elem(dim), units);
-        // The identity order keeps the index linear, so that the element's
-        // own index comes back whole.
-        const Term *position = p;
-        if (!llvm::equal(order, llvm::seq<int64_t>(0, order.size()))) {
-          position = terms.cst(order.back());
-          for (int64_t q = order.size() - 1; q-- > 0;)
-            position = terms.ite(terms.eq(p, terms.cst(q)), terms.cst(order[q]),
-                                 position);
-        }
-        SmallVector<const Term *> indices;
-        for (int64_t d = 0; d < rank; ++d)
-          indices.push_back(d == dim ? terms.div(elem(d), units) : elem(d));
-        indices.push_back(position);
-        forwardElements(unpack.getResult(), unpack.getInput(), indices);
+      // What the kernel states (TagObligations.cpp, Reductions.cpp).
+      .Case([&](tag::AssumeOp stated) {
+        addAssumption(stated);
         return success();
       })
-      .Case([&](tile::BroadcastOp broadcast) {
-        // Input dimension d is the d-th result dimension not in `dims`;
-        // an expanded unit dimension reads index 0.
-        bool expands = broadcast.getType().getRank() ==
-                       broadcast.getInput().getType().getRank();
-        SmallVector<const Term *> indices;
-        for (int64_t d = 0; d < broadcast.getType().getRank(); ++d)
-          if (!llvm::is_contained(broadcast.getDims(), d))
-            indices.push_back(elem(d));
-          else if (expands)
-            indices.push_back(terms.cst(0));
-        forwardElements(broadcast.getResult(), broadcast.getInput(), indices);
+      .Case([&](tag::AssertContractOp stated) {
+        checkContract(stated);
         return success();
       })
-      .Case([&](tile::ReduceOp reduce) {
-        // The reduced elements agree on the components that do not depend
-        // on the reduced index; the others are dropped.
-        int64_t dim = reduce.getDimAttr().getInt();
-        TagFn input = tagOf(reduce.getInput());
-        const Term *reduced = terms.freshSym("r");
-        SmallVector<const Term *> indices;
-        for (int64_t d = 0, e = 0; d < reduce.getInput().getType().getRank();
-             ++d)
-          indices.push_back(d == dim ? reduced : elem(e++));
-        TagFn fn = atIndices(input, indices);
-        if (fn.kind == TagFn::Tuple) {
-          TagFn kept = fn;
-          kept.names.clear();
-          kept.comps.clear();
-          for (auto [name, comp] : llvm::zip_equal(fn.names, fn.comps))
-            if (!comp || !terms.mentions(comp, reduced)) {
-              kept.names.push_back(name);
-              kept.comps.push_back(comp);
-            }
-          kept.known = nullptr;
-          kept.origin = reduce;
-          fn = kept;
-        }
-        tags[reduce.getResult()] = fn;
+      .Case([&](tag::AssertEqOp stated) {
+        checkEquality(stated);
         return success();
       })
-      .Case([&](tile::SelectOp select) {
-        tags[select.getResult()] = join(tagOf(select.getTrueValue()),
-                                        tagOf(select.getFalseValue()), select);
-        if (values.count(select.getTrueValue()) ||
-            values.count(select.getFalseValue()))
-          values[select.getResult()] = terms.ite(
-              boolTerm(select.getCondition()), valueTerm(select.getTrueValue()),
-              valueTerm(select.getFalseValue()));
+      .Case([&](tag::AssertOp stated) {
+        checkCondition(stated);
         return success();
       })
-      .Case([&](tile::DequantOp dequant) {
-        tags[dequant.getResult()] = tagOf(dequant.getCodes());
-        return success();
-      })
-      .Case([&](tile::QuantOp quant) {
-        tags[quant.getCodes()] = tagOf(quant.getInput());
-        return success();
-      })
-      .Case([&](tile::BarrierOp) {
-        barrier();
-        return success();
-      })
-      .Case([&](tile::AsyncCommitOp) {
-        for (auto &[buffer, state] : buffers)
-          for (PendingCopy &copy : state.hazard.pending)
-            ++copy.groupsAfter;
-        return success();
-      })
-      .Case([&](tile::AsyncWaitOp wait) {
-        int64_t pending = wait.getPendingAttr().getInt();
-        for (auto &[buffer, state] : buffers) {
-          auto retired = [&](const PendingCopy &copy) {
-            return copy.groupsAfter >= pending;
-          };
-          for (const PendingCopy &copy : state.hazard.pending)
-            if (retired(copy))
-              state.hazard.unsyncedWrite = copy.op;
-          llvm::erase_if(state.hazard.pending, retired);
-        }
-        return success();
-      })
-      .Case([&](tag::ResetOp reset) {
-        buffers[reset.getBuffer()] = BufferState();
-        return success();
-      })
-      .Case([&](tag::AssumeOp assume) {
-        addAssumption(assume);
-        return success();
-      })
-      .Case([&](tag::AssertContractOp assertOp) {
-        checkContract(assertOp);
-        return success();
-      })
-      .Case([&](tag::AssertEqOp assertOp) {
-        checkEquality(assertOp);
-        return success();
-      })
-      .Case([&](tag::AssertOp assertOp) {
-        checkCondition(assertOp);
-        return success();
-      })
-      .Case([&](tag::AssertCompleteOp assertOp) {
-        checkComplete(assertOp);
+      .Case([&](tag::AssertCompleteOp stated) {
+        checkComplete(stated);
         return success();
       })
       .Case([&](scf::ForOp loop) { return processFor(loop); })
