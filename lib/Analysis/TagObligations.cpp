@@ -532,12 +532,14 @@ void Checker::checkSharedCapacity() {
         << alloc.getType().getSizeInBytes() << " bytes allocated here";
 }
 
-/// Views are dense and row-major at run time (the runtime passes contiguous
-/// tensors), so element (i0, ..., in) sits at sum_j i_j * prod_{l>j} dim_l,
-/// at most prod_j dim_j - 1 in bounds. The access needs 64-bit offsets
-/// unless the bounds of the indices and sizes (their ranges and the facts in
-/// scope) keep every in-bounds element below 2^31: interval arithmetic,
-/// deterministic and without the solver.
+/// Views are strided windows of memory: element (i0, ..., in) sits at
+/// sum_j i_j * stride_j, the innermost stride 1 and the outer ones whatever
+/// the caller passes (a sub-view of a larger tensor has its parent's), which
+/// the kernel cannot see. So an access needs 64-bit offsets unless the
+/// bounds of the indices and sizes (their ranges and the facts in scope)
+/// keep every in-bounds element of the innermost dimension below 2^31 and
+/// every outer index at 0: interval arithmetic, deterministic and without
+/// the solver.
 void Checker::checkOffsets(Operation *op, Value view,
                            ArrayRef<const Term *> indices, const Term *inBounds,
                            ArrayRef<int64_t> tileShape, unsigned firstElem) {
@@ -548,27 +550,17 @@ void Checker::checkOffsets(Operation *op, Value view,
   shape.append(tileShape.begin(), tileShape.end());
   currentShape = shape;
   llvm::scope_exit done([&] { currentShape = {}; });
-  std::optional<TermInt> largest = TermInt(0), stride = TermInt(1);
-  auto times = [](std::optional<TermInt> a,
-                  std::optional<TermInt> b) -> std::optional<TermInt> {
-    TermInt r;
-    if (!a || !b || __builtin_mul_overflow(*a, *b, &r))
-      return std::nullopt;
-    return r;
-  };
+  std::optional<TermInt> largest = TermInt(0);
   for (unsigned j = indices.size(); j-- > 0 && largest;) {
     std::optional<TermInt> size = rangeOf(dimTerm(view, j)).hi;
     // In bounds, i_j < dim_j.
     std::optional<TermInt> index = rangeOf(indices[j]).hi;
     if (size && (!index || *index > *size - 1))
       index = *size - 1;
-    std::optional<TermInt> term = times(index, stride);
-    TermInt sum;
-    largest = term && !__builtin_add_overflow(*largest,
-                                              std::max(*term, TermInt(0)), &sum)
-                  ? std::optional(sum)
-                  : std::nullopt;
-    stride = times(stride, size);
+    if (!index || (j + 1 != indices.size() && *index > 0))
+      largest = std::nullopt; // times a stride the kernel cannot bound
+    else
+      largest = std::max(*largest, *index);
   }
   unsigned bits = largest && *largest < (TermInt(1) << 31) ? 32 : 64;
   stats.offsetBits.push_back({op, bits});

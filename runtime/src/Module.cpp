@@ -221,6 +221,15 @@ tessera_status tesseraLaunch(tessera_module *module, const char *kernel,
                         ": size " + std::to_string(view->sizes[r]) +
                         " of dimension " + std::to_string(r) +
                         " is outside [0, 2^48)");
+    // Strided views, innermost stride 1: what the lowerings assume.
+    for (int64_t r = 0; r < rank; ++r)
+      if (view->strides[r] < 0 || (r == rank - 1 && view->strides[r] != 1))
+        return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                    "argument " + std::to_string(i) + " of " + entry.name +
+                        ": stride " + std::to_string(view->strides[r]) +
+                        " of dimension " + std::to_string(r) +
+                        (r == rank - 1 ? " must be 1 (the innermost)"
+                                       : " is negative"));
     std::vector<int64_t> &d = descriptors[i];
     d.resize(3 + 2 * rank);
     std::memcpy(&d[0], &view->data, sizeof(void *));

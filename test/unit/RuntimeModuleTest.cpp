@@ -130,6 +130,18 @@ TEST_F(RuntimeModule, LaunchErrorsAreClear) {
     EXPECT_NE(std::string(tesseraGetLastError()).find("outside [0, 2^48)"),
               std::string::npos);
   }
+  // Views are strided with a unit innermost stride.
+  for (int64_t stride : {int64_t(2), int64_t(-1)}) {
+    tessera_view strided = vx;
+    strided.strides[0] = stride;
+    void *stridedArgs[] = {&strided, &vx, &factor};
+    EXPECT_EQ(tesseraLaunch(module, "scale", {1, 1, 1}, stridedArgs),
+              TESSERA_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(tesseraGetLastError())
+                  .find("stride " + std::to_string(stride) +
+                        " of dimension 0 must be 1 (the innermost)"),
+              std::string::npos);
+  }
   void *missing[] = {&vx, nullptr, &factor};
   EXPECT_EQ(tesseraLaunch(module, "scale", {1, 1, 1}, missing),
             TESSERA_ERROR_INVALID_ARGUMENT);
