@@ -108,6 +108,11 @@ def TilePipelineSchedule : Pass<"tile-pipeline-schedule", "mlir::ModuleOp"> {
       and rewrites the loop's `#tile.pipeline` to that stage count. When no
       schedule fits, the error lists the conflicting constraints of an
       unsat core as notes.
+
+    The expansion (`tile-pipeline`) follows the stage count and each op's
+    stage; it keeps the body's order, so `tile.order` and `tile.ii` describe
+    the model's schedule and do not change the generated code: what the
+    solver chooses for the code is the depth.
   }];
   let options = TileScheduleOptions;
 }
