@@ -68,30 +68,31 @@ LogicalResult Quantizer::quantize(tile::KernelOp kernel, const Scheme &scheme) {
   kernel.walk([&](tile::MmaOp mma) { mmas.push_back(mma); });
   if (mmas.empty())
     return kernel.emitError("tile-quantize: the kernel has no tile.mma");
-  SmallVector<Source> weights;
-  for (tile::MmaOp mma : mmas) {
-    FailureOr<Source> weight = findSource(mma, kernel, /*weight=*/true);
-    if (failed(weight))
-      return failure();
-    if (llvm::none_of(weights, [&](const Source &w) {
-          return w.argument == weight->argument;
-        }))
-      weights.push_back(*weight);
-  }
+  // The distinct kernel arguments the MMAs read as weights (activations).
+  auto sources = [&](bool weight) -> FailureOr<SmallVector<Source>> {
+    SmallVector<Source> found;
+    for (tile::MmaOp mma : mmas) {
+      FailureOr<Source> source = findSource(mma, kernel, weight);
+      if (failed(source))
+        return failure();
+      if (llvm::none_of(found, [&](const Source &other) {
+            return other.argument == source->argument;
+          }))
+        found.push_back(*source);
+    }
+    return found;
+  };
+  FailureOr<SmallVector<Source>> found = sources(/*weight=*/true);
+  if (failed(found))
+    return failure();
+  SmallVector<Source> weights = std::move(*found);
   // Pre-quantized activations first: the weights' MMAs then read their
   // codes.
   if (scheme.tokenScales) {
-    SmallVector<Source> activations;
-    for (tile::MmaOp mma : mmas) {
-      FailureOr<Source> activation = findSource(mma, kernel, /*weight=*/false);
-      if (failed(activation))
-        return failure();
-      if (llvm::none_of(activations, [&](const Source &a) {
-            return a.argument == activation->argument;
-          }))
-        activations.push_back(*activation);
-    }
-    for (Source &activation : activations)
+    FailureOr<SmallVector<Source>> activations = sources(/*weight=*/false);
+    if (failed(activations))
+      return failure();
+    for (Source &activation : *activations)
       if (failed(rewriteActivation(kernel, activation, scheme)))
         return failure();
   }
