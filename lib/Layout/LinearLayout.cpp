@@ -195,6 +195,40 @@ LinearLayout LinearLayout::sliced(llvm::ArrayRef<unsigned> dropped) const {
   return LinearLayout(keptShape, coords[0], coords[1], coords[2]);
 }
 
+LinearLayout LinearLayout::splitDim(unsigned dim, int64_t factor) const {
+  assert(dim < getRank() && factor > 0 && (factor & (factor - 1)) == 0 &&
+         shape[dim] % factor == 0 && "splits a dimension by a power of two");
+  llvm::SmallVector<int64_t> newShape(shape.begin(), shape.end());
+  newShape[dim] /= factor;
+  newShape.push_back(factor);
+  std::array<llvm::SmallVector<Coord>, kNumInDims> coords;
+  for (unsigned in = 0; in < kNumInDims; ++in)
+    for (Coord c : getBases(InDim(in))) {
+      // Bitwise, so XORs of bases split the same way.
+      c.push_back(c[dim] % factor);
+      c[dim] /= factor;
+      coords[in].push_back(c);
+    }
+  return LinearLayout(newShape, coords[0], coords[1], coords[2]);
+}
+
+LinearLayout LinearLayout::grouped(llvm::ArrayRef<int64_t> group,
+                                   llvm::ArrayRef<int64_t> newShape) const {
+  assert(group.size() == getRank() && newShape.size() == getRank() &&
+         "one group per dimension");
+  std::array<llvm::SmallVector<Coord>, kNumInDims> coords;
+  for (unsigned in = 0; in < kNumInDims; ++in)
+    for (Coord c : getBases(InDim(in))) {
+      for (unsigned d = 0; d < getRank(); ++d) {
+        assert(group[d] > 0 && (group[d] & (group[d] - 1)) == 0 &&
+               "groups are powers of two");
+        c[d] /= group[d];
+      }
+      coords[in].push_back(c);
+    }
+  return LinearLayout(newShape, coords[0], coords[1], coords[2]);
+}
+
 void LinearLayout::print(llvm::raw_ostream &os) const {
   static const char *names[] = {"register", "lane", "warp"};
   os << "["

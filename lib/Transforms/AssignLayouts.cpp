@@ -152,8 +152,12 @@ LogicalResult LayoutAssigner::checkSupported(Operation *op) {
       return op->emitOpError("expanding unit dimensions is not supported by "
                              "the ")
              << target.chip << " backend yet (new dimensions are)";
-  if (isa<tile::GatherOp, tile::DequantOp, tile::QuantOp, tile::UnpackOp,
-          tile::AtomicAddOp>(op))
+  if (auto unpack = dyn_cast<tile::UnpackOp>(op);
+      unpack && !llvm::equal(unpack.getOrder(),
+                             llvm::seq<int64_t>(0, unpack.getOrder().size())))
+    return op->emitOpError("with a permuted order is not supported by the ")
+           << target.chip << " backend yet";
+  if (isa<tile::GatherOp, tile::QuantOp, tile::AtomicAddOp>(op))
     return op->emitOpError("is not supported by the ")
            << target.chip << " backend yet";
   if (auto store = dyn_cast<tile::StoreOp>(op))
@@ -258,10 +262,51 @@ LogicalResult LayoutAssigner::run() {
                                               broadcast.getDims().end()),
                         op});
   });
+  // Layouts derived from another value's (from, to, how, op): the packed
+  // codes of an unpack, the scales of a dequantization.
+  SmallVector<std::tuple<Value, Value,
+                         std::function<LinearLayout(const LinearLayout &)>,
+                         Operation *>>
+      derived;
+  kernel.walk([&](Operation *op) {
+    if (auto unpack = dyn_cast<tile::UnpackOp>(op)) {
+      unsigned dim = unpack.getDim();
+      int64_t units = unpack.getOrder().size();
+      derived.push_back({unpack.getResult(), unpack.getInput(),
+                         [dim, units](const LinearLayout &l) {
+                           return l.splitDim(dim, units);
+                         },
+                         op});
+    } else if (auto dequant = dyn_cast<tile::DequantOp>(op)) {
+      ties.push_back({{dequant.getCodes(), dequant.getResult()}, op});
+      SmallVector<int64_t> group(dequant.getGroup());
+      SmallVector<int64_t> shape(
+          cast<RankedTensorType>(dequant.getScales().getType()).getShape());
+      auto scales = [group, shape](const LinearLayout &l) {
+        return l.grouped(group, shape);
+      };
+      derived.push_back({dequant.getResult(), dequant.getScales(), scales, op});
+      if (dequant.getZeros())
+        derived.push_back(
+            {dequant.getResult(), dequant.getZeros(), scales, op});
+    }
+  });
   auto propagate = [&]() -> LogicalResult {
     bool changed = true;
     while (changed) {
       changed = false;
+      for (auto &[from, to, how, op] : derived) {
+        auto known = layouts.find(from);
+        if (known == layouts.end())
+          continue;
+        LinearLayout layout = how(known->second);
+        std::string why;
+        if (!layout.coversExactly(&why))
+          return op->emitOpError("cannot derive its operand's layout: ") << why;
+        changed |= !layouts.count(to);
+        if (failed(require(to, layout, op)))
+          return failure();
+      }
       for (auto &[group, op] : ties) {
         FailureOr<bool> step = unify(group, op);
         if (failed(step))

@@ -230,6 +230,16 @@ tessera_status tesseraLaunch(tessera_module *module, const char *kernel,
                         " of dimension " + std::to_string(r) +
                         (r == rank - 1 ? " must be 1 (the innermost)"
                                        : " is negative"));
+    // int4 nibble pairs [.., n, 2]: the GPU backends copy the bytes of a
+    // row as one run, so consecutive pairs are consecutive bytes.
+    if (element == "i4" && rank >= 2 && view->sizes[rank - 1] == 2 &&
+        view->strides[rank - 2] != 1)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "argument " + std::to_string(i) + " of " + entry.name +
+                      ": the nibble pairs of an int4 view must be "
+                      "consecutive bytes (stride 1 along dimension " +
+                      std::to_string(rank - 2) + "), not stride " +
+                      std::to_string(view->strides[rank - 2]));
     std::vector<int64_t> &d = descriptors[i];
     d.resize(3 + 2 * rank);
     std::memcpy(&d[0], &view->data, sizeof(void *));

@@ -40,3 +40,28 @@ module attributes {tile.target = "sm_80"} {
     tile.return
   }
 }
+
+// -----
+
+// Codes unpacked in a permuted order are not a split of one layout.
+module attributes {tile.target = "sm_80"} {
+  tile.kernel @k(%W: !tile.view<?x?x2xi4>) threads(32) {
+    %c0 = arith.constant 0 : index
+    %p = tile.load %W[%c0, %c0, %c0] : !tile.view<?x?x2xi4> -> tensor<16x8x2xi4>
+    // expected-error @below {{'tile.unpack' op with a permuted order is not supported by the sm_80 backend yet}}
+    %u = tile.unpack %p dim 1 order [1, 0] : tensor<16x8x2xi4> -> tensor<16x16xi4>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "sm_80"} {
+  tile.kernel @k(%X: !tile.view<?x?xf32>) threads(32) {
+    %c0 = arith.constant 0 : index
+    %x = tile.load %X[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x16xf32>
+    // expected-error @below {{'tile.quant' op is not supported by the sm_80 backend yet}}
+    %q, %s = tile.quant %x group [1, 16] : tensor<16x16xf32> -> tensor<16x16xi8>, tensor<16x1xf32>
+    tile.return
+  }
+}

@@ -35,8 +35,8 @@ struct TestGPUPlantBugPass
   Option<std::string> bug{
       *this, "bug",
       llvm::cl::desc("ldmatrix-address, fragment-swap, swizzle-read, "
-                     "store-lane, no-barrier, divergent-barrier or "
-                     "wait-group")};
+                     "store-lane, no-barrier, divergent-barrier, "
+                     "wait-group or nibble-order")};
 
   template <typename OpT> OpT first() {
     OpT found;
@@ -155,6 +155,29 @@ struct TestGPUPlantBugPass
         return failure();
       wait.setN(wait.getN() + 1);
       return success();
+    }
+    if (bug == "nibble-order") {
+      // Every int4 code is taken from the other nibble of its byte: the
+      // nibble index of each extraction, (byte << (4 - 4 * which)) >>s 4,
+      // is flipped (once per product, which extractions may share).
+      llvm::SetVector<Operation *> products;
+      getOperation().walk([&](arith::ShRSIOp down) {
+        auto up = down.getLhs().getDefiningOp<arith::ShLIOp>();
+        auto amount = up ? up.getRhs().getDefiningOp<arith::SubIOp>() : nullptr;
+        auto cast = amount ? amount.getRhs().getDefiningOp<arith::IndexCastOp>()
+                           : nullptr;
+        if (auto times =
+                cast ? cast.getIn().getDefiningOp<arith::MulIOp>() : nullptr)
+          products.insert(times);
+      });
+      for (Operation *times : products) {
+        OpBuilder b(times);
+        Location loc = times->getLoc();
+        times->setOperand(0, arith::XOrIOp::create(
+                                 b, loc, times->getOperand(0),
+                                 arith::ConstantIndexOp::create(b, loc, 1)));
+      }
+      return success(!products.empty());
     }
     getOperation().emitError() << "unknown bug '" << bug << "'";
     return failure();

@@ -160,6 +160,43 @@ TEST(LinearLayout, FindRegisterInvertsTheRegisterBases) {
   EXPECT_FALSE(a.findRegister({1, 0})); // a lane holds it
 }
 
+TEST(LinearLayout, SplitDimHoldsTheSameElementsUnpacked) {
+  // The B operand of a 64x32 (k x n) warp tile; its n dimension split into
+  // byte pairs, as int4 codes are packed.
+  LinearLayout b = atoms::mmaM16N8K16B().withShape({64, 32}).withBases(
+      LinearLayout::Register, {{0, 8}, {16, 0}, {0, 16}, {32, 0}});
+  LinearLayout packed = b.splitDim(1, 2);
+  EXPECT_EQ(packed.getShape(), llvm::ArrayRef<int64_t>({64, 16, 2}));
+  EXPECT_TRUE(packed.coversExactly());
+  for (uint64_t reg = 0; reg < uint64_t(b.getSize(LinearLayout::Register));
+       ++reg)
+    for (uint64_t lane = 0; lane < 32; ++lane) {
+      Coord c = b.apply(reg, lane, 0), p = packed.apply(reg, lane, 0);
+      EXPECT_EQ(p, Coord({c[0], c[1] / 2, c[1] % 2}));
+    }
+}
+
+TEST(LinearLayout, GroupedPairsEveryRegisterWithItsGroup) {
+  // Scales of 32 rows of k each over a 128x16 tile: a 4x16 tile in which
+  // each element is held by every register that holds one of its codes.
+  LinearLayout b = atoms::mmaM16N8K16B().withShape({128, 16}).withBases(
+      LinearLayout::Register, {{16, 0}, {0, 8}, {32, 0}, {64, 0}});
+  LinearLayout scales = b.grouped({32, 1}, {4, 16});
+  EXPECT_TRUE(scales.coversExactly());
+  EXPECT_EQ(scales.getSize(LinearLayout::Register),
+            b.getSize(LinearLayout::Register));
+  for (uint64_t reg = 0; reg < uint64_t(b.getSize(LinearLayout::Register));
+       ++reg)
+    for (uint64_t lane = 0; lane < 32; ++lane) {
+      Coord c = b.apply(reg, lane, 0);
+      EXPECT_EQ(scales.apply(reg, lane, 0), Coord({c[0] / 32, c[1]}));
+    }
+  // One group over the whole k: a row of scales, broadcast along k.
+  LinearLayout row = b.grouped({128, 1}, {1, 16});
+  EXPECT_TRUE(row.coversExactly());
+  EXPECT_EQ(row.apply(5, 7, 0), Coord({0, b.apply(5, 7, 0)[1]}));
+}
+
 TEST(SharedSwizzle, LdmatrixAndCopiesAreConflictFree) {
   // For rows of 64, 128 and 256 bytes: 8 lanes of an ldmatrix phase read
   // one 16-byte chunk of 8 consecutive rows; 8 lanes of a copy write the 8

@@ -7,6 +7,8 @@
 
 #include "tessera/runtime/tessera.hpp"
 
+#include "BundleFile.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -205,3 +207,46 @@ TEST_F(RuntimeModule, GpuDevicesCannotLoadYet) {
   tesseraDeviceClose(cuda);
 }
 } // namespace
+
+// int4 nibble-pair views ([.., n, 2], two codes per byte): consecutive pairs
+// must be consecutive bytes, which the GPU backends copy as one run.
+TEST(RuntimeInt4Pairs, PairsAreConsecutiveBytes) {
+  tessera_device *device = nullptr;
+  ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, &device), TESSERA_SUCCESS);
+  tessera_module *module = nullptr;
+  ASSERT_EQ(
+      tessera::test::loadBundleFile(device, TESSERA_PAIRS_BUNDLE, &module),
+      TESSERA_SUCCESS)
+      << tesseraGetLastError();
+  // Row r holds the codes r - 2, r - 1, r, r + 1 (as nibbles, low first).
+  std::vector<uint8_t> bytes(4 * 4, 0xEE);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) {
+      uint8_t nibble = uint8_t(r - 2 + c) & 0xF;
+      uint8_t &byte = bytes[r * 4 + c / 2];
+      byte = c % 2 ? uint8_t((byte & 0x0F) | (nibble << 4))
+                   : uint8_t((byte & 0xF0) | nibble);
+    }
+  std::vector<int8_t> out(16, 99);
+  tessera_view codes = tessera::int4PairView(
+      tessera::view(bytes.data(), {4, 4}, TESSERA_DTYPE_I4));
+  codes.strides[0] = 4; // rows of 4 bytes, the last 2 unused
+  tessera_view y = tessera::view(out.data(), {4, 4}, TESSERA_DTYPE_I8);
+  void *args[] = {&codes, &y};
+  ASSERT_EQ(tesseraLaunch(module, "unpack_codes", {1, 1, 1}, args),
+            TESSERA_SUCCESS)
+      << tesseraGetLastError();
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c)
+      EXPECT_EQ(out[r * 4 + c], r - 2 + c) << r << ", " << c;
+  // Pairs two bytes apart are refused.
+  codes.strides[1] = 2;
+  EXPECT_EQ(tesseraLaunch(module, "unpack_codes", {1, 1, 1}, args),
+            TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tesseraGetLastError())
+                .find("the nibble pairs of an int4 view must be consecutive "
+                      "bytes (stride 1 along dimension 1), not stride 2"),
+            std::string::npos);
+  tesseraModuleUnload(module);
+  tesseraDeviceClose(device);
+}

@@ -80,6 +80,19 @@ public:
   /// register bits left with nothing to move are removed, lane and warp
   /// bits stay as broadcasts.
   LinearLayout sliced(llvm::ArrayRef<unsigned> dropped) const;
+  /// The layout of the same elements seen with dimension `dim` split in
+  /// two, its low `factor` part (a power of two) moved to a new last
+  /// dimension: element (.., c, ..) is held where (.., c / factor, .., c %
+  /// factor) is. The inverse of `tile.unpack dim` with `factor` codes per
+  /// unit (in its natural order).
+  LinearLayout splitDim(unsigned dim, int64_t factor) const;
+  /// The layout of the tile of `newShape` whose element c[d] / group[d]
+  /// (groups are powers of two) is held wherever this layout holds c: the
+  /// scales of a dequantization. Every basis keeps its place, register
+  /// bits included, so that register r pairs with register r of this
+  /// layout; bases left with nothing to move become broadcasts.
+  LinearLayout grouped(llvm::ArrayRef<int64_t> group,
+                       llvm::ArrayRef<int64_t> newShape) const;
 
   bool operator==(const LinearLayout &other) const {
     return shape == other.shape && bases == other.bases;

@@ -53,6 +53,8 @@ private:
     mlir::Value memref;
     Swizzle swizzle;
     bool ring = false;
+    /// int4 nibble pairs [.., n, 2] stored as bytes [.., n].
+    bool packed = false;
   };
   mlir::LogicalResult lowerAllocShared(tile::AllocSharedOp op);
   mlir::LogicalResult lowerCopy(tile::CopyOp op);
@@ -76,6 +78,15 @@ private:
   // --- Compute (NvidiaMma.cpp) --------------------------------------------
   mlir::LogicalResult lowerMma(tile::MmaOp op);
 
+  // --- Packed codes and dequantization (Quantized.cpp) --------------------
+  mlir::LogicalResult lowerUnpack(tile::UnpackOp op);
+  mlir::LogicalResult lowerDequant(tile::DequantOp op);
+  /// The bytes of an int4 nibble-pair view, without the pair dimension
+  /// (computed once per view).
+  mlir::Value pairBytes(mlir::Value view);
+  /// Nibble `which` (an index, 0 or 1) of `byte`, sign-extended to i8.
+  mlir::Value nibble(mlir::Value byte, mlir::Value which);
+
   // --- Reductions (Reductions.cpp) ----------------------------------------
   mlir::LogicalResult lowerReduce(tile::ReduceOp op);
   mlir::LogicalResult lowerBroadcast(tile::BroadcastOp op);
@@ -91,6 +102,7 @@ private:
   mlir::IRMapping mapping;
   llvm::DenseMap<mlir::Value, SharedBuffer> shared;
   llvm::DenseMap<mlir::Value, mlir::Value> aligned;
+  llvm::DenseMap<mlir::Value, mlir::Value> bytes;
   mlir::Value lane, warp;
   /// The kernel's dynamic shared memory and the bytes its buffers take.
   mlir::Value dynamicShared;
@@ -103,6 +115,12 @@ private:
 /// The gpu.func argument type of a view: a strided memref with a unit
 /// innermost stride.
 mlir::MemRefType getGPUViewType(tile::ViewType view);
+/// How an element is held in memory and registers: int4 codes as i8 (two
+/// per byte in memory, one sign-extended code per i8 in registers).
+mlir::Type getGPUStorageType(mlir::Type element);
+/// Whether a tile of `element` and `shape` is int4 nibble pairs (a trailing
+/// dimension of 2 codes sharing one byte).
+bool isPackedPairs(mlir::Type element, llvm::ArrayRef<int64_t> shape);
 
 } // namespace tessera
 

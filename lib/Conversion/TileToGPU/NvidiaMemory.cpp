@@ -26,19 +26,26 @@ using namespace tessera;
 
 LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
   tile::SharedType type = op.getType();
-  if (type.getShape().size() != 2)
+  // int4 nibble pairs are 2-D tiles of bytes.
+  bool packed = isPackedPairs(type.getElementType(), type.getShape());
+  ArrayRef<int64_t> tileShape = type.getShape();
+  if (packed)
+    tileShape = tileShape.drop_back();
+  if (tileShape.size() != 2)
     return op.emitOpError("of rank ")
            << type.getShape().size()
-           << " is not supported by convert-tile-to-gpu yet (2-D tiles are)";
+           << " is not supported by convert-tile-to-gpu yet (2-D tiles and "
+              "2-D tiles of int4 nibble pairs are)";
   SmallVector<int64_t> shape;
   bool ring = type.getStages() > 0;
   if (ring)
     shape.push_back(type.getStages());
-  shape.append(type.getShape().begin(), type.getShape().end());
+  shape.append(tileShape.begin(), tileShape.end());
   auto workgroup = gpu::AddressSpaceAttr::get(
       builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-  auto memrefType = MemRefType::get(shape, type.getElementType(),
-                                    MemRefLayoutAttrInterface(), workgroup);
+  auto memrefType =
+      MemRefType::get(shape, getGPUStorageType(type.getElementType()),
+                      MemRefLayoutAttrInterface(), workgroup);
   // Buffers are views of the kernel's dynamic shared memory (static shared
   // memory stops at 48 KiB), each 128-byte aligned, in program order.
   if (!dynamicShared) {
@@ -55,6 +62,7 @@ LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
   buffer.memref = memref::ViewOp::create(
       builder, loc, memrefType, dynamicShared, index(offset), ValueRange{});
   buffer.ring = ring;
+  buffer.packed = packed;
   if (auto s =
           tile::TileDialect::SwizzleAttrHelper(op->getContext()).getAttr(op))
     buffer.swizzle = s.toSwizzle();
@@ -119,20 +127,27 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
       return op.emitOpError("with a non-zero pad is not supported by "
                             "convert-tile-to-gpu yet (cp.async fills zeros)");
   tile::SharedType type = op.getDest().getType();
-  Type element = type.getElementType();
+  const SharedBuffer &buffer = shared.at(op.getDest());
+  Value view = mapping.lookup(op.getSource());
+  SmallVector<Value> offsets;
+  for (Value offset : op.getOffsets())
+    offsets.push_back(mapping.lookup(offset));
+  // int4 nibble pairs move as bytes; the pair offset is 0 (the verifier
+  // keeps a copy's tile inside the view's trailing dimension of 2).
+  SmallVector<int64_t> shape(type.getShape());
+  Type element = getGPUStorageType(type.getElementType());
+  if (buffer.packed) {
+    shape.pop_back();
+    view = pairBytes(view);
+    offsets.pop_back();
+  }
   int64_t bytes = element.getIntOrFloatBitWidth() / 8;
-  ArrayRef<int64_t> shape = type.getShape();
   if (!isPowerOfTwoShape(shape) || shape[1] * bytes < 16)
     return op.emitOpError("into a shared tile with rows of fewer than 16 "
                           "bytes or sizes that are not powers of two is not "
                           "supported by convert-tile-to-gpu yet");
-  const SharedBuffer &buffer = shared.at(op.getDest());
-  Value view = mapping.lookup(op.getSource());
   auto viewType = cast<MemRefType>(view.getType());
   unsigned rank = viewType.getRank();
-  SmallVector<Value> offsets;
-  for (Value offset : op.getOffsets())
-    offsets.push_back(mapping.lookup(offset));
   Value rows = memref::DimOp::create(builder, loc, view, rank - 2);
   Value cols = memref::DimOp::create(builder, loc, view, rank - 1);
   Value slot = op.getSlot() ? mapping.lookup(op.getSlot()) : Value();
@@ -244,6 +259,19 @@ LogicalResult GPULowering::lowerSharedLoad(tile::LoadOp op) {
   std::optional<LdmatrixPlan> plan;
   if (element.getIntOrFloatBitWidth() == 16)
     plan = planLdmatrix(layout, &why);
+  if (buffer.packed) {
+    // Each register reads its code's byte and keeps its nibble.
+    for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
+      SmallVector<Value> coord = coordinate(layout, reg);
+      Value byte = memref::LoadOp::create(
+          builder, loc, buffer.memref,
+          sharedIndices(buffer, slot, coord[0], coord[1]));
+      result = vector::InsertOp::create(builder, loc, nibble(byte, coord[2]),
+                                        result, reg);
+    }
+    mapping.map(op.getResult(), result);
+    return success();
+  }
   if (!plan) {
     for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
       SmallVector<Value> coord = coordinate(layout, reg);
@@ -297,6 +325,11 @@ GPULowering::viewElement(Value view, ValueRange offsets,
 }
 
 LogicalResult GPULowering::lowerStore(tile::StoreOp op) {
+  if (cast<tile::ViewType>(op.getDest().getType())
+          .getElementType()
+          .getIntOrFloatBitWidth() < 8)
+    return op.emitOpError("into a view of sub-byte codes is not supported by "
+                          "convert-tile-to-gpu yet");
   Value view = mapping.lookup(op.getDest());
   LinearLayout layout = layoutOf(op.getValue());
   Value value = mapping.lookup(op.getValue());
@@ -333,15 +366,38 @@ LogicalResult GPULowering::lowerViewLoad(tile::LoadOp op) {
   // Each register reads its element, or the padding outside the view.
   Value result =
       arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  // int4 nibble pairs: the byte of the pair, then the nibble.
+  bool packed = isPackedPairs(
+      cast<tile::ViewType>(op.getSource().getType()).getElementType(),
+      cast<tile::ViewType>(op.getSource().getType()).getShape());
   for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
+    // A register that repeats another register's element (a broadcast
+    // bit: the scales of a dequantization) takes its value.
+    if (uint64_t first = *layout.findRegister(layout.apply(reg, 0, 0));
+        first != uint64_t(reg)) {
+      result = vector::InsertOp::create(
+          builder, loc,
+          vector::ExtractOp::create(builder, loc, result, int64_t(first)),
+          result, reg);
+      continue;
+    }
     std::pair<SmallVector<Value>, Value> element =
         viewElement(view, offsets, coordinate(layout, reg));
     SmallVector<Value> &at = element.first;
+    Value which = at.back();
+    if (packed)
+      at.back() = index(0);
     auto read = scf::IfOp::create(
         builder, loc, element.second,
         [&](OpBuilder &b, Location l) {
-          scf::YieldOp::create(
-              b, l, memref::LoadOp::create(b, l, view, at).getResult());
+          Value value = memref::LoadOp::create(b, l, view, at);
+          if (packed) {
+            OpBuilder::InsertionGuard guard(builder);
+            builder.setInsertionPoint(b.getInsertionBlock(),
+                                      b.getInsertionPoint());
+            value = nibble(value, which);
+          }
+          scf::YieldOp::create(b, l, value);
         },
         [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l, pad); });
     result =

@@ -34,7 +34,8 @@ MemRefType tessera::getGPUViewType(tile::ViewType view) {
   strides.back() = 1;
   auto layout =
       StridedLayoutAttr::get(view.getContext(), ShapedType::kDynamic, strides);
-  return MemRefType::get(shape, view.getElementType(), layout);
+  return MemRefType::get(shape, getGPUStorageType(view.getElementType()),
+                         layout);
 }
 
 GPULowering::GPULowering(tile::KernelOp kernel, const TargetInfo &target,
@@ -55,7 +56,7 @@ LinearLayout GPULowering::layoutOf(Value tile) {
 VectorType GPULowering::vectorTypeOf(Value tile) {
   auto type = cast<RankedTensorType>(tile.getType());
   return VectorType::get({layoutOf(tile).getSize(LinearLayout::Register)},
-                         type.getElementType());
+                         getGPUStorageType(type.getElementType()));
 }
 
 SmallVector<Value> GPULowering::coordinate(const LinearLayout &layout,
@@ -101,11 +102,13 @@ LogicalResult GPULowering::run() {
   SmallVector<Type> argTypes;
   for (BlockArgument arg : kernel.getArguments()) {
     if (auto view = dyn_cast<tile::ViewType>(arg.getType())) {
-      if (view.getElementType().getIntOrFloatBitWidth() % 8)
+      if (view.getElementType().getIntOrFloatBitWidth() % 8 &&
+          !isPackedPairs(view.getElementType(), view.getShape()))
         return kernel.emitOpError("argument #")
                << arg.getArgNumber() << " holds sub-byte "
                << view.getElementType()
-               << " codes, which convert-tile-to-gpu does not lower yet";
+               << " codes other than int4 nibble pairs ([.., n, 2]), which "
+                  "convert-tile-to-gpu does not lower yet";
       argTypes.push_back(getGPUViewType(view));
       continue;
     }
@@ -377,6 +380,10 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
     return lowerReduce(reduce);
   if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
     return lowerBroadcast(broadcast);
+  if (auto unpack = dyn_cast<tile::UnpackOp>(op))
+    return lowerUnpack(unpack);
+  if (auto dequant = dyn_cast<tile::DequantOp>(op))
+    return lowerDequant(dequant);
   if (isa<tile::ReturnOp>(op)) {
     gpu::ReturnOp::create(builder, loc);
     return success();
