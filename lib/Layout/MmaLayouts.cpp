@@ -189,6 +189,24 @@ unsigned tessera::ldmatrixConflictDegree(const LinearLayout &layout,
   return worst;
 }
 
+unsigned tessera::elementConflictDegree(const LinearLayout &layout,
+                                        int64_t elementBytes,
+                                        const Swizzle &swizzle) {
+  unsigned worst = 0;
+  int64_t cols = layout.getShape()[1];
+  for (int64_t reg = 0; reg < layout.getSize(LinearLayout::Register); ++reg)
+    for (int64_t warp = 0; warp < layout.getSize(LinearLayout::Warp); ++warp) {
+      llvm::SmallVector<int64_t> addresses;
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        Coord c = layout.apply(reg, lane, warp);
+        addresses.push_back(
+            sharedByteOffset(c[0], c[1], cols, elementBytes, swizzle));
+      }
+      worst = std::max(worst, bankConflictDegree(addresses, 4));
+    }
+  return worst;
+}
+
 unsigned tessera::copyConflictDegree(const LinearLayout &copy,
                                      int64_t elementBytes,
                                      const Swizzle &swizzle) {

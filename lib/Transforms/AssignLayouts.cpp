@@ -352,12 +352,18 @@ LogicalResult LayoutAssigner::run() {
     }
 
   // Shared buffers: 16-byte chunks swizzled over the banks.
+  // int4 nibble pairs [rows, n, 2] are rows of n bytes.
   kernel.walk([&](tile::AllocSharedOp alloc) {
     tile::SharedType type = alloc.getType();
-    if (type.getShape().size() != 2)
+    ArrayRef<int64_t> shape = type.getShape();
+    unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+    if (bits == 4 && shape.size() == 3 && shape.back() == 2) {
+      shape = shape.drop_back();
+      bits = 8;
+    }
+    if (shape.size() != 2)
       return;
-    Swizzle s = chooseSwizzle(type.getShape()[1],
-                              type.getElementType().getIntOrFloatBitWidth());
+    Swizzle s = chooseSwizzle(shape[1], bits);
     if (!s.isIdentity())
       tile::TileDialect::SwizzleAttrHelper(kernel.getContext())
           .setAttr(alloc, tile::SwizzleAttr::get(kernel.getContext(), s.vec,

@@ -64,11 +64,20 @@ struct TileLayoutReportPass
                          << l.str();
       }
       auto alloc = dyn_cast<tile::AllocSharedOp>(op);
-      if (!alloc || alloc.getType().getShape().size() != 2)
+      if (!alloc)
         return;
       tile::SharedType type = alloc.getType();
       ArrayRef<int64_t> shape = type.getShape();
       int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+      // int4 nibble pairs [rows, n, 2] are rows of n bytes.
+      bool packed = type.getElementType().isInteger(4) && shape.size() == 3 &&
+                    shape.back() == 2;
+      if (packed) {
+        shape = shape.drop_back();
+        bytes = 1;
+      }
+      if (shape.size() != 2)
+        return;
       Swizzle swizzle = getSwizzle(alloc);
       InFlightDiagnostic remark = alloc.emitRemark()
                                   << "shared " << name(alloc) << ": "
@@ -90,10 +99,14 @@ struct TileLayoutReportPass
           continue;
         LinearLayout l = attr.toLinearLayout(result.getShape());
         std::string why;
-        std::optional<LdmatrixPlan> plan = planLdmatrix(l, &why);
+        std::optional<LdmatrixPlan> plan;
+        if (!packed)
+          plan = planLdmatrix(l, &why);
         if (!plan) {
-          remark << "; read by " << name(load) << " element by element (" << why
-                 << ")";
+          remark << "; read by " << name(load) << " element by element ("
+                 << (packed ? "int4 codes from their bytes" : why)
+                 << "), bank-conflict degree "
+                 << elementConflictDegree(l, bytes, swizzle);
           continue;
         }
         remark << "; read by " << name(load) << " with ldmatrix.x"

@@ -10,6 +10,9 @@
 // RUN: tessera-opt %kernels/gemm/gemm_w4a16.mlir --tile-pipeline \
 // RUN:   --tile-set-target=chip=sm_80 --tile-assign-layouts \
 // RUN:   | FileCheck %s --check-prefix=LAYOUT
+// RUN: tessera-opt %kernels/gemm/gemm_w4a16.mlir --tile-pipeline \
+// RUN:   --tile-set-target=chip=sm_80 --tile-assign-layouts \
+// RUN:   --tile-layout-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 
 // CHECK: gpu.func @gemm_w4a16(%{{.*}}: memref<?x?xbf16, strided<[?, 1], offset: ?>>, %[[W:.*]]: memref<?x?x?xi8, strided<[?, ?, 1], offset: ?>>
 // CHECK: memref.reinterpret_cast %[[W]] to offset: [%{{.*}}], sizes: [%{{.*}}, %{{.*}}], strides: [%{{.*}}, 1] : memref<?x?x?xi8, strided<[?, ?, 1], offset: ?>> to memref<?x?xi8, strided<[?, 1], offset: ?>>
@@ -32,3 +35,7 @@
 // LAYOUT: tile.load {{.*}} -> tensor<128x64x2xi4, #tile.linear<register = {{\[}}[1, 0, 0], [8, 0, 0], [0, 4, 0], [16, 0, 0], [32, 0, 0], [64, 0, 0], [0, 8, 0]], lane = {{\[}}[2, 0, 0], [4, 0, 0], [0, 0, 1], [0, 1, 0], [0, 2, 0]], warp = {{\[}}[0, 16, 0], [0, 32, 0], [0, 0, 0]]>>
 // LAYOUT: tile.unpack {{.*}} -> tensor<128x128xi4, #tile.linear<register = {{\[}}[1, 0], [8, 0], [0, 8], [16, 0], [32, 0], [64, 0], [0, 16]], lane = {{\[}}[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = {{\[}}[0, 32], [0, 64], [0, 0]]>>
 // LAYOUT: tile.dequant {{.*}}, tensor<1x128xf16, #tile.linear<register = {{\[}}[0, 0], [0, 0], [0, 8], [0, 0], [0, 0], [0, 0], [0, 16]], lane = {{\[}}[0, 0], [0, 0], [0, 1], [0, 2], [0, 4]], warp = {{\[}}[0, 32], [0, 64], [0, 0]]>>
+
+// The nibble buffer is swizzled as the tile of 64-byte rows it is: copies
+// and byte reads are conflict-free.
+// REPORT: remark: shared %{{.*}}: swizzle vec 16, per_phase 2, max_phase 4; written by 16-byte copies, bank-conflict degree 1; read by %{{.*}} element by element (int4 codes from their bytes), bank-conflict degree 1

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Layout/LinearLayout.h"
+#include "tessera/Layout/MmaLayouts.h"
 
 #include "gtest/gtest.h"
 
@@ -195,6 +196,18 @@ TEST(LinearLayout, GroupedPairsEveryRegisterWithItsGroup) {
   LinearLayout row = b.grouped({128, 1}, {1, 16});
   EXPECT_TRUE(row.coversExactly());
   EXPECT_EQ(row.apply(5, 7, 0), Coord({0, b.apply(5, 7, 0)[1]}));
+}
+
+TEST(SharedSwizzle, NibbleReadsOfAnMmaOperandAreConflictFree) {
+  // An int4 B operand of 64 rows of k and 128 codes (64 bytes per row), read
+  // byte by byte in the mma.sync B layout: lanes 2 and 4 rows apart read
+  // one bank without a swizzle, distinct banks with the byte tile's.
+  LinearLayout b = atoms::mmaM16N8K16B().withShape({64, 128}).withBases(
+      LinearLayout::Register,
+      {{16, 0}, {32, 0}, {0, 8}, {0, 16}, {0, 32}, {0, 64}});
+  LinearLayout bytes = b.splitDim(1, 2);
+  EXPECT_EQ(elementConflictDegree(bytes, 1, Swizzle{}), 4u);
+  EXPECT_EQ(elementConflictDegree(bytes, 1, chooseSwizzle(64, 8)), 1u);
 }
 
 TEST(SharedSwizzle, LdmatrixAndCopiesAreConflictFree) {

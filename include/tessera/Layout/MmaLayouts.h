@@ -75,6 +75,14 @@ unsigned ldmatrixConflictDegree(const LinearLayout &layout,
                                 const LdmatrixPlan &plan, int64_t elementBytes,
                                 const Swizzle &swizzle);
 
+/// The worst bank-conflict degree of reading `layout` from a shared tile one
+/// element per register (a warp's 32 lanes form one wavefront), the element
+/// at (row, col) of rows of `layout.getShape()[1]` elements. For int4 nibble
+/// pairs, a [rows, bytes, 2] layout with `elementBytes` 1: each lane reads
+/// its code's byte.
+unsigned elementConflictDegree(const LinearLayout &layout, int64_t elementBytes,
+                               const Swizzle &swizzle);
+
 /// The worst bank-conflict degree of writing a shared tile with `copy`
 /// (atoms::coalescedCopy), 16 bytes per lane and 8 lanes per wavefront.
 unsigned copyConflictDegree(const LinearLayout &copy, int64_t elementBytes,
