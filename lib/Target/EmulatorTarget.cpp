@@ -19,6 +19,7 @@
 
 #include "emu/Emulator.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -48,6 +49,7 @@ private:
   LogicalResult rewriteIntrinsics();
   LogicalResult rewriteSharedMemory();
   void instrumentSharedAccesses();
+  void instrumentGlobalStores();
   LogicalResult addEntry(const KernelInfo &kernel);
   void emitTable();
 
@@ -211,6 +213,34 @@ void EmulatorRewrite::instrumentSharedAccesses() {
   }
 }
 
+void EmulatorRewrite::instrumentGlobalStores() {
+  // Before each plain store through a kernel argument (global memory; the
+  // stack and shared memory are not reached that way), tell the race
+  // detector, which catches two blocks writing one address.
+  llvm::SmallVector<llvm::StoreInst *> stores;
+  for (llvm::Function &f : module)
+    for (llvm::BasicBlock &block : f)
+      for (llvm::Instruction &inst : block)
+        if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst))
+          if (store->getPointerAddressSpace() != 3 &&
+              llvm::isa<llvm::Argument>(llvm::getUnderlyingObject(
+                  store->getPointerOperand(), /*MaxLookup=*/0)))
+            stores.push_back(store);
+  if (stores.empty())
+    return;
+  unsigned index = entry("tessera.emu.global_store");
+  auto *type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i64}, false);
+  const llvm::DataLayout &layout = module.getDataLayout();
+  for (llvm::StoreInst *store : stores) {
+    llvm::IRBuilder<> b(store);
+    b.CreateCall(type, loadEntry(b, index),
+                 {b.CreateAddrSpaceCast(store->getPointerOperand(), ptr),
+                  b.getInt64(layout.getTypeStoreSize(
+                      store->getValueOperand()->getType()))});
+  }
+}
+
 LogicalResult EmulatorRewrite::addEntry(const KernelInfo &kernel) {
   llvm::Function *body = module.getFunction(kernel.name);
   if (!body)
@@ -321,6 +351,7 @@ LogicalResult EmulatorRewrite::run(const std::vector<KernelInfo> &kernels,
   if (failed(rewriteIntrinsics()) || failed(rewriteSharedMemory()))
     return failure();
   instrumentSharedAccesses();
+  instrumentGlobalStores();
   for (const KernelInfo &kernel : kernels)
     if (failed(addEntry(kernel)))
       return failure();

@@ -253,6 +253,8 @@ tessera_status tesseraLaunch(tessera_module *module, const char *kernel,
   }
 
   HostEntry fn = module->entries[index];
+  if (module->device->kind == TESSERA_DEVICE_EMULATOR)
+    tessera::emu::beginLaunch();
   int64_t total = grid.x * grid.y * grid.z;
   int threads = std::max(1, module->device->threads);
   threads = static_cast<int>(std::min<int64_t>(threads, total));

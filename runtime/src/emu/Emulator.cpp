@@ -86,6 +86,16 @@ struct Shadow {
 };
 
 std::atomic<bool> raceDetection{false};
+
+/// With race detection: which block (linear id) first wrote each global
+/// byte in this launch, and with which thread. Plain stores of two blocks
+/// to one address have no order a kernel can rely on.
+struct GlobalWrite {
+  uint64_t block;
+  uint32_t tid;
+};
+std::mutex globalMutex;
+std::unordered_map<uintptr_t, GlobalWrite> globalWrites;
 std::mutex errorMutex;
 std::string firstError;
 
@@ -326,6 +336,36 @@ void emuRunGrid(void (*thread)(void *), void *args, int64_t gx, int64_t gy,
 
 void *emuDynamicShared() { return block->shared; }
 
+void emuGlobalStore(void *address, int64_t bytes) {
+  if (!raceDetection || block->raced)
+    return;
+  Block &b = *block;
+  uint64_t id =
+      b.ctaid[0] +
+      uint64_t(b.nctaid[0]) * (b.ctaid[1] + uint64_t(b.nctaid[1]) * b.ctaid[2]);
+  uint32_t tid = b.running->tid;
+  std::unique_lock<std::mutex> lock(globalMutex);
+  for (int64_t i = 0; i < bytes; ++i) {
+    auto [it, inserted] = globalWrites.try_emplace(
+        reinterpret_cast<uintptr_t>(address) + uintptr_t(i),
+        GlobalWrite{id, tid});
+    if (inserted || it->second.block == id)
+      continue;
+    GlobalWrite other = it->second;
+    lock.unlock();
+    b.raced = true;
+    uint64_t x = b.nctaid[0], xy = x * b.nctaid[1];
+    report("block (" + std::to_string(b.ctaid[0]) + ", " +
+           std::to_string(b.ctaid[1]) + ", " + std::to_string(b.ctaid[2]) +
+           "): " + who(tid) + " st.global writes global memory that block (" +
+           std::to_string(other.block % x) + ", " +
+           std::to_string(other.block / x % b.nctaid[1]) + ", " +
+           std::to_string(other.block / xy) + ") " + who(other.tid) +
+           " also wrote: two blocks store to one address without atomics");
+    return;
+  }
+}
+
 void emuSharedAccess(void *address, int64_t bytes, int32_t write) {
   access(address, size_t(bytes), write != 0, write ? "st.shared" : "ld.shared",
          block->running->tid);
@@ -465,6 +505,7 @@ const std::unordered_map<std::string_view, void *> &registry() {
       {"tessera.emu.dynamic_shared",
        reinterpret_cast<void *>(emuDynamicShared)},
       {"tessera.emu.shared_access", reinterpret_cast<void *>(emuSharedAccess)},
+      {"tessera.emu.global_store", reinterpret_cast<void *>(emuGlobalStore)},
       {"llvm.nvvm.read.ptx.sreg.tid.x", reinterpret_cast<void *>(emuTidX)},
       {"llvm.nvvm.read.ptx.sreg.tid.y", reinterpret_cast<void *>(emuZero)},
       {"llvm.nvvm.read.ptx.sreg.tid.z", reinterpret_cast<void *>(emuZero)},
@@ -526,6 +567,11 @@ const std::unordered_map<std::string_view, void *> &registry() {
 } // namespace
 
 void emu::setRaceDetection(bool enabled) { raceDetection = enabled; }
+
+void emu::beginLaunch() {
+  std::lock_guard<std::mutex> lock(globalMutex);
+  globalWrites.clear();
+}
 
 std::string emu::takeError() {
   std::lock_guard<std::mutex> lock(errorMutex);

@@ -9,7 +9,8 @@
 // Names are the LLVM intrinsics' (`llvm.nvvm.ldmatrix...`) plus the
 // emulator's own (`tessera.emu.run_grid`, `tessera.emu.dynamic_shared`,
 // `tessera.emu.shared_access`, called before each plain load or store of
-// shared memory for the race detector).
+// shared memory for the race detector, and `tessera.emu.global_store`,
+// before each plain store to memory reached through a kernel argument).
 // Intrinsics returning a struct take a pointer to its fields first; vector
 // arguments (<2 x half>) are passed as integers of the same size.
 //
@@ -27,6 +28,10 @@ namespace tessera::emu {
 /// Race detection in this process's emulator (off by default): shared
 /// memory accesses are checked for happens-before through barriers.
 void setRaceDetection(bool enabled);
+
+/// Starts a launch: the race detector forgets which block wrote which
+/// global address.
+void beginLaunch();
 
 /// The first error the emulated kernels reported (a race, an access outside
 /// the shared memory) since the last call; clears it.
