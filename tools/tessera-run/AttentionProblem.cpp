@@ -82,6 +82,7 @@ public:
   }
   // P is rounded to bf16 before P·V, as FlashAttention kernels do.
   double tolerance() const override { return 1e-2; }
+  int64_t rowLength() const override { return o.view.sizes[o.view.rank - 1]; }
   double flops() const override {
     double pairs = double(seqQ) * seqKv * (causal ? 0.5 : 1.0);
     return 4.0 * batch * heads * pairs * 64;

@@ -40,8 +40,10 @@ public:
            " K=" + std::to_string(k);
   }
   void prepare(std::mt19937 &rng) override {
-    fillRandomBF16(a, rng);
-    fillRandomBF16(b, rng);
+    // Rows of A and columns of B over orders of magnitude: an output tile,
+    // row or column taken from the wrong place shows.
+    fillScaledBF16(a, rng, spreadMagnitudes(rng, m), {});
+    fillScaledBF16(b, rng, {}, spreadMagnitudes(rng, n));
     poisonBF16(c);
   }
   tessera_status launch(tessera_module *module) override {
@@ -57,6 +59,7 @@ public:
                   bf16Values(b.as<uint16_t>(), k * n), ref);
   }
   double tolerance() const override { return 1e-2; }
+  int64_t rowLength() const override { return n; }
   double flops() const override { return 2.0 * m * n * k; }
 
 private:
@@ -102,10 +105,22 @@ public:
     return text;
   }
   void prepare(std::mt19937 &rng) override {
-    fillRandomBF16(a, rng);
+    fillScaledBF16(a, rng, spreadMagnitudes(rng, m), {});
+    // Each quantization group of each column (fp8: each 128x128 block) has
+    // its own magnitude, so that its scale differs from its neighbours'.
+    int64_t rowsPerGroup =
+        scheme.group ? scheme.group : std::max<int64_t>(k, 1);
+    int64_t colsPerGroup = fp8() ? scheme.group : 1;
+    int64_t groupRows = (k + rowsPerGroup - 1) / rowsPerGroup,
+            groupCols = (n + colsPerGroup - 1) / colsPerGroup;
+    std::vector<float> magnitude = spreadMagnitudes(rng, groupRows * groupCols);
     real.resize(k * n);
-    for (float &x : real)
-      x = 0.05f * uniform(rng);
+    for (int64_t kk = 0; kk < k; ++kk)
+      for (int64_t j = 0; j < n; ++j)
+        real[kk * n + j] =
+            0.05f *
+            magnitude[kk / rowsPerGroup * groupCols + j / colsPerGroup] *
+            uniform(rng);
     quantized = quantizeWeights(real.data(), k, n, scheme);
     bool int4 = scheme.format == WeightQuantization::Format::Int4;
     // Sizes count codes; the row stride counts bytes. int4 kernels read
@@ -171,6 +186,7 @@ public:
     return true;
   }
   double tolerance() const override { return 1e-2; }
+  int64_t rowLength() const override { return n; }
   double flops() const override { return 2.0 * m * n * k; }
 
 private:

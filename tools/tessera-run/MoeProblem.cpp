@@ -243,6 +243,7 @@ public:
   }
   // The intermediate activation is stored as bf16 between the kernels.
   double tolerance() const override { return 1e-2; }
+  int64_t rowLength() const override { return hidden; }
   double flops() const override {
     return 2.0 * tokens * topk * (3.0 * hidden * inter);
   }

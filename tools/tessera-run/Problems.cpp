@@ -42,19 +42,56 @@ void tessera::run::poisonBF16(Tensor &tensor) {
             uint16_t(0x7FC0));
 }
 
+std::vector<float> tessera::run::spreadMagnitudes(std::mt19937 &rng,
+                                                  int64_t count) {
+  std::uniform_real_distribution<float> exponent(-4.0f, 4.0f);
+  std::vector<float> scales(count);
+  for (float &scale : scales)
+    scale = std::exp2(exponent(rng));
+  return scales;
+}
+
+void tessera::run::fillScaledBF16(Tensor &tensor, std::mt19937 &rng,
+                                  const std::vector<float> &rowScale,
+                                  const std::vector<float> &colScale) {
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  int64_t cols = tensor.view.sizes[tensor.view.rank - 1];
+  for (int64_t i = 0; i < tensor.elements(); ++i) {
+    float scale = (rowScale.empty() ? 1.0f : rowScale[i / cols]) *
+                  (colScale.empty() ? 1.0f : colScale[i % cols]);
+    tensor.as<uint16_t>()[i] = toBF16(scale * dist(rng));
+  }
+}
+
 Comparison tessera::run::compare(const std::vector<double> &out,
-                                 const std::vector<double> &ref) {
+                                 const std::vector<double> &ref,
+                                 int64_t rowLength) {
   Comparison result;
-  double diff = 0, norm = 0;
+  int64_t cols = std::max<int64_t>(rowLength, 1);
+  int64_t rows = int64_t(out.size()) / cols;
+  std::vector<double> rowDiff(rows), rowNorm(rows), colDiff(cols),
+      colNorm(cols);
   for (size_t i = 0; i < out.size(); ++i) {
     if (!std::isfinite(out[i]))
       result.finite = false;
     double d = out[i] - ref[i];
     result.maxAbs = std::max(result.maxAbs, std::abs(d));
-    diff += d * d;
-    norm += ref[i] * ref[i];
+    rowDiff[i / cols] += d * d;
+    rowNorm[i / cols] += ref[i] * ref[i];
+    colDiff[i % cols] += d * d;
+    colNorm[i % cols] += ref[i] * ref[i];
   }
-  result.relative = std::sqrt(diff) / std::max(std::sqrt(norm), 1e-30);
+  auto worst = [](const std::vector<double> &diff,
+                  const std::vector<double> &norm) {
+    double relative = 0;
+    for (size_t i = 0; i < diff.size(); ++i)
+      relative =
+          std::max(relative, diff[i] == 0   ? 0.0
+                             : norm[i] == 0 ? INFINITY
+                                            : std::sqrt(diff[i] / norm[i]));
+    return relative;
+  };
+  result.relative = std::max(worst(rowDiff, rowNorm), worst(colDiff, colNorm));
   if (!result.finite) {
     result.relative = INFINITY;
     result.maxAbs = INFINITY;

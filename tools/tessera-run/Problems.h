@@ -59,11 +59,24 @@ struct Comparison {
   double maxAbs = 0, relative = 0;
   bool finite = true;
 };
+/// `relative` is the worst of the RMS errors of each row and each column of
+/// the output (seen as rows of `rowLength` elements), each relative to the
+/// RMS of the reference's row or column: a wrong row or column is not
+/// drowned by larger ones. A row or column whose reference is all zero
+/// must be exactly zero.
 Comparison compare(const std::vector<double> &out,
-                   const std::vector<double> &ref);
+                   const std::vector<double> &ref, int64_t rowLength);
 
 /// Fills a bf16 tensor with uniform values in [-scale, scale].
 void fillRandomBF16(Tensor &tensor, std::mt19937 &rng, float scale = 1.0f);
+/// `count` magnitudes 2^u, u uniform in [-4, 4]: spread over orders of
+/// magnitude, so that data taken from the wrong row, column or group shows.
+std::vector<float> spreadMagnitudes(std::mt19937 &rng, int64_t count);
+/// Fills a [rows, cols] bf16 tensor with uniform values in [-1, 1] times
+/// rowScale[i] * colScale[j] (an empty vector scales by 1).
+void fillScaledBF16(Tensor &tensor, std::mt19937 &rng,
+                    const std::vector<float> &rowScale,
+                    const std::vector<float> &colScale);
 /// Fills a bf16 tensor with NaN, so that unwritten outputs fail the check.
 void poisonBF16(Tensor &tensor);
 
@@ -86,6 +99,8 @@ public:
   }
   /// The relative error a correct kernel stays under.
   virtual double tolerance() const = 0;
+  /// The output's row length for `compare` (its innermost dimension).
+  virtual int64_t rowLength() const = 0;
   virtual double flops() const = 0;
 };
 

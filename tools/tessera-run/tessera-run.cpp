@@ -194,7 +194,7 @@ int main(int argc, char **argv) {
       return failWith("launch failed");
     std::vector<double> out, ref;
     problem->results(out, ref);
-    Comparison cmp = compare(out, ref);
+    Comparison cmp = compare(out, ref, problem->rowLength());
     bool pass = cmp.finite && cmp.relative <= problem->tolerance();
     std::printf("max abs error %.3e, relative error %.3e (tolerance %.0e)%s\n",
                 cmp.maxAbs, cmp.relative, problem->tolerance(),
@@ -202,7 +202,7 @@ int main(int argc, char **argv) {
     std::vector<double> second;
     std::string what;
     if (problem->secondReference(second, what)) {
-      Comparison other = compare(out, second);
+      Comparison other = compare(out, second, problem->rowLength());
       std::printf("against %s: max abs error %.3e, relative error %.3e "
                   "(reported, not checked)\n",
                   what.c_str(), other.maxAbs, other.relative);
