@@ -35,8 +35,19 @@ public:
            (causal ? " causal" : "");
   }
   void prepare(std::mt19937 &rng) override {
-    for (Tensor *t : {&q, &k, &v})
-      fillRandomBF16(*t, rng);
+    // Queries and keys get a magnitude per head in 2^-1..2^1 (the softmax
+    // sharpens or flattens per head); values one per kv head and position
+    // in 2^-4..2^4, so that rows read from the wrong head, position or
+    // causal range change the output.
+    auto perHead = [&](int64_t heads, int64_t positions) {
+      std::vector<float> scale = spreadMagnitudes(rng, heads, 1.0f), rows;
+      for (int64_t h = 0; h < heads; ++h)
+        rows.insert(rows.end(), positions, scale[h]);
+      return rows;
+    };
+    fillScaledBF16(q, rng, perHead(batch * heads, seqQ), {});
+    fillScaledBF16(k, rng, perHead(batch * kvHeads, seqKv), {});
+    fillScaledBF16(v, rng, spreadMagnitudes(rng, batch * kvHeads * seqKv), {});
     poisonBF16(o);
   }
   tessera_status launch(tessera_module *module) override {

@@ -43,8 +43,9 @@ void tessera::run::poisonBF16(Tensor &tensor) {
 }
 
 std::vector<float> tessera::run::spreadMagnitudes(std::mt19937 &rng,
-                                                  int64_t count) {
-  std::uniform_real_distribution<float> exponent(-4.0f, 4.0f);
+                                                  int64_t count,
+                                                  float maxExponent) {
+  std::uniform_real_distribution<float> exponent(-maxExponent, maxExponent);
   std::vector<float> scales(count);
   for (float &scale : scales)
     scale = std::exp2(exponent(rng));

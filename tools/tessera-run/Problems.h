@@ -69,9 +69,11 @@ Comparison compare(const std::vector<double> &out,
 
 /// Fills a bf16 tensor with uniform values in [-scale, scale].
 void fillRandomBF16(Tensor &tensor, std::mt19937 &rng, float scale = 1.0f);
-/// `count` magnitudes 2^u, u uniform in [-4, 4]: spread over orders of
-/// magnitude, so that data taken from the wrong row, column or group shows.
-std::vector<float> spreadMagnitudes(std::mt19937 &rng, int64_t count);
+/// `count` magnitudes 2^u, u uniform in [-maxExponent, maxExponent]: spread
+/// over orders of magnitude, so that data taken from the wrong row, column
+/// or group shows.
+std::vector<float> spreadMagnitudes(std::mt19937 &rng, int64_t count,
+                                    float maxExponent = 4.0f);
 /// Fills a [rows, cols] bf16 tensor with uniform values in [-1, 1] times
 /// rowScale[i] * colScale[j] (an empty vector scales by 1).
 void fillScaledBF16(Tensor &tensor, std::mt19937 &rng,
