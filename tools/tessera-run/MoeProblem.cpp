@@ -124,9 +124,18 @@ public:
 
   void prepare(std::mt19937 &rng) override {
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    fillRandomBF16(x, rng);
-    fillRandomBF16(w13, rng, 0.2f);
-    fillRandomBF16(w2, rng, 0.2f);
+    // Tokens, and each output row of each expert's weights, get their own
+    // magnitude (2^-1..2^1): a row gathered for the wrong token or a tile
+    // of the wrong expert changes the output.
+    auto spread = [&](int64_t rows, float base) {
+      std::vector<float> scales = spreadMagnitudes(rng, rows, 1.0f);
+      for (float &scale : scales)
+        scale *= base;
+      return scales;
+    };
+    fillScaledBF16(x, rng, spread(tokens, 1.0f), {});
+    fillScaledBF16(w13, rng, spread(experts * 2 * inter, 0.2f), {});
+    fillScaledBF16(w2, rng, spread(experts * hidden, 0.2f), {});
     // Router: softmax over logits, top-k, weights renormalized. Experts
     // past the first half get low logits so some receive no token.
     topkIds.assign(tokens * topk, 0);

@@ -82,9 +82,14 @@ Comparison tessera::run::compare(const std::vector<double> &out,
     colDiff[i % cols] += d * d;
     colNorm[i % cols] += ref[i] * ref[i];
   }
+  // A row or column counts when it has at least kMinLine elements: the RMS
+  // of fewer can be a single cancellation. The whole output always counts.
+  constexpr int64_t kMinLine = 8;
   auto worst = [](const std::vector<double> &diff,
-                  const std::vector<double> &norm) {
+                  const std::vector<double> &norm, int64_t length) {
     double relative = 0;
+    if (length < kMinLine)
+      return relative;
     for (size_t i = 0; i < diff.size(); ++i)
       relative =
           std::max(relative, diff[i] == 0   ? 0.0
@@ -92,7 +97,14 @@ Comparison tessera::run::compare(const std::vector<double> &out,
                                             : std::sqrt(diff[i] / norm[i]));
     return relative;
   };
-  result.relative = std::max(worst(rowDiff, rowNorm), worst(colDiff, colNorm));
+  double diff = 0, norm = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    diff += rowDiff[r];
+    norm += rowNorm[r];
+  }
+  result.relative =
+      std::max({worst({diff}, {norm}, kMinLine), worst(rowDiff, rowNorm, cols),
+                worst(colDiff, colNorm, rows)});
   if (!result.finite) {
     result.relative = INFINITY;
     result.maxAbs = INFINITY;

@@ -59,11 +59,11 @@ struct Comparison {
   double maxAbs = 0, relative = 0;
   bool finite = true;
 };
-/// `relative` is the worst of the RMS errors of each row and each column of
-/// the output (seen as rows of `rowLength` elements), each relative to the
-/// RMS of the reference's row or column: a wrong row or column is not
-/// drowned by larger ones. A row or column whose reference is all zero
-/// must be exactly zero.
+/// `relative` is the worst of the RMS errors of the whole output and of each
+/// row and each column (rows of `rowLength` elements; rows and columns of
+/// at least 8 elements), each relative to the RMS of the reference there: a
+/// wrong row or column is not drowned by larger ones. A row or column whose
+/// reference is all zero must be exactly zero.
 Comparison compare(const std::vector<double> &out,
                    const std::vector<double> &ref, int64_t rowLength);
 
