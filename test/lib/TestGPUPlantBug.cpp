@@ -15,6 +15,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -36,7 +37,7 @@ struct TestGPUPlantBugPass
       *this, "bug",
       llvm::cl::desc("ldmatrix-address, fragment-swap, swizzle-read, "
                      "store-lane, no-barrier, divergent-barrier, "
-                     "wait-group or nibble-order")};
+                     "wait-group, nibble-order or scale-register")};
 
   template <typename OpT> OpT first() {
     OpT found;
@@ -178,6 +179,28 @@ struct TestGPUPlantBugPass
                                  arith::ConstantIndexOp::create(b, loc, 1)));
       }
       return success(!products.empty());
+    }
+    if (bug == "scale-register") {
+      // Dequantization multiplies each code register by the scale of the
+      // register at the other end of the thread's tile (registers reversed).
+      bool planted = false;
+      getOperation().walk([&](arith::MulFOp mul) {
+        auto type = dyn_cast<VectorType>(mul.getType());
+        if (planted || !type ||
+            !mul.getLhs().getDefiningOp<arith::SIToFPOp>() ||
+            !mul.getRhs().getDefiningOp<arith::ExtFOp>())
+          return;
+        OpBuilder b(mul);
+        int64_t n = type.getNumElements();
+        SmallVector<int64_t> reversed;
+        for (int64_t i = 0; i < n; ++i)
+          reversed.push_back(n - 1 - i);
+        mul->setOperand(1,
+                        vector::ShuffleOp::create(b, mul.getLoc(), mul.getRhs(),
+                                                  mul.getRhs(), reversed));
+        planted = true;
+      });
+      return success(planted);
     }
     getOperation().emitError() << "unknown bug '" << bug << "'";
     return failure();
