@@ -27,6 +27,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tools = ["tessera-opt", "tessera-compile", "tessera-run"]
 if config.tessera_has_fuzzer:
     tools.append("tessera-fuzz")
+    tools.append("tessera-bundle-fuzz")
     config.available_features.add("fuzzer")
 llvm_config.add_tool_substitutions(tools, [config.tessera_tools_dir])
 # Tests that assemble cubins need the CUDA toolkit's ptxas; without it they

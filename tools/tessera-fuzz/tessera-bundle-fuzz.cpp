@@ -1,0 +1,64 @@
+//===- tessera-bundle-fuzz.cpp - libFuzzer target: the bundle reader -----===//
+//
+// Feeds arbitrary bytes to the runtime's bundle reader (what
+// tesseraModuleLoad parses before it loads any image). Any input must be
+// accepted or refused with a status, never crash, and what is accepted must
+// keep the promises launches rely on: images inside the input, kernels with
+// at least one thread, and arguments that are `scalar:<type>` or
+// `view:<element>:<rank>` with a one-digit rank in [1, TESSERA_MAX_RANK].
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+using namespace tessera::runtime;
+
+// The reader reports errors through fail(); the rest of the runtime (which
+// defines it) is not linked here.
+tessera_status tessera::runtime::fail(tessera_status status, std::string) {
+  return status;
+}
+
+static void check(bool ok, const char *what) {
+  if (!ok) {
+    std::fprintf(stderr, "tessera-bundle-fuzz: accepted a bundle with %s\n",
+                 what);
+    std::abort();
+  }
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  std::string_view bytes(reinterpret_cast<const char *>(data), size);
+  std::vector<BundleImage> images;
+  if (readBundle(bytes, images) != TESSERA_SUCCESS)
+    return 0;
+  check(!images.empty(), "no image");
+  for (const BundleImage &image : images) {
+    check(image.image.data() >= bytes.data() &&
+              image.image.data() + image.image.size() <=
+                  bytes.data() + bytes.size(),
+          "an image outside the input");
+    for (const KernelEntry &kernel : image.kernels) {
+      check(!kernel.name.empty() && kernel.threads >= 1 &&
+                kernel.sharedBytes >= 0,
+            "a kernel without a name, threads or shared bytes");
+      check(kernel.argPointers.size() == kernel.args.size(),
+            "argument pointers that do not match the arguments");
+      for (const std::string &arg : kernel.args) {
+        if (arg.rfind("scalar:", 0) == 0) {
+          check(arg.size() > 7, "a scalar argument without a type");
+          continue;
+        }
+        check(arg.rfind("view:", 0) == 0, "an argument of unknown kind");
+        char rank = arg.back();
+        check(rank >= '1' && rank <= char('0' + TESSERA_MAX_RANK) &&
+                  arg[arg.size() - 2] == ':',
+              "a view rank launches cannot read");
+      }
+    }
+  }
+  return 0;
+}
