@@ -357,7 +357,7 @@ LogicalResult LayoutAssigner::run() {
     tile::SharedType type = alloc.getType();
     ArrayRef<int64_t> shape = type.getShape();
     unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-    if (bits == 4 && shape.size() == 3 && shape.back() == 2) {
+    if (tile::isNibblePairs(type.getElementType(), shape)) {
       shape = shape.drop_back();
       bits = 8;
     }

@@ -70,8 +70,7 @@ struct TileLayoutReportPass
       ArrayRef<int64_t> shape = type.getShape();
       int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
       // int4 nibble pairs [rows, n, 2] are rows of n bytes.
-      bool packed = type.getElementType().isInteger(4) && shape.size() == 3 &&
-                    shape.back() == 2;
+      bool packed = tile::isNibblePairs(type.getElementType(), shape);
       if (packed) {
         shape = shape.drop_back();
         bytes = 1;

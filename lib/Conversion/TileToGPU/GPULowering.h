@@ -118,9 +118,6 @@ mlir::MemRefType getGPUViewType(tile::ViewType view);
 /// How an element is held in memory and registers: int4 codes as i8 (two
 /// per byte in memory, one sign-extended code per i8 in registers).
 mlir::Type getGPUStorageType(mlir::Type element);
-/// Whether a tile of `element` and `shape` is int4 nibble pairs (a trailing
-/// dimension of 2 codes sharing one byte).
-bool isPackedPairs(mlir::Type element, llvm::ArrayRef<int64_t> shape);
 
 } // namespace tessera
 

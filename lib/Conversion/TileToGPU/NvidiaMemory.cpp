@@ -27,7 +27,7 @@ using namespace tessera;
 LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
   tile::SharedType type = op.getType();
   // int4 nibble pairs are 2-D tiles of bytes.
-  bool packed = isPackedPairs(type.getElementType(), type.getShape());
+  bool packed = tile::isNibblePairs(type.getElementType(), type.getShape());
   ArrayRef<int64_t> tileShape = type.getShape();
   if (packed)
     tileShape = tileShape.drop_back();
@@ -367,7 +367,7 @@ LogicalResult GPULowering::lowerViewLoad(tile::LoadOp op) {
   Value result =
       arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
   // int4 nibble pairs: the byte of the pair, then the nibble.
-  bool packed = isPackedPairs(
+  bool packed = tile::isNibblePairs(
       cast<tile::ViewType>(op.getSource().getType()).getElementType(),
       cast<tile::ViewType>(op.getSource().getType()).getShape());
   for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {

@@ -24,10 +24,6 @@ Type tessera::getGPUStorageType(Type element) {
                               : element;
 }
 
-bool tessera::isPackedPairs(Type element, ArrayRef<int64_t> shape) {
-  return element.isInteger(4) && !shape.empty() && shape.back() == 2;
-}
-
 Value GPULowering::pairBytes(Value view) {
   if (Value known = bytes.lookup(view))
     return known;

@@ -103,7 +103,7 @@ LogicalResult GPULowering::run() {
   for (BlockArgument arg : kernel.getArguments()) {
     if (auto view = dyn_cast<tile::ViewType>(arg.getType())) {
       if (view.getElementType().getIntOrFloatBitWidth() % 8 &&
-          !isPackedPairs(view.getElementType(), view.getShape()))
+          !tile::isNibblePairs(view.getElementType(), view.getShape()))
         return kernel.emitOpError("argument #")
                << arg.getArgNumber() << " holds sub-byte "
                << view.getElementType()

@@ -105,6 +105,10 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   return op->emitError() << "unknown tile dialect attribute '" << name << "'";
 }
 
+bool tessera::tile::isNibblePairs(Type element, ArrayRef<int64_t> shape) {
+  return element.isInteger(4) && !shape.empty() && shape.back() == 2;
+}
+
 bool tessera::tile::isSupportedViewElementType(Type type) {
   if (type.isF32() || type.isF16() || type.isBF16() ||
       isa<Float8E4M3FNType, Float8E5M2Type>(type))

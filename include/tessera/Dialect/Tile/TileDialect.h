@@ -37,6 +37,9 @@
 namespace tessera::tile {
 /// True for the element types a view may hold.
 bool isSupportedViewElementType(mlir::Type type);
+/// Whether a view, buffer or tile of `element` and `shape` holds int4 nibble
+/// pairs: a trailing dimension of the 2 codes that share one byte.
+bool isNibblePairs(mlir::Type element, llvm::ArrayRef<int64_t> shape);
 } // namespace tessera::tile
 
 #endif // TESSERA_DIALECT_TILE_TILEDIALECT_H
