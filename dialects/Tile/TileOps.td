@@ -545,6 +545,12 @@ def Tile_UnpackOp : Tile_Op<"unpack", [Pure]> {
     $input `dim` $dim `order` $order attr-dict `:` type($input) `->`
     type($result)
   }];
+  let extraClassDeclaration = [{
+    /// Whether the codes are stored in their natural order, `[0, .., P)`.
+    bool hasNaturalOrder() {
+      return llvm::equal(getOrder(), llvm::seq<int64_t>(0, getOrder().size()));
+    }
+  }];
   let hasVerifier = 1;
 }
 

@@ -65,6 +65,12 @@ def Tile_SharedType : Tile_Type<"Shared", "shared"> {
     bool isRing() const { return getStages() > 0; }
     /// Bytes of shared memory the whole buffer (all slots) occupies.
     int64_t getSizeInBytes() const;
+    /// The tile as memory holds it (without the slot dimension): int4
+    /// nibble pairs `[.., n, 2]` are `[.., n]` bytes, other tiles their own
+    /// shape.
+    ::llvm::SmallVector<int64_t> getStoredShape() const;
+    /// The bits of one stored element: 8 for int4 nibble pairs.
+    unsigned getStoredElementBits() const;
   }];
 }
 

@@ -342,7 +342,7 @@ void Checker::transfer(tile::UnpackOp unpack) {
   // The identity order keeps the index linear, so that the element's
   // own index comes back whole.
   const Term *position = p;
-  if (!llvm::equal(order, llvm::seq<int64_t>(0, order.size()))) {
+  if (!unpack.hasNaturalOrder()) {
     position = terms.cst(order.back());
     for (int64_t q = order.size() - 1; q-- > 0;)
       position =

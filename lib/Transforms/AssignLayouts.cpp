@@ -153,8 +153,7 @@ LogicalResult LayoutAssigner::checkSupported(Operation *op) {
                              "the ")
              << target.chip << " backend yet (new dimensions are)";
   if (auto unpack = dyn_cast<tile::UnpackOp>(op);
-      unpack && !llvm::equal(unpack.getOrder(),
-                             llvm::seq<int64_t>(0, unpack.getOrder().size())))
+      unpack && !unpack.hasNaturalOrder())
     return op->emitOpError("with a permuted order is not supported by the ")
            << target.chip << " backend yet";
   if (isa<tile::GatherOp, tile::QuantOp, tile::AtomicAddOp>(op))
@@ -355,15 +354,10 @@ LogicalResult LayoutAssigner::run() {
   // int4 nibble pairs [rows, n, 2] are rows of n bytes.
   kernel.walk([&](tile::AllocSharedOp alloc) {
     tile::SharedType type = alloc.getType();
-    ArrayRef<int64_t> shape = type.getShape();
-    unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-    if (tile::isNibblePairs(type.getElementType(), shape)) {
-      shape = shape.drop_back();
-      bits = 8;
-    }
+    SmallVector<int64_t> shape = type.getStoredShape();
     if (shape.size() != 2)
       return;
-    Swizzle s = chooseSwizzle(shape[1], bits);
+    Swizzle s = chooseSwizzle(shape[1], type.getStoredElementBits());
     if (!s.isIdentity())
       tile::TileDialect::SwizzleAttrHelper(kernel.getContext())
           .setAttr(alloc, tile::SwizzleAttr::get(kernel.getContext(), s.vec,

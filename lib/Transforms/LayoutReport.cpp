@@ -67,14 +67,10 @@ struct TileLayoutReportPass
       if (!alloc)
         return;
       tile::SharedType type = alloc.getType();
-      ArrayRef<int64_t> shape = type.getShape();
-      int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
       // int4 nibble pairs [rows, n, 2] are rows of n bytes.
-      bool packed = tile::isNibblePairs(type.getElementType(), shape);
-      if (packed) {
-        shape = shape.drop_back();
-        bytes = 1;
-      }
+      SmallVector<int64_t> shape = type.getStoredShape();
+      int64_t bytes = type.getStoredElementBits() / 8;
+      bool packed = tile::isNibblePairs(type.getElementType(), type.getShape());
       if (shape.size() != 2)
         return;
       Swizzle swizzle = getSwizzle(alloc);

@@ -84,8 +84,6 @@ private:
   /// The bytes of an int4 nibble-pair view, without the pair dimension
   /// (computed once per view).
   mlir::Value pairBytes(mlir::Value view);
-  /// Nibble `which` (an index, 0 or 1) of `byte`, sign-extended to i8.
-  mlir::Value nibble(mlir::Value byte, mlir::Value which);
 
   // --- Reductions (Reductions.cpp) ----------------------------------------
   mlir::LogicalResult lowerReduce(tile::ReduceOp op);
@@ -118,6 +116,9 @@ mlir::MemRefType getGPUViewType(tile::ViewType view);
 /// How an element is held in memory and registers: int4 codes as i8 (two
 /// per byte in memory, one sign-extended code per i8 in registers).
 mlir::Type getGPUStorageType(mlir::Type element);
+/// Nibble `which` (an index, 0 or 1) of `byte`, sign-extended to i8.
+mlir::Value nibble(mlir::OpBuilder &b, mlir::Location loc, mlir::Value byte,
+                   mlir::Value which);
 
 } // namespace tessera
 

@@ -27,10 +27,7 @@ using namespace tessera;
 LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
   tile::SharedType type = op.getType();
   // int4 nibble pairs are 2-D tiles of bytes.
-  bool packed = tile::isNibblePairs(type.getElementType(), type.getShape());
-  ArrayRef<int64_t> tileShape = type.getShape();
-  if (packed)
-    tileShape = tileShape.drop_back();
+  SmallVector<int64_t> tileShape = type.getStoredShape();
   if (tileShape.size() != 2)
     return op.emitOpError("of rank ")
            << type.getShape().size()
@@ -62,7 +59,7 @@ LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
   buffer.memref = memref::ViewOp::create(
       builder, loc, memrefType, dynamicShared, index(offset), ValueRange{});
   buffer.ring = ring;
-  buffer.packed = packed;
+  buffer.packed = tile::isNibblePairs(type.getElementType(), type.getShape());
   if (auto s =
           tile::TileDialect::SwizzleAttrHelper(op->getContext()).getAttr(op))
     buffer.swizzle = s.toSwizzle();
@@ -134,14 +131,13 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
     offsets.push_back(mapping.lookup(offset));
   // int4 nibble pairs move as bytes; the pair offset is 0 (the verifier
   // keeps a copy's tile inside the view's trailing dimension of 2).
-  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<int64_t> shape = type.getStoredShape();
   Type element = getGPUStorageType(type.getElementType());
   if (buffer.packed) {
-    shape.pop_back();
     view = pairBytes(view);
     offsets.pop_back();
   }
-  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t bytes = type.getStoredElementBits() / 8;
   if (!isPowerOfTwoShape(shape) || shape[1] * bytes < 16)
     return op.emitOpError("into a shared tile with rows of fewer than 16 "
                           "bytes or sizes that are not powers of two is not "
@@ -266,8 +262,8 @@ LogicalResult GPULowering::lowerSharedLoad(tile::LoadOp op) {
       Value byte = memref::LoadOp::create(
           builder, loc, buffer.memref,
           sharedIndices(buffer, slot, coord[0], coord[1]));
-      result = vector::InsertOp::create(builder, loc, nibble(byte, coord[2]),
-                                        result, reg);
+      result = vector::InsertOp::create(
+          builder, loc, nibble(builder, loc, byte, coord[2]), result, reg);
     }
     mapping.map(op.getResult(), result);
     return success();
@@ -391,12 +387,8 @@ LogicalResult GPULowering::lowerViewLoad(tile::LoadOp op) {
         builder, loc, element.second,
         [&](OpBuilder &b, Location l) {
           Value value = memref::LoadOp::create(b, l, view, at);
-          if (packed) {
-            OpBuilder::InsertionGuard guard(builder);
-            builder.setInsertionPoint(b.getInsertionBlock(),
-                                      b.getInsertionPoint());
-            value = nibble(value, which);
-          }
+          if (packed)
+            value = nibble(b, l, value, which);
           scf::YieldOp::create(b, l, value);
         },
         [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l, pad); });

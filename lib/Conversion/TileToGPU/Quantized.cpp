@@ -55,28 +55,28 @@ Value GPULowering::pairBytes(Value view) {
   return reinterpreted;
 }
 
-Value GPULowering::nibble(Value byte, Value which) {
+Value tessera::nibble(OpBuilder &b, Location loc, Value byte, Value which) {
   // (byte << (4 - 4 * which)) >>s 4: the low nibble for 0, the high for 1,
   // sign-extended.
-  Type i8 = builder.getI8Type();
-  Value shift = arith::IndexCastOp::create(
-      builder, loc, i8, arith::MulIOp::create(builder, loc, which, index(4)));
-  Value four = arith::ConstantIntOp::create(builder, loc, i8, 4);
-  Value up = arith::ShLIOp::create(
-      builder, loc, byte, arith::SubIOp::create(builder, loc, four, shift));
-  return arith::ShRSIOp::create(builder, loc, up, four);
+  Type i8 = b.getI8Type();
+  Value times = arith::MulIOp::create(
+      b, loc, which, arith::ConstantIndexOp::create(b, loc, 4));
+  Value shift = arith::IndexCastOp::create(b, loc, i8, times);
+  Value four = arith::ConstantIntOp::create(b, loc, i8, 4);
+  Value up = arith::ShLIOp::create(b, loc, byte,
+                                   arith::SubIOp::create(b, loc, four, shift));
+  return arith::ShRSIOp::create(b, loc, up, four);
 }
 
 LogicalResult GPULowering::lowerUnpack(tile::UnpackOp op) {
-  ArrayRef<int64_t> order = op.getOrder();
-  if (!llvm::equal(order, llvm::seq<int64_t>(0, order.size())))
+  if (!op.hasNaturalOrder())
     return op.emitOpError("with a permuted order is not supported by "
                           "convert-tile-to-gpu yet");
   // The registers of the packed tile hold the unpacked elements in the
   // same order only if its layout is the split one.
   LinearLayout unpacked = layoutOf(op.getResult());
   if (layoutOf(op.getInput()) !=
-      unpacked.splitDim(op.getDim(), int64_t(order.size())))
+      unpacked.splitDim(op.getDim(), int64_t(op.getOrder().size())))
     return op.emitOpError("needs its input in the layout of its result with "
                           "dimension ")
            << op.getDim() << " split (" << unpacked.str() << "), not "

@@ -232,6 +232,19 @@ int64_t SharedType::getSizeInBytes() const {
   return (elements * getElementType().getIntOrFloatBitWidth() + 7) / 8;
 }
 
+SmallVector<int64_t> SharedType::getStoredShape() const {
+  ArrayRef<int64_t> shape = getShape();
+  if (isNibblePairs(getElementType(), shape))
+    shape = shape.drop_back();
+  return SmallVector<int64_t>(shape);
+}
+
+unsigned SharedType::getStoredElementBits() const {
+  return isNibblePairs(getElementType(), getShape())
+             ? 8
+             : getElementType().getIntOrFloatBitWidth();
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//
