@@ -68,10 +68,13 @@ int main(int argc, char **argv) {
 
   tessera_device *device;
   tessera_module *f32Module, *bf16Module;
-  if (tesseraDeviceOpen(TESSERA_DEVICE_HOST, &device) ||
+  tessera_kernel *f32Kernel, *bf16Kernel;
+  if (tesseraDeviceOpen(TESSERA_DEVICE_HOST, 0, &device) ||
       tesseraHostSetThreads(device, 1) ||
       tesseraModuleLoadFile(device, argv[1], &f32Module) ||
-      tesseraModuleLoadFile(device, argv[2], &bf16Module)) {
+      tesseraModuleLoadFile(device, argv[2], &bf16Module) ||
+      tesseraModuleGetKernel(f32Module, "gemm_f32", &f32Kernel) ||
+      tesseraModuleGetKernel(bf16Module, "gemm_bf16", &bf16Kernel)) {
     std::fprintf(stderr, "error: %s\n", tesseraGetLastError());
     return 1;
   }
@@ -95,12 +98,12 @@ int main(int argc, char **argv) {
                vc = matrix(c.data(), n, n);
   void *f32Args[] = {&va, &vb, &vc};
   double tesseraF32 = medianSeconds(
-      runs, [&] { tesseraLaunch(f32Module, "gemm_f32", grid, f32Args); });
+      runs, [&] { tesseraLaunch(f32Kernel, grid, f32Args, nullptr); });
   tessera_view va16 = matrix(a16.data(), n, n), vb16 = matrix(b16.data(), n, n),
                vc16 = matrix(c16.data(), n, n);
   void *bf16Args[] = {&va16, &vb16, &vc16};
   double tesseraBF16 = medianSeconds(
-      runs, [&] { tesseraLaunch(bf16Module, "gemm_bf16", grid, bf16Args); });
+      runs, [&] { tesseraLaunch(bf16Kernel, grid, bf16Args, nullptr); });
   double openblas = medianSeconds(runs, [&] {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
                 a.data(), n, b.data(), n, 0.0f, c.data(), n);

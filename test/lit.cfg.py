@@ -37,3 +37,16 @@ if config.tessera_include_tests:
     config.available_features.add("test-passes")
 if config.tessera_has_ptxas:
     config.available_features.add("ptxas")
+# GPU driver libraries: the runtime reaches them with dlopen; tests of the
+# errors without one are UNSUPPORTED where one is installed.
+import ctypes
+for feature, libraries in [("cuda-driver", ["libcuda.so.1"]),
+                           ("hip-driver", ["libamdhip64.so", "libamdhip64.so.7",
+                                           "libamdhip64.so.6", "libamdhip64.so.5"])]:
+    for library in libraries:
+        try:
+            ctypes.CDLL(library)
+            config.available_features.add(feature)
+            break
+        except OSError:
+            pass

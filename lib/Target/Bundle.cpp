@@ -145,7 +145,7 @@ std::string tessera::writeLaunchHeader(const std::vector<KernelInfo> &kernels,
     for (auto [i, arg] : llvm::enumerate(kernel.args)) {
       std::string name = i < kernel.argNames.size() ? kernel.argNames[i] : "";
       if (!isIdentifier(name) || name == "module" || name == "grid" ||
-          name == "args")
+          name == "args" || name == "stream")
         name = "arg" + std::to_string(i);
       names.push_back(name);
       llvm::StringRef spec(arg);
@@ -154,12 +154,12 @@ std::string tessera::writeLaunchHeader(const std::vector<KernelInfo> &kernels,
       else
         os << ",\n    " << cppScalarType(spec.drop_front(7)) << " " << name;
     }
-    os << ") {\n  void *args[] = {";
+    os << ",\n    tessera_stream *stream = nullptr) {\n  void *args[] = {";
     for (auto [i, name] : llvm::enumerate(names))
       os << (i ? ", " : "") << "const_cast<void *>(static_cast<const void *>(&"
          << name << "))";
     os << "};\n  return module.launch(\"" << kernel.name
-       << "\", grid, args);\n}\n";
+       << "\", grid, args, stream);\n}\n";
   }
   os << "\n} // namespace " << ns << "\n";
   return text;

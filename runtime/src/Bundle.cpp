@@ -33,18 +33,57 @@ bool readString(std::string_view binary, uint64_t at, std::string_view &out) {
   return true;
 }
 
-/// Whether `arg` is `view:<element>:<rank>` with 1 <= rank <= the runtime's
-/// largest, or `scalar:<type>`: launches rely on it.
-bool validArgument(const std::string &arg) {
-  if (arg.rfind("scalar:", 0) == 0)
-    return arg.size() > 7;
+/// The bytes of a scalar argument of MLIR type `type`; 0 if the runtime
+/// cannot pass it.
+size_t scalarBytes(std::string_view type) {
+  if (type == "index")
+    return 8;
+  if (type.rfind("f8", 0) == 0)
+    return 1;
+  if (type == "f16" || type == "bf16")
+    return 2;
+  if (type == "f32")
+    return 4;
+  if (type == "f64")
+    return 8;
+  // Signless integers iN, N in [1, 64], in the smallest C integer that holds
+  // them (i1 as a one-byte bool).
+  if (type.size() < 2 || type.size() > 3 || type[0] != 'i')
+    return 0;
+  unsigned width = 0;
+  for (char c : type.substr(1)) {
+    if (c < '0' || c > '9')
+      return 0;
+    width = width * 10 + (c - '0');
+  }
+  if (width < 1 || width > 64)
+    return 0;
+  size_t bytes = 1;
+  while (bytes * 8 < width)
+    bytes *= 2;
+  return bytes;
+}
+
+/// Parses `view:<element>:<rank>` with 1 <= rank <= the runtime's largest,
+/// or `scalar:<type>` of a type the runtime can pass: launches rely on it.
+bool parseArgument(const std::string &arg, ArgSpec &spec) {
+  if (arg.rfind("scalar:", 0) == 0) {
+    spec.element = arg.substr(7);
+    spec.bytes = scalarBytes(spec.element);
+    return spec.bytes != 0;
+  }
   if (arg.rfind("view:", 0) != 0)
     return false;
   size_t colon = arg.rfind(':');
   if (colon <= 5 || colon + 2 != arg.size())
     return false;
   char rank = arg.back();
-  return rank >= '1' && rank <= char('0' + TESSERA_MAX_RANK);
+  if (rank < '1' || rank > char('0' + TESSERA_MAX_RANK))
+    return false;
+  spec.view = true;
+  spec.element = arg.substr(5, colon - 5);
+  spec.rank = rank - '0';
+  return true;
 }
 
 bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
@@ -58,9 +97,11 @@ bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
       return false;
     std::string arg;
     while (words >> arg) {
-      if (!validArgument(arg))
+      ArgSpec spec;
+      if (!parseArgument(arg, spec))
         return false;
       kernel.args.push_back(arg);
+      kernel.specs.push_back(std::move(spec));
     }
     kernels.push_back(std::move(kernel));
   }
@@ -70,6 +111,16 @@ bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
   return true;
 }
 } // namespace
+
+std::string tessera::runtime::describeImage(std::string_view arch,
+                                            uint16_t kind) {
+  std::string name(arch);
+  if (kind == kImageCubin)
+    name += " cubin";
+  else if (kind == kImagePtx)
+    name += " PTX";
+  return name;
+}
 
 tessera_status tessera::runtime::readBundle(std::string_view data,
                                             std::vector<BundleImage> &images) {
@@ -94,13 +145,16 @@ tessera_status tessera::runtime::readBundle(std::string_view data,
                       std::to_string(at));
     std::string_view binary = rest.substr(0, size);
     uint64_t stringOffset, numStrings, imageOffset, imageSize;
-    if (!read(binary, entryOffset + 8, stringOffset) ||
+    uint16_t kind;
+    if (!read(binary, entryOffset, kind) ||
+        !read(binary, entryOffset + 8, stringOffset) ||
         !read(binary, entryOffset + 16, numStrings) ||
         !read(binary, entryOffset + 24, imageOffset) ||
         !read(binary, entryOffset + 32, imageSize) ||
         imageOffset > binary.size() || binary.size() - imageOffset < imageSize)
       return fail(TESSERA_ERROR_INVALID_BUNDLE, "truncated offload entry");
     BundleImage image;
+    image.kind = kind;
     image.image = binary.substr(imageOffset, imageSize);
     std::string_view kernels;
     for (uint64_t i = 0; i < numStrings; ++i) {
@@ -119,7 +173,12 @@ tessera_status tessera::runtime::readBundle(std::string_view data,
         kernels = value;
     }
     if (!parseKernels(kernels, image.kernels))
-      return fail(TESSERA_ERROR_INVALID_BUNDLE, "malformed kernel metadata");
+      return fail(TESSERA_ERROR_INVALID_BUNDLE,
+                  "malformed kernel metadata of the " + image.arch +
+                      " image (each kernel: name, threads, shared bytes, "
+                      "then view:<element>:<rank> or scalar:<type> "
+                      "arguments, scalars integers or floats of at most "
+                      "64 bits)");
     images.push_back(std::move(image));
     at += (size + 7) / 8 * 8;
   }

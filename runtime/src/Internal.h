@@ -10,32 +10,38 @@
 #include <string_view>
 #include <vector>
 
-struct tessera_device {
-  tessera_device_kind kind;
-  void *driver = nullptr;
-  int threads = 0; // host: worker threads
-};
-
 namespace tessera::runtime {
-
-/// Whether a device kind keeps its memory on the host and runs launches on
-/// host worker threads (the host itself and the GPU emulator).
-inline bool isHostMemory(tessera_device_kind kind) {
-  return kind == TESSERA_DEVICE_HOST || kind == TESSERA_DEVICE_EMULATOR;
-}
 
 /// Records `message` as the calling thread's last error and returns status.
 tessera_status fail(tessera_status status, std::string message);
+
+/// One argument of a kernel, from its `view:<element>:<rank>` or
+/// `scalar:<type>` metadata.
+struct ArgSpec {
+  bool view = false;
+  std::string element; // the view's element type or the scalar's type
+  int rank = 0;        // views
+  size_t bytes = 0;    // scalars: the size of the value
+};
 
 struct KernelEntry {
   std::string name;
   int64_t threads = 0;
   int64_t sharedBytes = 0;
   std::vector<std::string> args;
+  std::vector<ArgSpec> specs;            // args, parsed
   std::vector<const char *> argPointers; // for tessera_kernel_info
 };
 
+/// The kinds of LLVM offload images (llvm::object::ImageKind) the runtime
+/// tells apart.
+enum ImageKind : uint16_t { kImageObject = 1, kImageCubin = 3, kImagePtx = 5 };
+
+/// "host", "sm_80 cubin", "sm_80 PTX": an image as error messages name it.
+std::string describeImage(std::string_view arch, uint16_t kind);
+
 struct BundleImage {
+  uint16_t kind = 0; // ImageKind
   std::string arch;
   std::string triple;
   std::string_view image;
@@ -43,6 +49,8 @@ struct BundleImage {
 };
 
 /// Parses the offload binaries of a bundle; the images point into `data`.
+/// Kernel metadata is validated here, once: every argument has a known
+/// form, rank and scalar type.
 tessera_status readBundle(std::string_view data,
                           std::vector<BundleImage> &images);
 

@@ -21,8 +21,7 @@ tessera_status KernelLibrary::addFile(const Device &device, const char *path) {
 
 Module *KernelLibrary::find(const char *kernel) {
   for (Module &module : modules) {
-    tessera_kernel_info info;
-    if (tesseraModuleFindKernel(module.get(), kernel, &info) == TESSERA_SUCCESS)
+    if (module.kernel(kernel))
       return &module;
   }
   return nullptr;
@@ -171,8 +170,8 @@ tessera_status moe(KernelLibrary &library, const Device &device,
                 "MoE shapes do not agree: x " + shape(x) + ", w13 " +
                     shape(w13) + ", w2 " + shape(w2) + ", ids " +
                     shape(topkIds) + ", out " + shape(out));
-  if (device.get() &&
-      !tessera::runtime::isHostMemory(tesseraDeviceKind(device.get())))
+  tessera_device_kind kind = tesseraDeviceKind(device.get());
+  if (kind != TESSERA_DEVICE_HOST && kind != TESSERA_DEVICE_EMULATOR)
     return fail(TESSERA_ERROR_UNSUPPORTED,
                 "MoE alignment runs on the host; GPU devices are not "
                 "supported yet");

@@ -1,21 +1,14 @@
 //===- Runtime.cpp - Devices and status reporting ---------------*- C++ -*-===//
 
-#include "Internal.h"
+#include "Device.h"
 #include "emu/Emulator.h"
 
 #include <algorithm>
 #include <cstring>
-#include <dlfcn.h>
 #include <string>
-#include <thread>
 
 namespace {
 thread_local std::string lastError;
-
-/// The driver library each GPU device kind is reached through.
-const char *driverLibrary(tessera_device_kind kind) {
-  return kind == TESSERA_DEVICE_CUDA ? "libcuda.so.1" : "libamdhip64.so";
-}
 } // namespace
 
 tessera_status tessera::runtime::fail(tessera_status status,
@@ -24,7 +17,14 @@ tessera_status tessera::runtime::fail(tessera_status status,
   return status;
 }
 
-using tessera::runtime::fail;
+using namespace tessera::runtime;
+
+void tessera::runtime::copyName(char *field, size_t size,
+                                std::string_view text) {
+  size_t n = std::min(size - 1, text.size());
+  std::memcpy(field, text.data(), n);
+  field[n] = '\0';
+}
 
 extern "C" {
 
@@ -97,25 +97,63 @@ tessera_status tesseraParseDeviceKind(const char *name,
   return TESSERA_SUCCESS;
 }
 
-tessera_status tesseraDeviceOpen(tessera_device_kind kind,
+tessera_status tesseraDeviceCount(tessera_device_kind kind, int *count) {
+  if (!count)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null count pointer");
+  *count = 0;
+  switch (kind) {
+  case TESSERA_DEVICE_HOST:
+  case TESSERA_DEVICE_EMULATOR:
+    return hostDeviceCount(kind, *count);
+  case TESSERA_DEVICE_CUDA:
+  case TESSERA_DEVICE_HIP:
+    return gpuDeviceCount(kind, *count);
+  }
+  return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+              "unknown device kind " + std::to_string(kind));
+}
+
+tessera_status tesseraDeviceOpen(tessera_device_kind kind, int ordinal,
                                  tessera_device **device) {
   if (!device)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device pointer");
   *device = nullptr;
-  void *driver = nullptr;
-  if (kind == TESSERA_DEVICE_CUDA || kind == TESSERA_DEVICE_HIP) {
-    driver = dlopen(driverLibrary(kind), RTLD_NOW | RTLD_LOCAL);
-    if (!driver)
-      return fail(TESSERA_ERROR_NO_DRIVER,
-                  std::string("cannot load ") + driverLibrary(kind) + ": " +
-                      dlerror() + "; is the GPU driver installed?");
-  } else if (!tessera::runtime::isHostMemory(kind)) {
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "unknown device kind");
+  if (ordinal < 0)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "device ordinal " + std::to_string(ordinal) + " is negative");
+  std::unique_ptr<Backend> backend;
+  tessera_status status;
+  switch (kind) {
+  case TESSERA_DEVICE_HOST:
+  case TESSERA_DEVICE_EMULATOR:
+    status = openHost(kind, ordinal, backend);
+    break;
+  case TESSERA_DEVICE_CUDA:
+  case TESSERA_DEVICE_HIP:
+    status = openGpu(kind, ordinal, backend);
+    break;
+  default:
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "unknown device kind " + std::to_string(kind));
   }
-  *device = new tessera_device{
-      kind, driver,
-      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))};
+  if (status)
+    return status;
+  *device = new tessera_device{std::move(backend)};
   return TESSERA_SUCCESS;
+}
+
+tessera_status tesseraDeviceGetProperties(const tessera_device *device,
+                                          tessera_device_properties *props) {
+  if (!device || !props)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
+  *props = {};
+  return device->backend->properties(*props);
+}
+
+tessera_status tesseraDeviceSynchronize(tessera_device *device) {
+  if (!device)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
+  return device->backend->synchronize(nullptr);
 }
 
 tessera_status tesseraEmulatorSetRaceDetection(int enabled) {
@@ -123,31 +161,27 @@ tessera_status tesseraEmulatorSetRaceDetection(int enabled) {
   return TESSERA_SUCCESS;
 }
 
+tessera_status tesseraEmulatorSetChip(tessera_device *device,
+                                      const char *chip) {
+  if (!device || !chip)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
+  return device->backend->setChip(chip);
+}
+
 tessera_status tesseraHostSetThreads(tessera_device *device, int threads) {
-  if (!device || !tessera::runtime::isHostMemory(device->kind))
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "not a host device");
-  if (threads < 1)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
-                "a host device needs at least one thread, got " +
-                    std::to_string(threads));
-  device->threads = threads;
-  return TESSERA_SUCCESS;
+  if (!device)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
+  return device->backend->setThreads(threads);
 }
 
 int tesseraHostGetThreads(const tessera_device *device) {
-  return device ? device->threads : 0;
+  return device ? device->backend->threads() : 0;
 }
 
 tessera_device_kind tesseraDeviceKind(const tessera_device *device) {
-  return device ? device->kind : TESSERA_DEVICE_HOST;
+  return device ? device->backend->kind() : TESSERA_DEVICE_HOST;
 }
 
-void tesseraDeviceClose(tessera_device *device) {
-  if (!device)
-    return;
-  if (device->driver)
-    dlclose(device->driver);
-  delete device;
-}
+void tesseraDeviceClose(tessera_device *device) { delete device; }
 
 } // extern "C"

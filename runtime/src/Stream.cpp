@@ -1,46 +1,62 @@
 //===- Stream.cpp - Buffers, streams and events -----------------*- C++ -*-===//
 //
-// Host implementations: buffers are aligned host memory; streams run work
-// when it is enqueued (so they are always synchronized); events record the
-// time at which the stream reached them.
+// The C API of device memory, streams and events: arguments are checked
+// here, the work is the device backend's.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Internal.h"
+#include "Device.h"
 
-#include <algorithm>
-#include <chrono>
-#include <cstdlib>
-#include <cstring>
+using namespace tessera::runtime;
 
-using tessera::runtime::fail;
-using tessera::runtime::isHostMemory;
-
-struct tessera_buffer {
-  tessera_device *device;
-  void *data;
-  size_t size;
-};
-
-struct tessera_stream {
-  tessera_device *device;
-};
-
-struct tessera_event {
-  tessera_device *device;
-  bool recorded = false;
-  std::chrono::steady_clock::time_point when;
-};
-
-static tessera_status requireHost(tessera_device *device) {
-  if (!device)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
-  if (!isHostMemory(device->kind))
-    return fail(TESSERA_ERROR_UNSUPPORTED,
-                "buffers, streams and events on GPU devices are not "
-                "implemented yet");
+namespace {
+tessera_status checkRange(const tessera_buffer *buffer, size_t offset,
+                          size_t bytes, const void *host) {
+  if (!buffer || !host)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null buffer or host pointer");
+  if (offset > buffer->size || bytes > buffer->size - offset)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "bytes [" + std::to_string(offset) + ", " +
+                    std::to_string(offset + bytes) +
+                    ") are outside a buffer of " +
+                    std::to_string(buffer->size));
   return TESSERA_SUCCESS;
 }
+
+tessera_status checkStream(const tessera_buffer *buffer,
+                           const tessera_stream *stream) {
+  if (!stream)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream");
+  if (stream->device != buffer->device)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "the stream belongs to another device than the buffer");
+  return TESSERA_SUCCESS;
+}
+
+tessera_status write(tessera_buffer *buffer, size_t offset, const void *source,
+                     size_t bytes, tessera_stream *stream) {
+  if (tessera_status status = checkRange(buffer, offset, bytes, source))
+    return status;
+  if (stream)
+    if (tessera_status status = checkStream(buffer, stream))
+      return status;
+  return buffer->device->backend->copy(
+      static_cast<char *>(buffer->data) + offset, source, bytes,
+      Copy::HostToDevice, stream ? stream->stream.get() : nullptr);
+}
+
+tessera_status read(const tessera_buffer *buffer, size_t offset,
+                    void *destination, size_t bytes, tessera_stream *stream) {
+  if (tessera_status status = checkRange(buffer, offset, bytes, destination))
+    return status;
+  if (stream)
+    if (tessera_status status = checkStream(buffer, stream))
+      return status;
+  return buffer->device->backend->copy(
+      destination, static_cast<const char *>(buffer->data) + offset, bytes,
+      Copy::DeviceToHost, stream ? stream->stream.get() : nullptr);
+}
+} // namespace
 
 extern "C" {
 
@@ -49,13 +65,11 @@ tessera_status tesseraBufferCreate(tessera_device *device, size_t bytes,
   if (!buffer)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null buffer pointer");
   *buffer = nullptr;
-  if (tessera_status status = requireHost(device))
+  if (!device)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
+  void *data = nullptr;
+  if (tessera_status status = device->backend->allocate(bytes, &data))
     return status;
-  size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
-  void *data = std::aligned_alloc(64, rounded);
-  if (!data)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
-                "cannot allocate " + std::to_string(bytes) + " bytes");
   *buffer = new tessera_buffer{device, data, bytes};
   return TESSERA_SUCCESS;
 }
@@ -68,40 +82,36 @@ size_t tesseraBufferSize(const tessera_buffer *buffer) {
   return buffer ? buffer->size : 0;
 }
 
-static tessera_status checkRange(const tessera_buffer *buffer, size_t offset,
-                                 size_t bytes) {
-  if (!buffer)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null buffer");
-  if (offset > buffer->size || bytes > buffer->size - offset)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
-                "bytes [" + std::to_string(offset) + ", " +
-                    std::to_string(offset + bytes) +
-                    ") are outside a buffer of " +
-                    std::to_string(buffer->size));
-  return TESSERA_SUCCESS;
-}
-
 tessera_status tesseraBufferWrite(tessera_buffer *buffer, size_t offset,
                                   const void *source, size_t bytes) {
-  if (tessera_status status = checkRange(buffer, offset, bytes))
-    return status;
-  std::memcpy(static_cast<char *>(buffer->data) + offset, source, bytes);
-  return TESSERA_SUCCESS;
+  return write(buffer, offset, source, bytes, nullptr);
 }
 
 tessera_status tesseraBufferRead(const tessera_buffer *buffer, size_t offset,
                                  void *destination, size_t bytes) {
-  if (tessera_status status = checkRange(buffer, offset, bytes))
-    return status;
-  std::memcpy(destination, static_cast<const char *>(buffer->data) + offset,
-              bytes);
-  return TESSERA_SUCCESS;
+  return read(buffer, offset, destination, bytes, nullptr);
+}
+
+tessera_status tesseraBufferWriteAsync(tessera_buffer *buffer, size_t offset,
+                                       const void *source, size_t bytes,
+                                       tessera_stream *stream) {
+  if (!stream)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream");
+  return write(buffer, offset, source, bytes, stream);
+}
+
+tessera_status tesseraBufferReadAsync(const tessera_buffer *buffer,
+                                      size_t offset, void *destination,
+                                      size_t bytes, tessera_stream *stream) {
+  if (!stream)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream");
+  return read(buffer, offset, destination, bytes, stream);
 }
 
 void tesseraBufferDestroy(tessera_buffer *buffer) {
   if (!buffer)
     return;
-  std::free(buffer->data);
+  buffer->device->backend->release(buffer->data);
   delete buffer;
 }
 
@@ -110,36 +120,39 @@ tessera_status tesseraStreamCreate(tessera_device *device,
   if (!stream)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream pointer");
   *stream = nullptr;
-  if (tessera_status status = requireHost(device))
+  if (!device)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
+  std::unique_ptr<Stream> created;
+  if (tessera_status status = device->backend->createStream(created))
     return status;
-  *stream = new tessera_stream{device};
+  *stream = new tessera_stream{device, std::move(created)};
   return TESSERA_SUCCESS;
-}
-
-tessera_status tesseraLaunchOnStream(tessera_module *module, const char *kernel,
-                                     tessera_grid grid, void *const *args,
-                                     tessera_stream *stream) {
-  if (!stream)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream");
-  return tesseraLaunch(module, kernel, grid, args);
 }
 
 tessera_status tesseraStreamSynchronize(tessera_stream *stream) {
   if (!stream)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream");
-  return TESSERA_SUCCESS;
+  return stream->device->backend->synchronize(stream->stream.get());
 }
 
-void tesseraStreamDestroy(tessera_stream *stream) { delete stream; }
+void tesseraStreamDestroy(tessera_stream *stream) {
+  if (!stream)
+    return;
+  stream->device->backend->synchronize(stream->stream.get());
+  delete stream;
+}
 
 tessera_status tesseraEventCreate(tessera_device *device,
                                   tessera_event **event) {
   if (!event)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null event pointer");
   *event = nullptr;
-  if (tessera_status status = requireHost(device))
+  if (!device)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
+  std::unique_ptr<Event> created;
+  if (tessera_status status = device->backend->createEvent(created))
     return status;
-  *event = new tessera_event{device};
+  *event = new tessera_event{device, std::move(created)};
   return TESSERA_SUCCESS;
 }
 
@@ -147,9 +160,10 @@ tessera_status tesseraEventRecord(tessera_event *event,
                                   tessera_stream *stream) {
   if (!event || !stream)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null event or stream");
-  event->recorded = true;
-  event->when = std::chrono::steady_clock::now();
-  return TESSERA_SUCCESS;
+  if (event->device != stream->device)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "the event belongs to another device than the stream");
+  return event->device->backend->record(*event->event, *stream->stream);
 }
 
 tessera_status tesseraEventElapsedMs(const tessera_event *start,
@@ -157,13 +171,11 @@ tessera_status tesseraEventElapsedMs(const tessera_event *start,
                                      double *milliseconds) {
   if (!start || !end || !milliseconds)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
-  if (!start->recorded || !end->recorded)
+  if (start->device != end->device)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT,
-                "both events must be recorded first");
-  *milliseconds =
-      std::chrono::duration<double, std::milli>(end->when - start->when)
-          .count();
-  return TESSERA_SUCCESS;
+                "the events belong to different devices");
+  return start->device->backend->elapsedMs(*start->event, *end->event,
+                                           *milliseconds);
 }
 
 void tesseraEventDestroy(tessera_event *event) { delete event; }

@@ -19,6 +19,15 @@ inline tessera_status loadBundleFile(tessera_device *device, const char *path,
   std::string bundle = bytes.str();
   return tesseraModuleLoad(device, bundle.data(), bundle.size(), module);
 }
+
+/// Launches the kernel named `name` of `module` and waits for it.
+inline tessera_status launchNamed(tessera_module *module, const char *name,
+                                  tessera_grid grid, void *const *args) {
+  tessera_kernel *kernel = nullptr;
+  if (tessera_status status = tesseraModuleGetKernel(module, name, &kernel))
+    return status;
+  return tesseraLaunch(kernel, grid, args, nullptr);
+}
 } // namespace tessera::test
 
 #endif // TESSERA_TEST_UNIT_BUNDLEFILE_H

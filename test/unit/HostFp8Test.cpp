@@ -34,7 +34,8 @@ tessera_view matrix(void *data, int64_t rows, tessera_dtype dtype) {
 class HostFp8 : public ::testing::Test {
 protected:
   void SetUp() override {
-    ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, &device), TESSERA_SUCCESS);
+    ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, 0, &device),
+              TESSERA_SUCCESS);
     ASSERT_EQ(
         tessera::test::loadBundleFile(device, TESSERA_FP8_BUNDLE, &module),
         TESSERA_SUCCESS)
@@ -55,8 +56,9 @@ protected:
                  vc = matrix(codes.data(), rows, TESSERA_DTYPE_F8E4M3FN),
                  vy = matrix(decoded.data(), rows, TESSERA_DTYPE_F32);
     void *args[] = {&vx, &vq, &vc, &vy};
-    ASSERT_EQ(tesseraLaunch(module, "fp8_convert", {rows, 1, 1}, args),
-              TESSERA_SUCCESS)
+    ASSERT_EQ(
+        tessera::test::launchNamed(module, "fp8_convert", {rows, 1, 1}, args),
+        TESSERA_SUCCESS)
         << tesseraGetLastError();
   }
 

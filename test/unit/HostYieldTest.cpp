@@ -21,7 +21,8 @@ namespace {
 class HostYield : public ::testing::Test {
 protected:
   void SetUp() override {
-    ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, &device), TESSERA_SUCCESS);
+    ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, 0, &device),
+              TESSERA_SUCCESS);
     ASSERT_EQ(
         tessera::test::loadBundleFile(device, TESSERA_YIELDS_BUNDLE, &module),
         TESSERA_SUCCESS)
@@ -42,7 +43,8 @@ protected:
     tessera_view vx = tessera::view(x.data(), {24}, TESSERA_DTYPE_F32);
     tessera_view vy = tessera::view(y.data(), {8 * tiles}, TESSERA_DTYPE_F32);
     void *args[] = {&vx, &vy, &n};
-    EXPECT_EQ(tesseraLaunch(module, kernel, {1, 1, 1}, args), TESSERA_SUCCESS)
+    EXPECT_EQ(tessera::test::launchNamed(module, kernel, {1, 1, 1}, args),
+              TESSERA_SUCCESS)
         << tesseraGetLastError();
     return y;
   }

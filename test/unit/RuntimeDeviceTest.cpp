@@ -10,7 +10,8 @@
 namespace {
 TEST(RuntimeDevice, HostAlwaysOpens) {
   tessera_device *device = nullptr;
-  ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, &device), TESSERA_SUCCESS);
+  ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, 0, &device),
+            TESSERA_SUCCESS);
   ASSERT_NE(device, nullptr);
   EXPECT_EQ(tesseraDeviceKind(device), TESSERA_DEVICE_HOST);
   tesseraDeviceClose(device);
@@ -25,7 +26,7 @@ void expectGpuDeviceOrClearError(tessera_device_kind kind,
     dlclose(handle);
   }
   tessera_device *device = nullptr;
-  tessera_status status = tesseraDeviceOpen(kind, &device);
+  tessera_status status = tesseraDeviceOpen(kind, 0, &device);
   if (haveDriver) {
     EXPECT_EQ(status, TESSERA_SUCCESS);
     tesseraDeviceClose(device);
@@ -50,7 +51,7 @@ TEST(RuntimeDevice, EmulatorIsAHostMemoryDevice) {
   // The emulator opens without a driver, keeps buffers on the host and
   // takes worker threads like the host.
   tessera_device *device = nullptr;
-  ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_EMULATOR, &device),
+  ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_EMULATOR, 0, &device),
             TESSERA_SUCCESS);
   EXPECT_EQ(tesseraDeviceKind(device), TESSERA_DEVICE_EMULATOR);
   EXPECT_EQ(tesseraHostSetThreads(device, 2), TESSERA_SUCCESS);

@@ -28,7 +28,8 @@ std::string readBundle() {
 class RuntimeModule : public ::testing::Test {
 protected:
   void SetUp() override {
-    ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, &device), TESSERA_SUCCESS);
+    ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, 0, &device),
+              TESSERA_SUCCESS);
     bundle = readBundle();
     ASSERT_FALSE(bundle.empty());
   }
@@ -47,15 +48,27 @@ TEST_F(RuntimeModule, ListsKernelsWithTheirSignatures) {
   ASSERT_EQ(tesseraModuleLoad(device, bundle.data(), bundle.size(), &module),
             TESSERA_SUCCESS);
   ASSERT_EQ(tesseraModuleKernelCount(module), 1u);
+  EXPECT_STREQ(tesseraModuleArch(module), "host");
+  tessera_kernel *kernel = nullptr, *first = nullptr;
+  ASSERT_EQ(tesseraModuleGetKernel(module, "scale", &kernel), TESSERA_SUCCESS);
+  ASSERT_EQ(tesseraModuleGetKernelAt(module, 0, &first), TESSERA_SUCCESS);
+  EXPECT_EQ(kernel, first);
   tessera_kernel_info info;
-  ASSERT_EQ(tesseraModuleFindKernel(module, "scale", &info), TESSERA_SUCCESS);
+  ASSERT_EQ(tesseraKernelGetInfo(kernel, &info), TESSERA_SUCCESS);
   EXPECT_STREQ(info.name, "scale");
   EXPECT_EQ(info.threads, 64);
   ASSERT_EQ(info.num_args, 3u);
   EXPECT_STREQ(info.args[0], "view:f32:1");
   EXPECT_STREQ(info.args[2], "scalar:f32");
-  EXPECT_EQ(tesseraModuleFindKernel(module, "nope", &info),
+  EXPECT_EQ(tesseraModuleGetKernel(module, "nope", &kernel),
             TESSERA_ERROR_NOT_FOUND);
+  EXPECT_EQ(tesseraModuleGetKernelAt(module, 1, &kernel),
+            TESSERA_ERROR_NOT_FOUND);
+  EXPECT_NE(
+      std::string(tesseraGetLastError()).find("no kernel at index 1 of 1"),
+      std::string::npos);
+  EXPECT_EQ(tesseraLaunch(nullptr, {1, 1, 1}, nullptr, nullptr),
+            TESSERA_ERROR_INVALID_ARGUMENT);
   tesseraModuleUnload(module);
 }
 
@@ -72,7 +85,8 @@ TEST_F(RuntimeModule, LaunchCoversTheGridOnEveryThreadCount) {
     tessera_view vx = vector(x.data(), 1000), vy = vector(y.data(), 1000);
     float factor = 2.5f;
     void *args[] = {&vx, &vy, &factor};
-    ASSERT_EQ(tesseraLaunch(module, "scale", {16, 1, 1}, args), TESSERA_SUCCESS)
+    ASSERT_EQ(tessera::test::launchNamed(module, "scale", {16, 1, 1}, args),
+              TESSERA_SUCCESS)
         << tesseraGetLastError();
     for (size_t i = 0; i < x.size(); ++i)
       ASSERT_EQ(y[i], 2.5f * x[i]) << "at " << i << " with " << threads;
@@ -92,7 +106,8 @@ TEST_F(RuntimeModule, TwoModulesOfOneBundleStayApart) {
   tessera_view vx = vector(x.data(), 64), vy = vector(y.data(), 64);
   float factor = 3.0f;
   void *args[] = {&vx, &vy, &factor};
-  ASSERT_EQ(tesseraLaunch(second, "scale", {1, 1, 1}, args), TESSERA_SUCCESS);
+  ASSERT_EQ(tessera::test::launchNamed(second, "scale", {1, 1, 1}, args),
+            TESSERA_SUCCESS);
   EXPECT_EQ(y[63], 3.0f);
   tesseraModuleUnload(second);
 }
@@ -105,21 +120,22 @@ TEST_F(RuntimeModule, LaunchErrorsAreClear) {
   tessera_view vx = vector(x.data(), 8);
   float factor = 1.0f;
   void *args[] = {&vx, &vx, &factor};
-  EXPECT_EQ(tesseraLaunch(module, "missing", {1, 1, 1}, args),
+  EXPECT_EQ(tessera::test::launchNamed(module, "missing", {1, 1, 1}, args),
             TESSERA_ERROR_NOT_FOUND);
-  EXPECT_EQ(tesseraLaunch(module, "scale", {0, 1, 1}, args),
+  EXPECT_EQ(tessera::test::launchNamed(module, "scale", {0, 1, 1}, args),
             TESSERA_ERROR_INVALID_ARGUMENT);
   tessera_view matrix = vx;
   matrix.rank = 2;
   void *wrongRank[] = {&matrix, &vx, &factor};
-  EXPECT_EQ(tesseraLaunch(module, "scale", {1, 1, 1}, wrongRank),
+  EXPECT_EQ(tessera::test::launchNamed(module, "scale", {1, 1, 1}, wrongRank),
             TESSERA_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tesseraGetLastError()).find("must be a view of rank 1"),
             std::string::npos);
   // The limits the tag checker's proofs assume are enforced.
-  EXPECT_EQ(tesseraLaunch(module, "scale", {int64_t(1) << 31, 1, 1}, args),
+  EXPECT_EQ(tessera::test::launchNamed(module, "scale",
+                                       {int64_t(1) << 31, 1, 1}, args),
             TESSERA_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(tesseraLaunch(module, "scale", {1, 65536, 1}, args),
+  EXPECT_EQ(tessera::test::launchNamed(module, "scale", {1, 65536, 1}, args),
             TESSERA_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tesseraGetLastError()).find("at most 2^31 - 1"),
             std::string::npos);
@@ -127,7 +143,7 @@ TEST_F(RuntimeModule, LaunchErrorsAreClear) {
     tessera_view huge = vx;
     huge.sizes[0] = size;
     void *hugeArgs[] = {&huge, &vx, &factor};
-    EXPECT_EQ(tesseraLaunch(module, "scale", {1, 1, 1}, hugeArgs),
+    EXPECT_EQ(tessera::test::launchNamed(module, "scale", {1, 1, 1}, hugeArgs),
               TESSERA_ERROR_INVALID_ARGUMENT);
     EXPECT_NE(std::string(tesseraGetLastError()).find("outside [0, 2^48)"),
               std::string::npos);
@@ -137,15 +153,16 @@ TEST_F(RuntimeModule, LaunchErrorsAreClear) {
     tessera_view strided = vx;
     strided.strides[0] = stride;
     void *stridedArgs[] = {&strided, &vx, &factor};
-    EXPECT_EQ(tesseraLaunch(module, "scale", {1, 1, 1}, stridedArgs),
-              TESSERA_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(
+        tessera::test::launchNamed(module, "scale", {1, 1, 1}, stridedArgs),
+        TESSERA_ERROR_INVALID_ARGUMENT);
     EXPECT_NE(std::string(tesseraGetLastError())
                   .find("stride " + std::to_string(stride) +
                         " of dimension 0 must be 1 (the innermost)"),
               std::string::npos);
   }
   void *missing[] = {&vx, nullptr, &factor};
-  EXPECT_EQ(tesseraLaunch(module, "scale", {1, 1, 1}, missing),
+  EXPECT_EQ(tessera::test::launchNamed(module, "scale", {1, 1, 1}, missing),
             TESSERA_ERROR_INVALID_ARGUMENT);
   tesseraModuleUnload(module);
 }
@@ -172,10 +189,12 @@ TEST_F(RuntimeModule, MalformedBundlesAreRejected) {
   EXPECT_EQ(tesseraModuleLoadFile(device, "/nonexistent.bundle", &module),
             TESSERA_ERROR_INVALID_ARGUMENT);
   // Kernel metadata launches would trust: a rank that is not a number or
-  // beyond TESSERA_MAX_RANK, an unknown argument kind.
-  for (const char *bad : {"view:f32:x", "view:f32:9", "blob:f32:1"}) {
+  // beyond TESSERA_MAX_RANK, an unknown argument kind, a scalar the runtime
+  // cannot pass (an integer wider than 64 bits, an unknown type).
+  for (std::string bad :
+       {"view:f32:x", "view:f32:9", "blob:f32:1", "scalar:i99", "scalar:c32"}) {
     std::string edited = bundle;
-    size_t at = edited.find("view:f32:1");
+    size_t at = edited.find(bad[0] == 's' ? "scalar:f32" : "view:f32:1");
     ASSERT_NE(at, std::string::npos);
     edited.replace(at, 10, bad);
     EXPECT_EQ(tesseraModuleLoad(device, edited.data(), edited.size(), &module),
@@ -191,20 +210,25 @@ TEST_F(RuntimeModule, MalformedBundlesAreRejected) {
   EXPECT_EQ(tessera::view(&x, {1, 1, 1, 1, 1}).rank, 0);
 }
 
-TEST_F(RuntimeModule, GpuDevicesCannotLoadYet) {
-  // Without a driver the device does not open; with one, loading a module
-  // on it is a clear error until the GPU backends land.
+TEST_F(RuntimeModule, ADeviceWithoutItsImageNamesTheImagesPresent) {
+  // The emulator of a chip the bundle was not compiled for.
+  tessera_device *emulator = nullptr;
+  ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_EMULATOR, 0, &emulator),
+            TESSERA_SUCCESS);
+  ASSERT_EQ(tesseraEmulatorSetChip(emulator, "sm_90a"), TESSERA_SUCCESS);
   tessera_module *module = nullptr;
-  tessera_device *cuda = nullptr;
-  tessera_status status = tesseraDeviceOpen(TESSERA_DEVICE_CUDA, &cuda);
-  if (status != TESSERA_SUCCESS) {
-    EXPECT_EQ(status, TESSERA_ERROR_NO_DRIVER);
-    return;
-  }
-  EXPECT_EQ(tesseraModuleLoad(cuda, bundle.data(), bundle.size(), &module),
-            TESSERA_ERROR_UNSUPPORTED);
+  EXPECT_EQ(tesseraModuleLoad(emulator, bundle.data(), bundle.size(), &module),
+            TESSERA_ERROR_INVALID_BUNDLE);
   EXPECT_EQ(module, nullptr);
-  tesseraDeviceClose(cuda);
+  std::string message = tesseraGetLastError();
+  EXPECT_NE(message.find("the bundle has no image for emu-sm_90a: it needs the "
+                         "emu-sm_90a image; compile with --target=sm_90a"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("host"), std::string::npos) << message;
+  EXPECT_NE(message.find("sm_80 PTX"), std::string::npos) << message;
+  EXPECT_NE(message.find("emu-sm_80"), std::string::npos) << message;
+  tesseraDeviceClose(emulator);
 }
 } // namespace
 
@@ -212,7 +236,8 @@ TEST_F(RuntimeModule, GpuDevicesCannotLoadYet) {
 // must be consecutive bytes, which the GPU backends copy as one run.
 TEST(RuntimeInt4Pairs, PairsAreConsecutiveBytes) {
   tessera_device *device = nullptr;
-  ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, &device), TESSERA_SUCCESS);
+  ASSERT_EQ(tesseraDeviceOpen(TESSERA_DEVICE_HOST, 0, &device),
+            TESSERA_SUCCESS);
   tessera_module *module = nullptr;
   ASSERT_EQ(
       tessera::test::loadBundleFile(device, TESSERA_PAIRS_BUNDLE, &module),
@@ -233,7 +258,7 @@ TEST(RuntimeInt4Pairs, PairsAreConsecutiveBytes) {
   codes.strides[0] = 4; // rows of 4 bytes, the last 2 unused
   tessera_view y = tessera::view(out.data(), {4, 4}, TESSERA_DTYPE_I8);
   void *args[] = {&codes, &y};
-  ASSERT_EQ(tesseraLaunch(module, "unpack_codes", {1, 1, 1}, args),
+  ASSERT_EQ(tessera::test::launchNamed(module, "unpack_codes", {1, 1, 1}, args),
             TESSERA_SUCCESS)
       << tesseraGetLastError();
   for (int r = 0; r < 4; ++r)
@@ -241,7 +266,7 @@ TEST(RuntimeInt4Pairs, PairsAreConsecutiveBytes) {
       EXPECT_EQ(out[r * 4 + c], r - 2 + c) << r << ", " << c;
   // Pairs two bytes apart are refused.
   codes.strides[1] = 2;
-  EXPECT_EQ(tesseraLaunch(module, "unpack_codes", {1, 1, 1}, args),
+  EXPECT_EQ(tessera::test::launchNamed(module, "unpack_codes", {1, 1, 1}, args),
             TESSERA_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tesseraGetLastError())
                 .find("the nibble pairs of an int4 view must be consecutive "

@@ -56,9 +56,9 @@ TEST(RuntimeStreams, GeneratedHeaderLaunchesInOrder) {
             TESSERA_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(tesseraEventRecord(start, stream), TESSERA_SUCCESS);
   // y = 2 x, then y = 3 y: in order.
-  ASSERT_EQ(tessera_kernels::scale(module, {3, 1, 1}, vx, vy, 2.0f),
+  ASSERT_EQ(tessera_kernels::scale(module, {3, 1, 1}, vx, vy, 2.0f, stream),
             TESSERA_SUCCESS);
-  ASSERT_EQ(tessera_kernels::scale(module, {3, 1, 1}, vy, vy, 3.0f),
+  ASSERT_EQ(tessera_kernels::scale(module, {3, 1, 1}, vy, vy, 3.0f, stream),
             TESSERA_SUCCESS);
   ASSERT_EQ(tesseraEventRecord(end, stream), TESSERA_SUCCESS);
   ASSERT_EQ(tesseraStreamSynchronize(stream), TESSERA_SUCCESS);
@@ -70,12 +70,19 @@ TEST(RuntimeStreams, GeneratedHeaderLaunchesInOrder) {
   for (int i = 0; i < 130; ++i)
     ASSERT_EQ(result[i], 6.0f * i) << "at " << i;
 
-  void *args[] = {&vx, &vy, nullptr};
+  // A stream of another device is refused.
+  tessera::Device other = tessera::Device::open(TESSERA_DEVICE_HOST);
+  tessera_stream *foreign;
+  ASSERT_EQ(tesseraStreamCreate(other.get(), &foreign), TESSERA_SUCCESS);
   float factor = 1.0f;
-  args[2] = &factor;
-  EXPECT_EQ(
-      tesseraLaunchOnStream(module.get(), "scale", {3, 1, 1}, args, nullptr),
-      TESSERA_ERROR_INVALID_ARGUMENT);
+  void *args[] = {&vx, &vy, &factor};
+  EXPECT_EQ(tesseraLaunch(module.kernel("scale"), {3, 1, 1}, args, foreign),
+            TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tesseraBufferWriteAsync(x, 0, result.data(), 4, foreign),
+            TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tesseraGetLastError()).find("another device"),
+            std::string::npos);
+  tesseraStreamDestroy(foreign);
   tesseraEventDestroy(start);
   tesseraEventDestroy(end);
   tesseraStreamDestroy(stream);

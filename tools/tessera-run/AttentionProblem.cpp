@@ -50,14 +50,14 @@ public:
     fillScaledBF16(v, rng, spreadMagnitudes(rng, batch * kvHeads * seqKv), {});
     poisonBF16(o);
   }
-  tessera_status launch(tessera_module *module) override {
+  tessera_status launch(Launcher &launcher) override {
     float scale = 0.125f; // 1 / sqrt(64)
     int64_t group = heads / kvHeads;
     uint8_t isCausal = causal;
     void *args[] = {&q.view, &k.view, &v.view,  &o.view,
                     &scale,  &group,  &isCausal};
     tessera_grid grid{(seqQ + 127) / 128, batch * heads, 1};
-    return tesseraLaunch(module, "flash_attention_fwd", grid, args);
+    return launcher.launch("flash_attention_fwd", grid, args);
   }
   void results(std::vector<double> &out, std::vector<double> &ref) override {
     out.resize(o.elements());

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Compare.h"
+#include "Launcher.h"
 
 #include "tessera/runtime/quantize.hpp"
 
@@ -155,20 +156,17 @@ int tessera::run::runCompare(const CompareOptions &options) {
     std::fprintf(stderr, "tessera-run: %s\n", message.c_str());
     return 2;
   };
-  tessera_device_kind kind;
-  if (tesseraParseDeviceKind(options.device.c_str(), &kind))
-    return error(tesseraGetLastError());
-  if (kind == TESSERA_DEVICE_HOST)
+  if (options.device == "host")
     return error("--compare=host needs another device (--device=emu)");
-  tessera::Device host = tessera::Device::open(TESSERA_DEVICE_HOST);
-  tessera::Device target = tessera::Device::open(kind);
+  std::string why;
+  tessera::Device host = openDevice("host", "", options.threads, false, why);
+  tessera::Device target =
+      host ? openDevice(options.device, options.chip,
+                        options.device == "emu" ? options.threads : -1,
+                        options.races, why)
+           : tessera::Device();
   if (!host || !target)
-    return error(std::string("cannot open the devices: ") +
-                 tesseraGetLastError());
-  if (options.threads > 0) {
-    tesseraHostSetThreads(host.get(), int(options.threads));
-    tesseraHostSetThreads(target.get(), int(options.threads));
-  }
+    return error(why);
   tessera::Module reference =
       tessera::Module::load(host, options.bundle.c_str());
   if (!reference)
@@ -181,15 +179,17 @@ int tessera::run::runCompare(const CompareOptions &options) {
                  " image: " + tesseraGetLastError());
 
   tessera_kernel_info info;
+  tessera_kernel *handle = nullptr;
   std::string kernel = options.kernel;
   if (kernel.empty()) {
     if (tesseraModuleKernelCount(reference.get()) != 1)
       return error("the bundle has several kernels; name one with --kernel");
-    tesseraModuleKernel(reference.get(), 0, &info);
-    kernel = info.name;
-  } else if (tesseraModuleFindKernel(reference.get(), kernel.c_str(), &info)) {
+    tesseraModuleGetKernelAt(reference.get(), 0, &handle);
+  } else if (tesseraModuleGetKernel(reference.get(), kernel.c_str(), &handle)) {
     return error(tesseraGetLastError());
   }
+  tesseraKernelGetInfo(handle, &info);
+  kernel = info.name;
 
   // Arguments: views from --view, scalars from --scalar.
   std::vector<Buffer> buffers(info.num_args);
@@ -249,6 +249,7 @@ int tessera::run::runCompare(const CompareOptions &options) {
     if (!b.dtype.empty())
       fill(b, rng);
   std::vector<Buffer> results[2] = {buffers, buffers};
+  tessera::Device *devices[2] = {&host, &target};
   tessera::Module *modules[2] = {&reference, &tested};
   for (int run = 0; run < 2; ++run) {
     std::vector<tessera_view> views(info.num_args);
@@ -267,9 +268,11 @@ int tessera::run::runCompare(const CompareOptions &options) {
         args[i] = &scalars[i]; // index and integers, little endian
       }
     }
-    if (tesseraLaunch(modules[run]->get(), kernel.c_str(),
-                      {options.grid[0], options.grid[1], options.grid[2]},
-                      args.data()))
+    Launcher launcher(devices[run]->get(), modules[run]->get());
+    if (launcher.launch(kernel,
+                        {options.grid[0], options.grid[1], options.grid[2]},
+                        args.data()) ||
+        launcher.download())
       return error(std::string("launch on ") + (run ? options.device : "host") +
                    " failed: " + tesseraGetLastError());
   }

@@ -13,7 +13,8 @@
 namespace tessera::run {
 
 struct CompareOptions {
-  std::string bundle, kernel, device = "emu";
+  std::string bundle, kernel, device = "emu", chip;
+  bool races = false;
   int64_t grid[3] = {1, 1, 1};
   /// (argument index, "D0xD1...") and (argument index, value).
   std::vector<std::pair<int64_t, std::string>> views, scalars;

@@ -46,10 +46,10 @@ public:
     fillScaledBF16(b, rng, {}, spreadMagnitudes(rng, n));
     poisonBF16(c);
   }
-  tessera_status launch(tessera_module *module) override {
+  tessera_status launch(Launcher &launcher) override {
     void *args[] = {&a.view, &b.view, &c.view};
     tessera_grid grid{(m + 127) / 128, (n + 127) / 128, 1};
-    return tesseraLaunch(module, "gemm_bf16", grid, args);
+    return launcher.launch("gemm_bf16", grid, args);
   }
   void results(std::vector<double> &out, std::vector<double> &ref) override {
     out.resize(m * n);
@@ -152,7 +152,7 @@ public:
     }
     poisonBF16(c);
   }
-  tessera_status launch(tessera_module *module) override {
+  tessera_status launch(Launcher &launcher) override {
     std::vector<void *> args = {&a.view, &w, &s};
     if (tokenScales)
       args = {&aCodes, &aScales, &w, &s};
@@ -160,7 +160,7 @@ public:
       args.push_back(&z);
     args.push_back(&c.view);
     tessera_grid grid{(m + 127) / 128, (n + 127) / 128, 1};
-    return tesseraLaunch(module, kernel.c_str(), grid, args.data());
+    return launcher.launch(kernel.c_str(), grid, args.data());
   }
   void results(std::vector<double> &out, std::vector<double> &ref) override {
     out.resize(m * n);

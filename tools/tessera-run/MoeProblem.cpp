@@ -180,7 +180,7 @@ public:
     std::fill(out.as<float>(), out.as<float>() + out.elements(), 0.0f);
   }
 
-  tessera_status launch(tessera_module *module) override {
+  tessera_status launch(Launcher &launcher) override {
     std::fill(out.as<float>(), out.as<float>() + out.elements(), 0.0f);
     // Gate and up projections are the two halves of the fused weight.
     gateView = upView = w13.view;
@@ -215,8 +215,8 @@ public:
       first.push_back(arg);
     std::string tail = scheme ? "_" + suffix : "";
     tessera_grid grid1{blocks, (inter + 63) / 64, 1};
-    if (tessera_status status = tesseraLaunch(
-            module, ("moe_gate_up_swiglu" + tail).c_str(), grid1, first.data()))
+    if (tessera_status status = launcher.launch(
+            ("moe_gate_up_swiglu" + tail).c_str(), grid1, first.data()))
       return status;
     std::vector<void *> second = {&h->view};
     for (void *arg : weightArgs(w2.view, down.get()))
@@ -225,8 +225,8 @@ public:
                       (void *)&blockExperts, (void *)&routed, (void *)&k32})
       second.push_back(arg);
     tessera_grid grid2{blocks, (hidden + 63) / 64, 1};
-    return tesseraLaunch(module, ("moe_down_combine" + tail).c_str(), grid2,
-                         second.data());
+    return launcher.launch(("moe_down_combine" + tail).c_str(), grid2,
+                           second.data());
   }
 
   void results(std::vector<double> &result, std::vector<double> &ref) override {

@@ -8,6 +8,8 @@
 #ifndef TESSERA_TOOLS_TESSERA_RUN_PROBLEMS_H
 #define TESSERA_TOOLS_TESSERA_RUN_PROBLEMS_H
 
+#include "Launcher.h"
+
 #include "tessera/runtime/quantize.hpp"
 #include "tessera/runtime/tessera.hpp"
 
@@ -91,7 +93,7 @@ public:
   virtual std::string describe() const = 0;
   /// Makes random inputs and poisons the outputs.
   virtual void prepare(std::mt19937 &rng) = 0;
-  virtual tessera_status launch(tessera_module *module) = 0;
+  virtual tessera_status launch(Launcher &launcher) = 0;
   /// The output as doubles and its float64 reference.
   virtual void results(std::vector<double> &out, std::vector<double> &ref) = 0;
   /// A second reference whose error is reported but not checked (the

@@ -1,17 +1,21 @@
 //===- tessera-run.cpp - Run, check and time bundled kernels ----*- C++ -*-===//
 //
 //   tessera-run k.bundle [--check] [--bench] [--kernel=NAME] [--threads=N]
-//               [--seed=S] [--iters=N] [--device=host|emu] [shape flags]
+//               [--seed=S] [--iters=N] [--device=host|emu|cuda|hip]
+//               [--chip=CHIP] [shape flags]
 //
 //   tessera-run k.bundle --compare=host --kernel=NAME --grid=X[,Y[,Z]]
-//               --view=I:D0xD1... --scalar=I:VALUE [--device=emu] [--races]
+//               --view=I:D0xD1... --scalar=I:VALUE [--device=emu|cuda|hip]
+//               [--chip=CHIP] [--races]
 //
 // --compare=host runs any kernel (not only the shipped ones) on the host
 // image and on the device's (the emulator's by default) with the same random
 // inputs and compares every view afterwards (Compare.cpp).
 // --device=emu runs the bundle's emulator image (the GPU device code, see
-// docs/gpu.md) on the CPU; --races also checks its shared memory accesses
-// for data races (a race fails the launch).
+// docs/gpu.md) on the CPU, --chip=sm_80 its emu-sm_80 image; --races also
+// checks its shared memory accesses for data races (a race fails the
+// launch). --device=cuda and --device=hip run the bundle's GPU image on GPU 0
+// (see Launcher.h for how host tensors reach it).
 //
 // Runs a shipped kernel of the bundle on random inputs. --check (the
 // default) poisons the outputs, compares them with a float64 reference and
@@ -39,15 +43,16 @@ static int usage(const char *message) {
       stderr,
       "tessera-run: %s\n"
       "usage: tessera-run BUNDLE [--check] [--bench] [--kernel=NAME] "
-      "[--device=host|emu] [--races] [--threads=N] [--seed=S] [--iters=N]\n"
+      "[--device=host|emu|cuda|hip] [--chip=CHIP] [--races] [--threads=N] "
+      "[--seed=S] [--iters=N]\n"
       "  GEMM (also quantized ones): --m --n --k; attention: --batch "
       "--heads --kv-heads "
       "--seq-q --seq-kv --causal=0|1;\n"
       "  MoE (also quantized): --tokens --experts --topk --hidden "
       "--inter\n"
       "   or: tessera-run BUNDLE --compare=host [--kernel=NAME] "
-      "--grid=X[,Y[,Z]] --view=I:D0xD1... --scalar=I:VALUE [--device=emu] "
-      "[--races]\n",
+      "--grid=X[,Y[,Z]] --view=I:D0xD1... --scalar=I:VALUE "
+      "[--device=emu|cuda|hip] [--chip=CHIP] [--races]\n",
       message);
   return 2;
 }
@@ -56,7 +61,7 @@ int main(int argc, char **argv) {
   static const std::set<std::string> shapeFlags = {
       "m",      "n",      "k",      "batch",   "heads", "kv-heads", "seq-q",
       "seq-kv", "causal", "tokens", "experts", "topk",  "hidden",   "inter"};
-  std::string bundle, kernel, device = "host";
+  std::string bundle, kernel, device = "host", chip;
   bool check = false, bench = false;
   int64_t threads = -1, seed = 1, iters = 10;
   bool races = false;
@@ -85,6 +90,8 @@ int main(int argc, char **argv) {
         kernel = value;
       else if (name == "device")
         device = value;
+      else if (name == "chip")
+        chip = value;
       else if (name == "races")
         races = true;
       else if (name == "compare")
@@ -128,11 +135,11 @@ int main(int argc, char **argv) {
   if (!compareWith.empty()) {
     if (compareWith != "host")
       return usage("--compare takes host (the reference image)");
-    if (races)
-      tesseraEmulatorSetRaceDetection(1);
     compareOptions.bundle = bundle;
     compareOptions.kernel = kernel;
     compareOptions.device = device == "host" ? "emu" : device;
+    compareOptions.chip = chip;
+    compareOptions.races = races;
     compareOptions.seed = seed;
     compareOptions.threads = threads;
     return runCompare(compareOptions);
@@ -142,32 +149,26 @@ int main(int argc, char **argv) {
   if (iters < 1)
     return usage("--iters must be positive");
 
-  tessera_device_kind kind;
-  tessera_device *dev = nullptr;
-  tessera_module *module = nullptr;
+  std::string error;
+  tessera::Device dev = openDevice(device, chip, threads, races, error);
+  if (!dev) {
+    std::fprintf(stderr, "tessera-run: %s\n", error.c_str());
+    return 1;
+  }
+  tessera::Module module = tessera::Module::load(dev, bundle.c_str());
   auto failWith = [&](const char *what) {
     std::fprintf(stderr, "tessera-run: %s: %s\n", what, tesseraGetLastError());
-    if (module)
-      tesseraModuleUnload(module);
-    if (dev)
-      tesseraDeviceClose(dev);
     return 1;
   };
-  if (tesseraParseDeviceKind(device.c_str(), &kind) ||
-      tesseraDeviceOpen(kind, &dev))
-    return failWith("cannot open the device");
-  if (races &&
-      (kind != TESSERA_DEVICE_EMULATOR || tesseraEmulatorSetRaceDetection(1)))
-    return usage("--races needs --device=emu");
-  if (threads != -1 && tesseraHostSetThreads(dev, static_cast<int>(threads)))
-    return failWith("cannot set the thread count");
-  if (tesseraModuleLoadFile(dev, bundle.c_str(), &module))
+  if (!module)
     return failWith("cannot load the bundle");
 
   if (kernel.empty()) {
-    for (size_t i = 0; i < tesseraModuleKernelCount(module); ++i) {
+    for (size_t i = 0; i < tesseraModuleKernelCount(module.get()); ++i) {
+      tessera_kernel *handle;
       tessera_kernel_info info;
-      tesseraModuleKernel(module, i, &info);
+      tesseraModuleGetKernelAt(module.get(), i, &handle);
+      tesseraKernelGetInfo(handle, &info);
       if (isKnownKernel(info.name)) {
         kernel = info.name;
         break;
@@ -180,17 +181,23 @@ int main(int argc, char **argv) {
   if (!problem) {
     std::fprintf(stderr, "tessera-run: no reference for kernel '%s'\n",
                  kernel.c_str());
-    tesseraModuleUnload(module);
-    tesseraDeviceClose(dev);
     return 1;
   }
   std::mt19937 rng(static_cast<uint32_t>(seed));
   problem->prepare(rng);
-  std::printf("kernel %s: %s, %d threads\n", kernel.c_str(),
-              problem->describe().c_str(), tesseraHostGetThreads(dev));
+  tessera_device_properties props;
+  tesseraDeviceGetProperties(dev.get(), &props);
+  if (int threads = tesseraHostGetThreads(dev.get()))
+    std::printf("kernel %s: %s, %d threads\n", kernel.c_str(),
+                problem->describe().c_str(), threads);
+  else
+    std::printf("kernel %s: %s, on %s (%s image)\n", kernel.c_str(),
+                problem->describe().c_str(), props.name,
+                tesseraModuleArch(module.get()));
+  Launcher launcher(dev.get(), module.get());
   int status = 0;
   if (check) {
-    if (problem->launch(module))
+    if (problem->launch(launcher) || launcher.download())
       return failWith("launch failed");
     std::vector<double> out, ref;
     problem->results(out, ref);
@@ -212,11 +219,11 @@ int main(int argc, char **argv) {
   }
   if (bench) {
     std::vector<double> seconds;
-    if (problem->launch(module)) // warm-up
+    if (problem->launch(launcher)) // warm-up
       return failWith("launch failed");
     for (int64_t i = 0; i < iters; ++i) {
       auto start = std::chrono::steady_clock::now();
-      if (problem->launch(module))
+      if (problem->launch(launcher))
         return failWith("launch failed");
       seconds.push_back(std::chrono::duration<double>(
                             std::chrono::steady_clock::now() - start)
@@ -227,7 +234,5 @@ int main(int argc, char **argv) {
     std::printf("median %.3f ms over %lld runs, %.2f GFLOP/s\n", median * 1e3,
                 static_cast<long long>(iters), problem->flops() / median / 1e9);
   }
-  tesseraModuleUnload(module);
-  tesseraDeviceClose(dev);
   return status;
 }

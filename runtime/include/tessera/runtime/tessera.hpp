@@ -72,10 +72,11 @@ public:
   }
   ~Device() { tesseraDeviceClose(device); }
 
-  /// Opens `kind`; the result is empty (and error() says why) on failure.
-  static Device open(tessera_device_kind kind) {
+  /// Opens device `ordinal` of `kind`; the result is empty (and error()
+  /// says why) on failure.
+  static Device open(tessera_device_kind kind, int ordinal = 0) {
     tessera_device *device = nullptr;
-    tesseraDeviceOpen(kind, &device);
+    tesseraDeviceOpen(kind, ordinal, &device);
     return Device(device);
   }
   explicit operator bool() const { return device; }
@@ -112,9 +113,19 @@ public:
   explicit operator bool() const { return module; }
   tessera_module *get() const { return module; }
 
-  tessera_status launch(const char *kernel, tessera_grid grid,
-                        void *const *args) {
-    return tesseraLaunch(module, kernel, grid, args);
+  /// The kernel named `name`, or null (error() says why).
+  tessera_kernel *kernel(const char *name) const {
+    tessera_kernel *found = nullptr;
+    tesseraModuleGetKernel(module, name, &found);
+    return found;
+  }
+  /// Launches the kernel named `name` (see tesseraLaunch).
+  tessera_status launch(const char *name, tessera_grid grid, void *const *args,
+                        tessera_stream *stream = nullptr) const {
+    tessera_kernel *found = nullptr;
+    if (tessera_status status = tesseraModuleGetKernel(module, name, &found))
+      return status;
+    return tesseraLaunch(found, grid, args, stream);
   }
 
 private:

@@ -55,13 +55,38 @@ const char *tesseraGetLastError(void);
 tessera_status tesseraParseDeviceKind(const char *name,
                                       tessera_device_kind *kind);
 
-/* Opens a device. CUDA and HIP are reached through dlopen of the driver
- * library, so a machine without one gets TESSERA_ERROR_NO_DRIVER. */
-tessera_status tesseraDeviceOpen(tessera_device_kind kind,
+/* How many devices of `kind` there are: 1 for the host and the emulator;
+ * for CUDA and HIP what the driver reports (TESSERA_ERROR_NO_DRIVER without
+ * one; 0 devices is success). */
+tessera_status tesseraDeviceCount(tessera_device_kind kind, int *count);
+
+/* Opens device `ordinal` (from 0) of `kind`. CUDA and HIP are reached
+ * through dlopen of their driver library (libcuda.so.1, libamdhip64.so), so
+ * a machine without one gets TESSERA_ERROR_NO_DRIVER. */
+tessera_status tesseraDeviceOpen(tessera_device_kind kind, int ordinal,
                                  tessera_device **device);
 /* The kind of a device (TESSERA_DEVICE_HOST for a null device). */
 tessera_device_kind tesseraDeviceKind(const tessera_device *device);
+/* Waits for the work of every stream of the device. */
+tessera_status tesseraDeviceSynchronize(tessera_device *device);
+/* Closes the device; its modules, buffers, streams and events must be
+ * released first. */
 void tesseraDeviceClose(tessera_device *device);
+
+typedef struct tessera_device_properties {
+  char name[256];
+  /* What its images are compiled for: "host", "emu-<chip>" ("emu" before
+   * a chip is set), "sm_90" (CUDA), "gfx942:sramecc+:xnack-" (HIP). */
+  char arch[64];
+  uint64_t memory_bytes;
+  /* SMs or CUs; the worker threads of a host or emulator device. */
+  int32_t multiprocessors;
+  /* The most dynamic shared memory one block may use (0 on the host). */
+  int64_t shared_bytes_per_block;
+} tessera_device_properties;
+
+tessera_status tesseraDeviceGetProperties(const tessera_device *device,
+                                          tessera_device_properties *props);
 
 /* Race detection of the emulator, for the whole process (default off):
  * launches on emulator devices then fail with TESSERA_ERROR_KERNEL and a
@@ -69,7 +94,12 @@ void tesseraDeviceClose(tessera_device *device);
  * word, at least one writing, with no barrier between. */
 tessera_status tesseraEmulatorSetRaceDetection(int enabled);
 
-/* Worker threads of a host or emulator device (default: all cores). */
+/* The chip an emulator device emulates ("sm_80"): modules then load the
+ * bundle's emu-<chip> image. Unset, they load its first emulator image. */
+tessera_status tesseraEmulatorSetChip(tessera_device *device, const char *chip);
+
+/* Worker threads of a host or emulator device (default: all cores), one
+ * persistent pool per device. */
 tessera_status tesseraHostSetThreads(tessera_device *device, int threads);
 int tesseraHostGetThreads(const tessera_device *device);
 
@@ -122,32 +152,49 @@ typedef struct tessera_kernel_info {
 } tessera_kernel_info;
 
 typedef struct tessera_module tessera_module;
+typedef struct tessera_kernel tessera_kernel;
+typedef struct tessera_stream tessera_stream;
 
-/* Loads the device's image from a bundle (tessera-compile's output). */
+/* Loads a bundle (tessera-compile's output) on a device: the image for the
+ * device's arch (for CUDA, an exact match first, then a cubin of the same
+ * major version and an older minor; not across "a" variants). No matching
+ * image is TESSERA_ERROR_INVALID_BUNDLE naming the images present. */
 tessera_status tesseraModuleLoad(tessera_device *device, const void *bundle,
                                  size_t size, tessera_module **module);
 tessera_status tesseraModuleLoadFile(tessera_device *device, const char *path,
                                      tessera_module **module);
+/* Releases the module and its kernels, after waiting for its device. */
 void tesseraModuleUnload(tessera_module *module);
+/* The arch of the image the module loaded ("" for a null module). */
+const char *tesseraModuleArch(const tessera_module *module);
 
+/* Kernels are owned by their module. */
 size_t tesseraModuleKernelCount(const tessera_module *module);
-tessera_status tesseraModuleKernel(const tessera_module *module, size_t index,
-                                   tessera_kernel_info *info);
-tessera_status tesseraModuleFindKernel(const tessera_module *module,
-                                       const char *name,
-                                       tessera_kernel_info *info);
+tessera_status tesseraModuleGetKernelAt(const tessera_module *module,
+                                        size_t index, tessera_kernel **kernel);
+tessera_status tesseraModuleGetKernel(const tessera_module *module,
+                                      const char *name,
+                                      tessera_kernel **kernel);
+tessera_status tesseraKernelGetInfo(const tessera_kernel *kernel,
+                                    tessera_kernel_info *info);
 
 /* Runs `kernel` over `grid`. args[i] points to a tessera_view for a view
- * argument and to the value (of the declared type) for a scalar. Returns
- * when every program instance has finished. */
-tessera_status tesseraLaunch(tessera_module *module, const char *kernel,
-                             tessera_grid grid, void *const *args);
+ * argument and to the value (of the declared type; i1 as a one-byte bool)
+ * for a scalar; both are copied, so they may change once this returns.
+ * With a null stream the call returns when the kernel has finished and
+ * reports its errors; on a stream it is queued, and
+ * tesseraStreamSynchronize reports them. */
+tessera_status tesseraLaunch(tessera_kernel *kernel, tessera_grid grid,
+                             void *const *args, tessera_stream *stream);
 
 /*===-------------------------------------------------------------------===*
  * Buffers, streams and events
  *===-------------------------------------------------------------------===*/
 
-/* Device memory. On the host it is ordinary memory, 64-byte aligned. */
+/* Device memory. On the host and the emulator it is ordinary memory, 64-byte
+ * aligned; on a GPU the data pointer is a device address, for views only.
+ * tesseraBufferWrite and tesseraBufferRead are synchronous and do not wait
+ * for streams: synchronize them first, or use the Async forms. */
 typedef struct tessera_buffer tessera_buffer;
 tessera_status tesseraBufferCreate(tessera_device *device, size_t bytes,
                                    tessera_buffer **buffer);
@@ -160,18 +207,27 @@ tessera_status tesseraBufferRead(const tessera_buffer *buffer, size_t offset,
                                  void *destination, size_t bytes);
 void tesseraBufferDestroy(tessera_buffer *buffer);
 
-/* An in-order queue of launches. On the host, work runs when it is
- * enqueued, so a stream is always synchronized. */
-typedef struct tessera_stream tessera_stream;
+/* An in-order queue of work that runs asynchronously on every device kind
+ * (on the host and the emulator, a thread per stream feeding the device's
+ * worker pool). After a failure the stream skips its queued work until
+ * tesseraStreamSynchronize reports the failure. */
 tessera_status tesseraStreamCreate(tessera_device *device,
                                    tessera_stream **stream);
-tessera_status tesseraLaunchOnStream(tessera_module *module, const char *kernel,
-                                     tessera_grid grid, void *const *args,
-                                     tessera_stream *stream);
 tessera_status tesseraStreamSynchronize(tessera_stream *stream);
+/* Waits for the stream, then releases it. */
 void tesseraStreamDestroy(tessera_stream *stream);
 
-/* A point in a stream; two events give the time between them. */
+/* Copies queued on a stream: the host memory must stay valid, and unread
+ * or unchanged, until the stream has passed them. */
+tessera_status tesseraBufferWriteAsync(tessera_buffer *buffer, size_t offset,
+                                       const void *source, size_t bytes,
+                                       tessera_stream *stream);
+tessera_status tesseraBufferReadAsync(const tessera_buffer *buffer,
+                                      size_t offset, void *destination,
+                                      size_t bytes, tessera_stream *stream);
+
+/* A point in a stream; two events give the time between them, once the
+ * stream has passed both (tesseraEventElapsedMs waits for that). */
 typedef struct tessera_event tessera_event;
 tessera_status tesseraEventCreate(tessera_device *device,
                                   tessera_event **event);

@@ -1,0 +1,41 @@
+//===- Device.h - The C API's objects ---------------------------*- C++ -*-===//
+
+#ifndef TESSERA_RUNTIME_DEVICE_H
+#define TESSERA_RUNTIME_DEVICE_H
+
+#include "Backend.h"
+
+struct tessera_device {
+  std::unique_ptr<tessera::runtime::Backend> backend;
+};
+
+struct tessera_kernel {
+  tessera_module *module;
+  tessera::runtime::Kernel kernel;
+};
+
+struct tessera_module {
+  tessera_device *device = nullptr;
+  std::string bundle; // owns the bytes the image views point into
+  tessera::runtime::BundleImage image;
+  std::unique_ptr<tessera::runtime::LoadedImage> loaded;
+  std::vector<tessera_kernel> kernels;
+};
+
+struct tessera_stream {
+  tessera_device *device;
+  std::unique_ptr<tessera::runtime::Stream> stream;
+};
+
+struct tessera_event {
+  tessera_device *device;
+  std::unique_ptr<tessera::runtime::Event> event;
+};
+
+struct tessera_buffer {
+  tessera_device *device;
+  void *data;
+  size_t size;
+};
+
+#endif // TESSERA_RUNTIME_DEVICE_H
