@@ -1,4 +1,4 @@
-//===- Compare.cpp - Any kernel: a device's image against the host's ------===//
+//===- Compare.cpp - Any kernel: a device's image against a reference ----===//
 //
 // tessera-run B --compare=host --kernel=K --grid=X[,Y[,Z]]
 //             --view=I:D0xD1... --scalar=I:VALUE [--device=emu]
@@ -7,6 +7,10 @@
 // every view afterwards, element by element, relative to the largest
 // magnitude of the host's view, against a tolerance of the view's element
 // type. No reference formula is needed, so a user's own kernel is checked.
+// --compare=emu takes the emulator's image as the reference (the device
+// defaults to the host) and demands equal bits on small-integer inputs:
+// on a GPU, that checks the emulator's fragment and swizzle tables (and the
+// GPU image's) element by element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,9 +86,15 @@ double valueAt(const Buffer &b, int64_t i) {
   return double(v);
 }
 
-void fill(Buffer &b, std::mt19937 &rng) {
-  std::uniform_real_distribution<float> real(-1.0f, 1.0f);
-  std::uniform_int_distribution<int> small(-8, 8);
+/// Random values; with `exact`, small integers, which every float format
+/// holds and whose products and sums (of up to 2^18 terms) are exact in f32,
+/// so any two correct images agree bit for bit.
+void fill(Buffer &b, std::mt19937 &rng, bool exact) {
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> small(-8, 8), smaller(-2, 2);
+  auto real = [&](std::mt19937 &rng) {
+    return exact ? float(smaller(rng)) : uniform(rng);
+  };
   int64_t size = elementBytes(b.dtype);
   for (int64_t i = 0; i < b.elements(); ++i) {
     uint8_t *p = b.bytes.data() + i * size;
@@ -96,7 +106,7 @@ void fill(Buffer &b, std::mt19937 &rng) {
                                      : tessera::toF16(real(rng));
       std::memcpy(p, &v, 2);
     } else if (b.dtype == "f8E4M3FN") {
-      *p = tessera::toE4M3(4.0f * real(rng));
+      *p = tessera::toE4M3(exact ? real(rng) : 4.0f * real(rng));
     } else {
       int64_t v = small(rng);
       std::memcpy(p, &v, size_t(size)); // little endian: the low bytes
@@ -156,22 +166,28 @@ int tessera::run::runCompare(const CompareOptions &options) {
     std::fprintf(stderr, "tessera-run: %s\n", message.c_str());
     return 2;
   };
-  if (options.device == "host")
-    return error("--compare=host needs another device (--device=emu)");
+  const std::string &refName = options.reference;
+  bool exact = refName == "emu";
+  if (options.device == refName)
+    return error("--compare=" + refName + " needs another device (--device=" +
+                 (exact ? "host" : "emu") + ")");
+  // The chip, race detection and threads go to the devices that take them.
+  auto open = [&](const std::string &name, std::string &why) {
+    bool emulator = name == "emu", hostMemory = emulator || name == "host";
+    return openDevice(name, emulator ? options.chip : "",
+                      hostMemory ? options.threads : -1,
+                      emulator && options.races, why);
+  };
   std::string why;
-  tessera::Device host = openDevice("host", "", options.threads, false, why);
-  tessera::Device target =
-      host ? openDevice(options.device, options.chip,
-                        options.device == "emu" ? options.threads : -1,
-                        options.races, why)
-           : tessera::Device();
+  tessera::Device host = open(refName, why);
+  tessera::Device target = host ? open(options.device, why) : tessera::Device();
   if (!host || !target)
     return error(why);
   tessera::Module reference =
       tessera::Module::load(host, options.bundle.c_str());
   if (!reference)
-    return error(std::string("cannot load the host image: ") +
-                 tesseraGetLastError());
+    return error("cannot load the " + refName +
+                 " image: " + tesseraGetLastError());
   tessera::Module tested =
       tessera::Module::load(target, options.bundle.c_str());
   if (!tested)
@@ -247,7 +263,7 @@ int tessera::run::runCompare(const CompareOptions &options) {
   std::mt19937 rng(uint32_t(options.seed));
   for (Buffer &b : buffers)
     if (!b.dtype.empty())
-      fill(b, rng);
+      fill(b, rng, exact);
   std::vector<Buffer> results[2] = {buffers, buffers};
   tessera::Device *devices[2] = {&host, &target};
   tessera::Module *modules[2] = {&reference, &tested};
@@ -273,13 +289,15 @@ int tessera::run::runCompare(const CompareOptions &options) {
                         {options.grid[0], options.grid[1], options.grid[2]},
                         args.data()) ||
         launcher.download())
-      return error(std::string("launch on ") + (run ? options.device : "host") +
+      return error(std::string("launch on ") +
+                   (run ? options.device : refName) +
                    " failed: " + tesseraGetLastError());
   }
 
   bool pass = true;
-  std::printf("kernel %s: %s against host\n", kernel.c_str(),
-              options.device.c_str());
+  std::printf("kernel %s: %s against %s%s\n", kernel.c_str(),
+              options.device.c_str(), refName.c_str(),
+              exact ? ", small-integer inputs, equal bits required" : "");
   for (size_t i = 0; i < info.num_args; ++i) {
     const Buffer &ref = results[0][i], &out = results[1][i];
     if (ref.dtype.empty())
@@ -298,7 +316,7 @@ int tessera::run::runCompare(const CompareOptions &options) {
         worst = std::max(worst, std::fabs(a - r));
     }
     double relative = scale > 0 ? worst / scale : worst;
-    double tolerance = toleranceOf(ref.dtype);
+    double tolerance = exact ? 0.0 : toleranceOf(ref.dtype);
     bool ok = finite && relative <= tolerance;
     pass &= ok;
     std::printf("argument %zu (%s): relative difference %.3e (tolerance "

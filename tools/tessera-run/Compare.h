@@ -13,6 +13,9 @@
 namespace tessera::run {
 
 struct CompareOptions {
+  /// The reference image: "host", or "emu" (exact: small-integer inputs,
+  /// equal bits required).
+  std::string reference = "host";
   std::string bundle, kernel, device = "emu", chip;
   bool races = false;
   int64_t grid[3] = {1, 1, 1};

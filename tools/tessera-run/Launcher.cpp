@@ -112,7 +112,7 @@ tessera_status Launcher::launch(const std::string &kernel, tessera_grid grid,
   tesseraKernelGetInfo(handle, &info);
   tessera_device_kind kind = tesseraDeviceKind(device);
   if (kind == TESSERA_DEVICE_HOST || kind == TESSERA_DEVICE_EMULATOR)
-    return tesseraLaunch(handle, grid, args, nullptr);
+    return tesseraLaunch(handle, grid, args, stream);
   // A GPU: the same arguments with views of staged device memory.
   std::vector<tessera_view> views(info.num_args);
   std::vector<void *> deviceArgs(args, args + info.num_args);
@@ -128,7 +128,7 @@ tessera_status Launcher::launch(const std::string &kernel, tessera_grid grid,
         return status;
     deviceArgs[i] = &views[i];
   }
-  return tesseraLaunch(handle, grid, deviceArgs.data(), nullptr);
+  return tesseraLaunch(handle, grid, deviceArgs.data(), stream);
 }
 
 tessera_status Launcher::download() {

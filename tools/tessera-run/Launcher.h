@@ -41,9 +41,11 @@ public:
   Launcher(const Launcher &) = delete;
   Launcher &operator=(const Launcher &) = delete;
 
-  /// Launches `kernel` (see tesseraLaunch) and waits for it.
+  /// Launches `kernel` (see tesseraLaunch): queued on the stream if one
+  /// is set, else waited for.
   tessera_status launch(const std::string &kernel, tessera_grid grid,
                         void *const *args);
+  void setStream(tessera_stream *queue) { stream = queue; }
   /// Copies every staged buffer back to its host memory.
   tessera_status download();
 
@@ -58,6 +60,7 @@ private:
 
   tessera_device *device;
   tessera_module *module;
+  tessera_stream *stream = nullptr;
   std::vector<Staged> staged;
 };
 

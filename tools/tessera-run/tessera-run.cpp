@@ -4,13 +4,16 @@
 //               [--seed=S] [--iters=N] [--device=host|emu|cuda|hip]
 //               [--chip=CHIP] [shape flags]
 //
-//   tessera-run k.bundle --compare=host --kernel=NAME --grid=X[,Y[,Z]]
+//   tessera-run k.bundle --compare=host|emu --kernel=NAME --grid=X[,Y[,Z]]
 //               --view=I:D0xD1... --scalar=I:VALUE [--device=emu|cuda|hip]
 //               [--chip=CHIP] [--races]
 //
 // --compare=host runs any kernel (not only the shipped ones) on the host
 // image and on the device's (the emulator's by default) with the same random
-// inputs and compares every view afterwards (Compare.cpp).
+// inputs and compares every view afterwards (Compare.cpp); --compare=emu
+// takes the emulator's image as the reference and demands equal bits, on
+// small-integer inputs (--device=cuda: the emulator's fragment and swizzle
+// tables against the GPU).
 // --device=emu runs the bundle's emulator image (the GPU device code, see
 // docs/gpu.md) on the CPU, --chip=sm_80 its emu-sm_80 image; --races also
 // checks its shared memory accesses for data races (a race fails the
@@ -50,7 +53,7 @@ static int usage(const char *message) {
       "--seq-q --seq-kv --causal=0|1;\n"
       "  MoE (also quantized): --tokens --experts --topk --hidden "
       "--inter\n"
-      "   or: tessera-run BUNDLE --compare=host [--kernel=NAME] "
+      "   or: tessera-run BUNDLE --compare=host|emu [--kernel=NAME] "
       "--grid=X[,Y[,Z]] --view=I:D0xD1... --scalar=I:VALUE "
       "[--device=emu|cuda|hip] [--chip=CHIP] [--races]\n",
       message);
@@ -61,7 +64,7 @@ int main(int argc, char **argv) {
   static const std::set<std::string> shapeFlags = {
       "m",      "n",      "k",      "batch",   "heads", "kv-heads", "seq-q",
       "seq-kv", "causal", "tokens", "experts", "topk",  "hidden",   "inter"};
-  std::string bundle, kernel, device = "host", chip;
+  std::string bundle, kernel, device, chip;
   bool check = false, bench = false;
   int64_t threads = -1, seed = 1, iters = 10;
   bool races = false;
@@ -133,11 +136,14 @@ int main(int argc, char **argv) {
   if (bundle.empty())
     return usage("no bundle given");
   if (!compareWith.empty()) {
-    if (compareWith != "host")
-      return usage("--compare takes host (the reference image)");
+    if (compareWith != "host" && compareWith != "emu")
+      return usage("--compare takes host or emu (the reference image)");
+    compareOptions.reference = compareWith;
     compareOptions.bundle = bundle;
     compareOptions.kernel = kernel;
-    compareOptions.device = device == "host" ? "emu" : device;
+    compareOptions.device = !device.empty()         ? device
+                            : compareWith == "host" ? "emu"
+                                                    : "host";
     compareOptions.chip = chip;
     compareOptions.races = races;
     compareOptions.seed = seed;
@@ -149,6 +155,8 @@ int main(int argc, char **argv) {
   if (iters < 1)
     return usage("--iters must be positive");
 
+  if (device.empty())
+    device = "host";
   std::string error;
   tessera::Device dev = openDevice(device, chip, threads, races, error);
   if (!dev) {
@@ -188,10 +196,11 @@ int main(int argc, char **argv) {
   tessera_device_properties props;
   tesseraDeviceGetProperties(dev.get(), &props);
   if (int threads = tesseraHostGetThreads(dev.get()))
-    std::printf("kernel %s: %s, %d threads\n", kernel.c_str(),
-                problem->describe().c_str(), threads);
+    std::printf("kernel %s: %s, %d threads, %s image\n", kernel.c_str(),
+                problem->describe().c_str(), threads,
+                tesseraModuleArch(module.get()));
   else
-    std::printf("kernel %s: %s, on %s (%s image)\n", kernel.c_str(),
+    std::printf("kernel %s: %s, on %s, %s image\n", kernel.c_str(),
                 problem->describe().c_str(), props.name,
                 tesseraModuleArch(module.get()));
   Launcher launcher(dev.get(), module.get());
@@ -221,14 +230,31 @@ int main(int argc, char **argv) {
     std::vector<double> seconds;
     if (problem->launch(launcher)) // warm-up
       return failWith("launch failed");
+    // On a GPU, events around the launches on a stream: the kernels' time,
+    // not the host's waiting.
+    bool gpu = !tesseraHostGetThreads(dev.get());
+    tessera::Stream stream =
+        gpu ? tessera::Stream::create(dev) : tessera::Stream();
+    tessera::Event begin = gpu ? tessera::Event::create(dev) : tessera::Event();
+    tessera::Event end = gpu ? tessera::Event::create(dev) : tessera::Event();
+    if (gpu && (!stream || !begin || !end))
+      return failWith("cannot time on the device");
+    launcher.setStream(stream.get());
     for (int64_t i = 0; i < iters; ++i) {
       auto start = std::chrono::steady_clock::now();
-      if (problem->launch(launcher))
+      double ms = 0;
+      if ((gpu && tesseraEventRecord(begin.get(), stream.get())) ||
+          problem->launch(launcher) ||
+          (gpu && (tesseraEventRecord(end.get(), stream.get()) ||
+                   tesseraStreamSynchronize(stream.get()) ||
+                   tesseraEventElapsedMs(begin.get(), end.get(), &ms))))
         return failWith("launch failed");
-      seconds.push_back(std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - start)
-                            .count());
+      seconds.push_back(gpu ? ms / 1e3
+                            : std::chrono::duration<double>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count());
     }
+    launcher.setStream(nullptr);
     std::sort(seconds.begin(), seconds.end());
     double median = seconds[seconds.size() / 2];
     std::printf("median %.3f ms over %lld runs, %.2f GFLOP/s\n", median * 1e3,

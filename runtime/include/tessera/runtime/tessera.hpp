@@ -1,8 +1,8 @@
 //===- tessera.hpp - C++ wrapper of the Tessera runtime ---------*- C++ -*-===//
 //
-// Move-only owners of devices and modules over the C API, and a helper to
-// describe dense row-major views. Calls return tessera_status; error()
-// gives the message of the last failure.
+// Move-only owners of devices, modules, streams and events over the C API, and
+// a helper to describe dense row-major views. Calls return tessera_status;
+// error() gives the message of the last failure.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,18 +60,33 @@ inline tessera_view int4PairView(const tessera_view &codes) {
   return pairs;
 }
 
-class Device {
+namespace detail {
+/// A move-only owner of a runtime object, released with `Release`.
+template <typename T, void (*Release)(T *)> class Owner {
 public:
-  Device() = default;
-  explicit Device(tessera_device *device) : device(device) {}
-  Device(Device &&other) noexcept
-      : device(std::exchange(other.device, nullptr)) {}
-  Device &operator=(Device &&other) noexcept {
-    std::swap(device, other.device);
+  Owner() = default;
+  explicit Owner(T *handle) : handle(handle) {}
+  Owner(Owner &&other) noexcept
+      : handle(std::exchange(other.handle, nullptr)) {}
+  Owner &operator=(Owner &&other) noexcept {
+    std::swap(handle, other.handle);
     return *this;
   }
-  ~Device() { tesseraDeviceClose(device); }
+  ~Owner() {
+    if (handle)
+      Release(handle);
+  }
+  explicit operator bool() const { return handle; }
+  T *get() const { return handle; }
 
+private:
+  T *handle = nullptr;
+};
+} // namespace detail
+
+class Device : public detail::Owner<tessera_device, tesseraDeviceClose> {
+public:
+  using Owner::Owner;
   /// Opens device `ordinal` of `kind`; the result is empty (and error()
   /// says why) on failure.
   static Device open(tessera_device_kind kind, int ordinal = 0) {
@@ -79,25 +94,11 @@ public:
     tesseraDeviceOpen(kind, ordinal, &device);
     return Device(device);
   }
-  explicit operator bool() const { return device; }
-  tessera_device *get() const { return device; }
-
-private:
-  tessera_device *device = nullptr;
 };
 
-class Module {
+class Module : public detail::Owner<tessera_module, tesseraModuleUnload> {
 public:
-  Module() = default;
-  explicit Module(tessera_module *module) : module(module) {}
-  Module(Module &&other) noexcept
-      : module(std::exchange(other.module, nullptr)) {}
-  Module &operator=(Module &&other) noexcept {
-    std::swap(module, other.module);
-    return *this;
-  }
-  ~Module() { tesseraModuleUnload(module); }
-
+  using Owner::Owner;
   /// Loads a bundle file; the result is empty on failure.
   static Module load(const Device &device, const char *path) {
     tessera_module *module = nullptr;
@@ -110,26 +111,42 @@ public:
     tesseraModuleLoad(device.get(), bundle, size, &module);
     return Module(module);
   }
-  explicit operator bool() const { return module; }
-  tessera_module *get() const { return module; }
-
   /// The kernel named `name`, or null (error() says why).
   tessera_kernel *kernel(const char *name) const {
     tessera_kernel *found = nullptr;
-    tesseraModuleGetKernel(module, name, &found);
+    tesseraModuleGetKernel(get(), name, &found);
     return found;
   }
   /// Launches the kernel named `name` (see tesseraLaunch).
   tessera_status launch(const char *name, tessera_grid grid, void *const *args,
                         tessera_stream *stream = nullptr) const {
     tessera_kernel *found = nullptr;
-    if (tessera_status status = tesseraModuleGetKernel(module, name, &found))
+    if (tessera_status status = tesseraModuleGetKernel(get(), name, &found))
       return status;
     return tesseraLaunch(found, grid, args, stream);
   }
+};
 
-private:
-  tessera_module *module = nullptr;
+class Stream : public detail::Owner<tessera_stream, tesseraStreamDestroy> {
+public:
+  using Owner::Owner;
+  /// A new stream of `device`; empty on failure.
+  static Stream create(const Device &device) {
+    tessera_stream *stream = nullptr;
+    tesseraStreamCreate(device.get(), &stream);
+    return Stream(stream);
+  }
+};
+
+class Event : public detail::Owner<tessera_event, tesseraEventDestroy> {
+public:
+  using Owner::Owner;
+  /// A new event of `device`; empty on failure.
+  static Event create(const Device &device) {
+    tessera_event *event = nullptr;
+    tesseraEventCreate(device.get(), &event);
+    return Event(event);
+  }
 };
 
 } // namespace tessera

@@ -1,0 +1,286 @@
+#!/usr/bin/env bash
+# bench/device/run.sh: Tessera's GPU checks and timings on an NVIDIA GPU,
+# in one run (under 8 minutes on an H200), from a pack built elsewhere:
+#
+#   cmake --build build --target tessera-device-pack    # here: x86-64
+#   bench/device/run.sh [--pack build/device-pack] [--results FILE]
+#   bench/device/run.sh --dry-run                       # here: see below
+#
+# (a) every shipped and quantized sm_80 kernel --check'ed on the GPU
+#     (tessera-run --device=cuda) at aligned and ragged shapes;
+# (b) microkernels (MMA fragments, ldmatrix, swizzles, copies, element-wise
+#     code) run on the GPU against the emulator with equal bits required
+#     on small-integer inputs (--compare=emu), and reductions and a softmax
+#     against the host image (--compare=host, within tolerance);
+# (c) timings side by side in the same run: the bf16 GEMM, attention and
+#     the MoE expert MLPs against PyTorch's peers (peers.py).
+# Rows are printed and appended to the results file (default
+# bench/device/RESULTS.md) as a dated section.
+#
+# --dry-run prints the plan, checks that the pack holds every file, and runs
+# (a) and (b) on this machine instead (the host image checked, the host
+# image against the emulator's), and Tessera's timings at a small shape, so
+# that the plan's flags and the parsing of tessera-run's output are tested
+# where there is no GPU; it writes no results.
+set -u -o pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+pack=$root/build/device-pack
+results=$here/RESULTS.md
+dry=0
+budget=300 # seconds for the peers
+while [ $# -gt 0 ]; do
+  case $1 in
+  --dry-run) dry=1 ;;
+  --pack) pack=$2; shift ;;
+  --pack=*) pack=${1#--pack=} ;;
+  --results) results=$2; shift ;;
+  --results=*) results=${1#--results=} ;;
+  --peer-budget=*) budget=${1#--peer-budget=} ;;
+  *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# (a) bundle | tessera-run flags
+checks=(
+  "gemm_bf16|--m=1024 --n=1024 --k=1024"
+  "gemm_bf16|--m=1000 --n=1030 --k=520"
+  "gemm_bf16|--m=1 --n=257 --k=72"
+  "gemm_bf16_plain|--m=512 --n=384 --k=256"
+  "gemm_bf16_plain|--m=130 --n=100 --k=30"
+  "gemm_w4a16|--m=1024 --n=1024 --k=1024"
+  "gemm_w4a16|--m=200 --n=130 --k=200"
+  "gemm_int4_g32|--m=512 --n=512 --k=512"
+  "gemm_int4_g32|--m=200 --n=136 --k=192"
+  "gemm_int4_g64_zp|--m=512 --n=512 --k=512"
+  "gemm_int4_g64_zp|--m=130 --n=256 --k=100"
+  "gemm_int8_pc|--m=512 --n=512 --k=512"
+  "gemm_int8_pc|--m=200 --n=136 --k=192"
+  "flash_attention|--batch=2 --heads=8 --kv-heads=2 --seq-q=512 --seq-kv=512 --causal=0"
+  "flash_attention|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
+)
+# (b) bundle | reference image | tessera-run flags
+micro=(
+  "micro_gemm|emu|--kernel=gemm_warp --grid=3,4 --view=0:70x48 --view=1:48x60 --view=2:70x60"
+  "micro_gemm|emu|--kernel=gemm_nt --grid=2,3 --view=0:200x136 --view=1:150x136 --view=2:200x150"
+  "micro_gemm|emu|--kernel=gemm_f16_relu --grid=4,5 --view=0:250x100 --view=1:100x150 --view=2:250x150 --scalar=3:0.5"
+  "gemm_bf16|emu|--kernel=gemm_bf16 --grid=2,2 --view=0:200x72 --view=1:72x136 --view=2:200x136"
+  "gemm_bf16_plain|emu|--kernel=gemm_bf16 --grid=2,2 --view=0:256x64 --view=1:64x256 --view=2:256x256"
+  "micro_elementwise|emu|--kernel=axpy_select --grid=3,2 --view=0:70x100 --view=1:70x100 --view=2:70x100 --scalar=3:1.5"
+  "micro_elementwise|emu|--kernel=add_iota --grid=3 --view=0:700 --view=1:700"
+  "micro_rows|host|--kernel=row_normalize --grid=5 --view=0:70x50 --view=1:70x50"
+  "micro_rows|host|--kernel=column_sums --grid=3 --view=0:8x90 --view=1:90"
+  "micro_rows|host|--kernel=row_softmax --grid=9 --view=0:70x100 --view=1:70x100"
+)
+# (c) GEMM M N K; attention batch heads kv-heads seq d causal; MoE tokens
+# experts top-k hidden inter.
+gemms=("4096 4096 4096" "8192 8192 8192" "4096 14336 4096")
+attentions=("4 32 8 4096 64 0" "4 32 8 4096 64 1" "4 32 8 4096 128 0" "4 32 8 4096 128 1")
+moes=("4096 8 2 4096 14336" "4096 64 8 2048 1408")
+
+run=$pack/bin/tessera-run
+bundle() { echo "$pack/bundles/$1.bundle"; }
+
+# Every file the run needs, and the plan.
+missing=0
+need() {
+  if [ ! -e "$1" ]; then
+    echo "missing: $1" >&2
+    missing=1
+  fi
+}
+need "$run"
+need "$here/peers.py"
+ls "$pack"/lib/libboost_context.so.* > /dev/null 2>&1 ||
+  { echo "missing: $pack/lib/libboost_context.so.*" >&2; missing=1; }
+declare -A bundles=()
+for row in "${checks[@]}" "${micro[@]}"; do bundles[${row%%|*}]=1; done
+bundles[gemm_bf16]=1
+bundles[flash_attention]=1
+for name in "${!bundles[@]}"; do
+  need "$(bundle "$name")"
+  # Each bundle holds the sm_80 images the run loads (PTX at least, which
+  # the driver compiles for the GPU at hand) and the emulator's.
+  if [ -e "$(bundle "$name")" ]; then
+    for image in "sm_80" "emu-sm_80" "host"; do
+      grep -aq "$image" "$(bundle "$name")" ||
+        { echo "$(bundle "$name") has no $image image" >&2; missing=1; }
+    done
+  fi
+done
+export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+if [ -x "$run" ]; then
+  # The binary and its libraries load here (it prints its usage).
+  usage=$("$run" 2>&1)
+  grep -q "usage: tessera-run" <<< "$usage" ||
+    { echo "$run does not start: $usage" >&2; missing=1; }
+fi
+if command -v python3 > /dev/null; then
+  python3 -c "import ast, sys; ast.parse(open(sys.argv[1]).read())" \
+    "$here/peers.py" || missing=1
+fi
+
+echo "plan: ${#checks[@]} checks, ${#micro[@]} microkernel comparisons," \
+  "${#gemms[@]} GEMM, ${#attentions[@]} attention and ${#moes[@]} MoE timings"
+for row in "${checks[@]}"; do echo "  check ${row%%|*} ${row#*|}"; done
+for row in "${micro[@]}"; do
+  IFS='|' read -r name reference flags <<< "$row"
+  echo "  compare $name against $reference: $flags"
+done
+for shape in "${gemms[@]}"; do echo "  time gemm $shape"; done
+for shape in "${attentions[@]}"; do echo "  time attention $shape"; done
+for shape in "${moes[@]}"; do echo "  time moe $shape"; done
+if [ $missing -ne 0 ]; then
+  echo "run.sh: the pack is incomplete; build it with" \
+    "cmake --build build --target tessera-device-pack" >&2
+  exit 1
+fi
+if [ $dry -eq 1 ]; then
+  echo "dry run: every file is present; the plan runs on this machine"
+fi
+
+# The run itself; a dry run uses this machine's host and emulator instead.
+start=$(date +%s)
+if [ $dry -eq 1 ]; then
+  gpu="this machine (dry run: host and emulator)"
+  check_device=--device=host
+else
+  gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
+  check_device=--device=cuda
+fi
+compare_device() { # reference image: the device it is compared with
+  if [ $dry -eq 0 ]; then echo --device=cuda
+  elif [ "$1" = emu ]; then echo --device=host
+  else echo --device=emu; fi
+}
+section=$(mktemp)
+emit() { echo "$*" | tee -a "$section"; }
+emit ""
+emit "## $(date -u +%Y-%m-%d) on ${gpu:-an unknown GPU} (bench/device/run.sh)"
+emit ""
+emit "### (a) Kernels checked (tessera-run $check_device --check)"
+emit ""
+emit "| bundle | shape | image | relative error | result |"
+emit "|---|---|---|---|---|"
+failures=0
+for row in "${checks[@]}"; do
+  name=${row%%|*}
+  flags=${row#*|}
+  out=$("$run" "$(bundle "$name")" $check_device --check $flags 2>&1)
+  image=$(head -1 <<< "$out" | grep -o '[^ ,]* image$' | cut -d' ' -f1)
+  error=$(grep -o 'relative error [^ ,]*' <<< "$out" | head -1 | cut -d' ' -f3)
+  verdict=$(grep -xE 'PASS|FAIL' <<< "$out" | tail -1)
+  if [ "$verdict" != PASS ]; then
+    failures=$((failures + 1))
+    verdict="${verdict:-ERROR}: $(tail -1 <<< "$out")"
+  fi
+  emit "| $name | $flags | ${image:-?} | ${error:-?} | $verdict |"
+done
+emit ""
+emit "### (b) Microkernels against the emulator (equal bits, small-integer inputs) or the host"
+emit ""
+emit "| bundle | kernel | reference | worst difference | result |"
+emit "|---|---|---|---|---|"
+for row in "${micro[@]}"; do
+  IFS='|' read -r name reference flags <<< "$row"
+  out=$("$run" "$(bundle "$name")" --compare=$reference \
+    "$(compare_device "$reference")" $flags 2>&1)
+  worst=$(grep -o 'relative difference [^ ]*' <<< "$out" | cut -d' ' -f3 | sort -g | tail -1)
+  verdict=$(grep -xE 'PASS|FAIL' <<< "$out" | tail -1)
+  if [ "$verdict" != PASS ]; then
+    failures=$((failures + 1))
+    verdict="${verdict:-ERROR}: $(tail -1 <<< "$out")"
+  fi
+  kernel=$(grep -o -- '--kernel=[^ ]*' <<< "$flags" | cut -d= -f2)
+  emit "| $name | $kernel | $reference | ${worst:-?} | $verdict |"
+done
+
+# (c) Tessera's timings, then the peers', then the rows.
+tessera_ms() { # bundle flags...: the median of 20 timed launches, in ms
+  local name=$1
+  shift
+  "$run" "$(bundle "$name")" $check_device --bench --iters=20 "$@" 2>&1 |
+    grep -o 'median [0-9.]* ms' | cut -d' ' -f2
+}
+if [ $dry -eq 1 ]; then
+  # Small shapes, no peers: the flags and the parsing are what is checked.
+  gemms=("128 256 64")
+  attentions=("1 4 2 128 64 1")
+  moes=()
+fi
+declare -A ours=()
+cases=()
+for shape in "${gemms[@]}"; do
+  read -r m n k <<< "$shape"
+  ours[gemm:$m:$n:$k]=$(tessera_ms gemm_bf16 --m=$m --n=$n --k=$k)
+  cases+=("gemm:$m:$n:$k")
+done
+for shape in "${attentions[@]}"; do
+  read -r b h kvh s d c <<< "$shape"
+  # The shipped kernel's head dimension is 64.
+  [ "$d" = 64 ] && ours[attn:$b:$h:$kvh:$s:$d:$c]=$(tessera_ms flash_attention \
+    --batch=$b --heads=$h --kv-heads=$kvh --seq-q=$s --seq-kv=$s --causal=$c)
+  cases+=("attn:$b:$h:$kvh:$s:$d:$c")
+done
+for shape in "${moes[@]}"; do
+  read -r t e topk hid inter <<< "$shape"
+  cases+=("moe:$t:$e:$topk:$hid:$inter")
+done
+peers=$(mktemp)
+if [ $dry -eq 0 ]; then
+  python3 "$here/peers.py" --budget "$budget" "${cases[@]}" 2>&1 | tee "$peers" >&2
+fi
+
+flops() { # case: floating-point operations (attention: causal halves them)
+  IFS=: read -r kind a b c d e f <<< "$1"
+  case $kind in
+  gemm) echo $((2 * a * b * c)) ;;
+  attn) echo $((4 * a * b * d * d * e / (1 + f))) ;;
+  moe) echo $((6 * a * c * d * e)) ;;
+  esac
+}
+tflops() { # case ms
+  [ -n "$2" ] && awk -v f="$(flops "$1")" -v ms="$2" \
+    'BEGIN { printf "%.1f", f / (ms * 1e9) }'
+}
+peer_ms() { grep "^$1 $2 " "$peers" | awk '{ print $3 }' | grep -E '^[0-9.]+$'; }
+ratio() { [ -n "$1" ] && [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b / a }'; }
+
+emit ""
+emit "### (c) Timings (median ms; TFLOP/s; ratio = peer time / Tessera time)"
+emit ""
+emit "| problem | Tessera sm_80 image | peer 1 | peer 2 | peer 1 / Tessera | peer 2 / Tessera |"
+emit "|---|---|---|---|---|---|"
+for case in "${cases[@]}"; do
+  case ${case%%:*} in
+  gemm) names=(cublas triton) ;;
+  attn) names=(flash flex) ;;
+  moe) names=(grouped_mm loop) ;;
+  esac
+  mine=${ours[$case]:-}
+  p1=$(peer_ms "$case" "${names[0]}")
+  p2=$(peer_ms "$case" "${names[1]}")
+  cell() { # name ms
+    if [ -n "$2" ]; then echo "$1 $2 ms, $(tflops "$case" "$2") TFLOP/s"
+    else echo "$1: $(grep "^$case \($1\|all\) " "$peers" | cut -d' ' -f3- | head -1)"; fi
+  }
+  if [ -n "$mine" ]; then ourcell="$mine ms, $(tflops "$case" "$mine") TFLOP/s"
+  elif [ "${case%%:*}" = moe ]; then ourcell="not compiled for sm_80 yet"
+  elif [ "${case%%:*}" = attn ]; then ourcell="no kernel (head dim 64 only)"
+  else ourcell="failed"; fi
+  emit "| $case | $ourcell | $(cell "${names[0]}" "$p1") | $(cell "${names[1]}" "$p2") | $(ratio "$mine" "$p1") | $(ratio "$mine" "$p2") |"
+done
+emit ""
+emit "$failures failed check(s); $(($(date +%s) - start)) s."
+if [ $dry -eq 1 ]; then
+  # Every timing Tessera takes must have been read.
+  for case in "${cases[@]}"; do
+    [ -n "${ours[$case]:-}" ] || { echo "no timing read for $case" >&2; failures=$((failures + 1)); }
+  done
+else
+  cat "$section" >> "$results"
+fi
+rm -f "$section" "$peers"
+[ $failures -eq 0 ]
