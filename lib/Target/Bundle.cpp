@@ -5,6 +5,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include "tessera/Analysis/SourceNames.h"
+#include "tessera/runtime/kernel_abi.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -87,7 +88,7 @@ std::string tessera::writeBundle(const std::vector<KernelInfo> &kernels,
     }
     image.StringData["triple"] = target.triple;
     image.StringData["arch"] = target.arch;
-    image.StringData["tessera.kernels"] = metadata;
+    image.StringData[TESSERA_BUNDLE_KERNELS_KEY] = metadata;
     image.Image = llvm::MemoryBuffer::getMemBuffer(target.image, "", false);
     llvm::SmallString<0> binary = llvm::object::OffloadBinary::write(image);
     bundle.append(binary.begin(), binary.end());

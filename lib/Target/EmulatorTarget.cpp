@@ -18,6 +18,7 @@
 #include "tessera/Target/EmulatorTarget.h"
 
 #include "emu/Emulator.h"
+#include "tessera/runtime/kernel_abi.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -297,11 +298,11 @@ LogicalResult EmulatorRewrite::addEntry(const KernelInfo &kernel) {
   // The host entry ABI (see the host lowering): run blocks [begin, end).
   auto *entryType = llvm::FunctionType::get(
       llvm::Type::getVoidTy(ctx), {ptr, i64, i64, i64, i64, i64}, false);
-  auto *hostEntry =
-      llvm::Function::Create(entryType, llvm::GlobalValue::ExternalLinkage,
-                             "tessera_kernel_" + kernel.name, module);
+  auto *hostEntry = llvm::Function::Create(
+      entryType, llvm::GlobalValue::ExternalLinkage,
+      TESSERA_KERNEL_SYMBOL_PREFIX + kernel.name, module);
   llvm::IRBuilder<> e(llvm::BasicBlock::Create(ctx, "entry", hostEntry));
-  llvm::Value *runGrid = loadEntry(e, entry("tessera.emu.run_grid"));
+  llvm::Value *runGrid = loadEntry(e, entry(TESSERA_EMU_RUN_GRID));
   auto *runType = llvm::FunctionType::get(
       llvm::Type::getVoidTy(ctx), {ptr, ptr, i64, i64, i64, i64, i64, i64, i64},
       false);
@@ -328,10 +329,10 @@ void EmulatorRewrite::emitTable() {
   }
   new llvm::GlobalVariable(
       module, type, true, llvm::GlobalValue::ExternalLinkage,
-      llvm::ConstantArray::get(type, strings), "__tessera_emu_names");
+      llvm::ConstantArray::get(type, strings), TESSERA_EMU_NAMES_SYMBOL);
   new llvm::GlobalVariable(
       module, i64, true, llvm::GlobalValue::ExternalLinkage,
-      llvm::ConstantInt::get(i64, names.size()), "__tessera_emu_count");
+      llvm::ConstantInt::get(i64, names.size()), TESSERA_EMU_COUNT_SYMBOL);
 }
 
 LogicalResult EmulatorRewrite::run(const std::vector<KernelInfo> &kernels,
@@ -347,7 +348,7 @@ LogicalResult EmulatorRewrite::run(const std::vector<KernelInfo> &kernels,
   auto *wide = llvm::ArrayType::get(ptr, kTableSize);
   table = new llvm::GlobalVariable(
       module, wide, false, llvm::GlobalValue::ExternalLinkage,
-      llvm::ConstantAggregateZero::get(wide), "__tessera_emu_table");
+      llvm::ConstantAggregateZero::get(wide), TESSERA_EMU_TABLE_SYMBOL);
   if (failed(rewriteIntrinsics()) || failed(rewriteSharedMemory()))
     return failure();
   instrumentSharedAccesses();

@@ -10,6 +10,8 @@
 
 #include "Internal.h"
 
+#include "tessera/runtime/kernel_abi.h"
+
 #include <cstring>
 #include <sstream>
 
@@ -169,7 +171,7 @@ tessera_status tessera::runtime::readBundle(std::string_view data,
         image.arch = value;
       else if (key == "triple")
         image.triple = value;
-      else if (key == "tessera.kernels")
+      else if (key == TESSERA_BUNDLE_KERNELS_KEY)
         kernels = value;
     }
     if (!parseKernels(kernels, image.kernels))

@@ -12,6 +12,7 @@
 #include "Backend.h"
 #include "ThreadPool.h"
 #include "emu/Emulator.h"
+#include "tessera/runtime/kernel_abi.h"
 
 #include <algorithm>
 #include <chrono>
@@ -31,8 +32,6 @@
 using namespace tessera::runtime;
 
 namespace {
-using HostEntry = void (*)(void **, int64_t, int64_t, int64_t, int64_t,
-                           int64_t);
 using Task = std::function<tessera_status()>;
 
 /// The emulator's race detector and error report are process-wide: one
@@ -380,7 +379,7 @@ tessera_status HostBackend::load(const BundleImage &image,
     return fail(TESSERA_ERROR_INVALID_BUNDLE,
                 "cannot load the " + image.arch + " image: " + dlerror());
   for (const KernelEntry &kernel : image.kernels) {
-    std::string symbol = "tessera_kernel_" + kernel.name;
+    std::string symbol = TESSERA_KERNEL_SYMBOL_PREFIX + kernel.name;
     void *entry = dlsym(host->library, symbol.c_str());
     if (!entry)
       return fail(TESSERA_ERROR_INVALID_BUNDLE,
@@ -398,7 +397,7 @@ tessera_status HostBackend::load(const BundleImage &image,
 
 tessera_status HostBackend::run(const Kernel &kernel, tessera_grid grid,
                                 LaunchArgs &args, ThreadPool &workers) {
-  auto fn = reinterpret_cast<HostEntry>(kernel.function);
+  auto fn = reinterpret_cast<tessera_host_entry>(kernel.function);
   std::vector<void *> argv = args.perArgument();
   int64_t total = grid.x * grid.y * grid.z;
   int64_t chunk = std::max<int64_t>(1, total / (int64_t(workers.size()) * 8));

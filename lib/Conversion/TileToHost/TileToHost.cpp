@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tessera/runtime/kernel_abi.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace tessera {
@@ -24,7 +25,7 @@ using namespace mlir;
 using namespace tessera;
 
 std::string tessera::getHostEntryName(StringRef kernelName) {
-  return ("tessera_kernel_" + kernelName).str();
+  return (TESSERA_KERNEL_SYMBOL_PREFIX + kernelName).str();
 }
 
 Type tessera::getHostStorageType(Type element) {

@@ -14,6 +14,8 @@
 
 #include "Emulator.h"
 
+#include "tessera/runtime/kernel_abi.h"
+
 #include <boost/context/fiber.hpp>
 
 #include <atomic>
@@ -25,6 +27,7 @@
 #include <dlfcn.h>
 #include <memory>
 #include <mutex>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -333,6 +336,8 @@ void emuRunGrid(void (*thread)(void *), void *args, int64_t gx, int64_t gy,
     block = nullptr;
   }
 }
+static_assert(std::is_same_v<decltype(&emuRunGrid), tessera_emu_run_grid>,
+              "the run_grid entry has the signature kernel_abi.h gives");
 
 void *emuDynamicShared() { return block->shared; }
 
@@ -501,7 +506,7 @@ void emuMma(float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
 
 const std::unordered_map<std::string_view, void *> &registry() {
   static const std::unordered_map<std::string_view, void *> table = {
-      {"tessera.emu.run_grid", reinterpret_cast<void *>(emuRunGrid)},
+      {TESSERA_EMU_RUN_GRID, reinterpret_cast<void *>(emuRunGrid)},
       {"tessera.emu.dynamic_shared",
        reinterpret_cast<void *>(emuDynamicShared)},
       {"tessera.emu.shared_access", reinterpret_cast<void *>(emuSharedAccess)},
@@ -584,13 +589,13 @@ void *emu::lookup(std::string_view name) {
 }
 
 bool emu::bindImage(void *library, std::string &missing) {
-  auto table = static_cast<void **>(dlsym(library, "__tessera_emu_table"));
-  auto names =
-      static_cast<const char *const *>(dlsym(library, "__tessera_emu_names"));
+  auto table = static_cast<void **>(dlsym(library, TESSERA_EMU_TABLE_SYMBOL));
+  auto names = static_cast<const char *const *>(
+      dlsym(library, TESSERA_EMU_NAMES_SYMBOL));
   auto count =
-      static_cast<const int64_t *>(dlsym(library, "__tessera_emu_count"));
+      static_cast<const int64_t *>(dlsym(library, TESSERA_EMU_COUNT_SYMBOL));
   if (!table || !names || !count) {
-    missing = "__tessera_emu_table";
+    missing = TESSERA_EMU_TABLE_SYMBOL;
     return false;
   }
   for (int64_t i = 0; i < *count; ++i) {

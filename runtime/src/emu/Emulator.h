@@ -2,7 +2,8 @@
 //
 // An emulator image (`emu-<chip>` in a bundle) is the exact optimized LLVM
 // IR that the GPU backend receives, compiled for the host with every GPU
-// intrinsic replaced by a call through a table the image exports:
+// intrinsic replaced by a call through a table the image exports (the
+// names are tessera/runtime/kernel_abi.h's):
 //   __tessera_emu_table  [N x ptr]  filled by the runtime at load time
 //   __tessera_emu_names  [N x ptr]  the name of each entry (C strings)
 //   __tessera_emu_count  i64        N

@@ -1,0 +1,58 @@
+/*===- kernel_abi.h - What compiled images and the runtime agree on -*- C -*-===*\
+|*                                                                            *|
+|* The compiler (tessera-compile's host and emulator targets, the bundle      *|
+|* writer) and the runtime both include this header: symbol names, entry    *|
+|* signatures and metadata keys are defined once.                             *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TESSERA_RUNTIME_KERNEL_ABI_H
+#define TESSERA_RUNTIME_KERNEL_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Host and emulator images (shared objects) export, per kernel K,
+ *   void tessera_kernel_K(void **args, int64_t grid_x, int64_t grid_y,
+ *                         int64_t grid_z, int64_t begin, int64_t end);
+ * which runs program instances [begin, end) of the grid, numbered x
+ * fastest. args[i] points to argument i: for a view, its memref descriptor
+ * as 64-bit words {allocated, aligned, offset, sizes[rank], strides[rank]};
+ * for a scalar, its value (i1 as one byte, index as 64 bits). */
+#define TESSERA_KERNEL_SYMBOL_PREFIX "tessera_kernel_"
+typedef void (*tessera_host_entry)(void **args, int64_t grid_x,
+                                   int64_t grid_y, int64_t grid_z,
+                                   int64_t begin, int64_t end);
+
+/* The bundle metadata key of the kernel list, one line per kernel:
+ * "<name> <threads> <shared bytes> <argument>...", each argument
+ * "view:<element>:<rank>" or "scalar:<type>". */
+#define TESSERA_BUNDLE_KERNELS_KEY "tessera.kernels"
+
+/* Emulator images also export the table of the GPU operations they call,
+ * which the runtime fills when it loads them: N pointers, their names (C
+ * strings), and N. */
+#define TESSERA_EMU_TABLE_SYMBOL "__tessera_emu_table"
+#define TESSERA_EMU_NAMES_SYMBOL "__tessera_emu_names"
+#define TESSERA_EMU_COUNT_SYMBOL "__tessera_emu_count"
+/* The table entry a kernel's host entry hands its blocks to:
+ *   void run_grid(void (*thread)(void *args), void *args, int64_t grid_x,
+ *                 int64_t grid_y, int64_t grid_z, int64_t begin,
+ *                 int64_t end, int64_t threads, int64_t shared_bytes);
+ * which calls `thread` (with the host entry's argument array) once per
+ * thread of each block, as fibers. */
+#define TESSERA_EMU_RUN_GRID "tessera.emu.run_grid"
+typedef void (*tessera_emu_run_grid)(void (*thread)(void *args), void *args,
+                                     int64_t grid_x, int64_t grid_y,
+                                     int64_t grid_z, int64_t begin,
+                                     int64_t end, int64_t threads,
+                                     int64_t shared_bytes);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TESSERA_RUNTIME_KERNEL_ABI_H */
