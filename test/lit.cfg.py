@@ -37,6 +37,9 @@ if config.tessera_include_tests:
     config.available_features.add("test-passes")
 if config.tessera_has_ptxas:
     config.available_features.add("ptxas")
+# A FileCheck prefix for output that differs with and without ptxas.
+config.substitutions.append(
+    ("%ptxas-prefix", "PTXAS" if config.tessera_has_ptxas else "NOPTXAS"))
 # GPU driver libraries: the runtime reaches them with dlopen; tests of the
 # errors without one are UNSUPPORTED where one is installed.
 import ctypes

@@ -141,7 +141,7 @@ std::string tessera::writeLaunchHeader(const std::vector<KernelInfo> &kernels,
        << " threads per program, " << kernel.sharedBytes
        << " bytes of shared memory.\n"
        << "inline tessera_status " << kernel.name
-       << "(tessera::Module &module, tessera_grid grid";
+       << "(const tessera::Module &module, tessera_grid grid";
     std::vector<std::string> names;
     for (auto [i, arg] : llvm::enumerate(kernel.args)) {
       std::string name = i < kernel.argNames.size() ? kernel.argNames[i] : "";

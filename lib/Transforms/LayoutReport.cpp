@@ -58,10 +58,20 @@ struct TileLayoutReportPass
         if (!attr)
           continue;
         LinearLayout l = attr.toLinearLayout(type.getShape());
-        op->emitRemark() << "layout of " << name(result) << ": "
-                         << l.getSize(LinearLayout::Register)
-                         << " registers per thread, covers its tile exactly; "
-                         << l.str();
+        // Zero lane and warp bases: threads holding the same elements.
+        int64_t holders = 1;
+        for (LinearLayout::InDim in : {LinearLayout::Lane, LinearLayout::Warp})
+          for (const Coord &basis : l.getBases(in))
+            if (llvm::all_of(basis, [](int64_t c) { return c == 0; }))
+              holders *= 2;
+        InFlightDiagnostic remark = op->emitRemark()
+                                    << "layout of " << name(result) << ": "
+                                    << l.getSize(LinearLayout::Register)
+                                    << " registers per thread, covers its tile "
+                                       "exactly; "
+                                    << l.str();
+        if (holders > 1)
+          remark << "; each element held by " << holders << " threads";
       }
       auto alloc = dyn_cast<tile::AllocSharedOp>(op);
       if (!alloc)

@@ -30,6 +30,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -91,6 +92,30 @@ static cl::opt<std::string>
 static cl::opt<std::string> hostCpu("host-cpu",
                                     cl::desc("CPU the host code may assume"),
                                     cl::init("x86-64-v3"));
+
+/// The GPU targets this build compiles for (the rest of the targets
+/// lookupTarget knows are recognised and refused).
+static const llvm::SmallVector<llvm::StringRef> kGPUTargets = {"sm_80"};
+
+/// --print-targets: one line per target this build compiles for, with the
+/// images it gives (`sm_80 sm_80-cubin sm_80-ptx emu-sm_80`; no cubin
+/// without ptxas). Build scripts check TARGETS against it at configure time.
+static void printTargets(const bool &) {
+  llvm::outs() << "host host\n";
+  std::string ptxas = ptxasPath.empty() ? tessera::getDefaultPtxas().str()
+                                        : ptxasPath.getValue();
+  bool cubins = !ptxas.empty() && llvm::sys::fs::can_execute(ptxas);
+  for (llvm::StringRef chip : kGPUTargets)
+    llvm::outs() << chip << (cubins ? " " + chip + "-cubin" : "") << " "
+                 << chip << "-ptx emu-" << chip << "\n";
+  llvm::outs().flush();
+  std::exit(0);
+}
+static cl::opt<bool> printTargetsFlag(
+    "print-targets",
+    cl::desc("Print the targets this build compiles for and the images "
+             "each gives, then exit"),
+    cl::ValueDisallowed, cl::callback([](const bool &set) { printTargets(set); }));
 
 /// Parses every input into one module; kernel names must be unique.
 static OwningOpRef<ModuleOp> parseInputs(MLIRContext &context,
@@ -247,14 +272,15 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
   for (const std::string &target : targets) {
     if (target == "host")
       continue;
-    if (target == "sm_80") {
+    if (llvm::is_contained(kGPUTargets, target)) {
       gpuTargets.push_back(target);
       continue;
     }
     if (tessera::lookupTarget(target))
       return emitError(module->getLoc())
              << "target '" << target
-             << "' is not supported by this build yet; use host or sm_80";
+             << "' is not supported by this build yet; use host or "
+             << llvm::join(kGPUTargets, ", ");
     return emitError(module->getLoc())
            << "unknown target '" << target
            << "'; known targets: " << tessera::listTargets();

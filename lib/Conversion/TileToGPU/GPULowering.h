@@ -44,6 +44,10 @@ private:
   static LinearLayout layoutOf(mlir::Value tile);
   /// The per-thread vector type of a register tile.
   static mlir::VectorType vectorTypeOf(mlir::Value tile);
+  /// Whether this thread is the one of the threads holding the same
+  /// elements under `layout` (its lane and warp broadcast bits are 0); null
+  /// when no other thread holds them.
+  mlir::Value ownsElements(const LinearLayout &layout);
   /// The tile coordinate register `reg` of this thread holds under `layout`.
   llvm::SmallVector<mlir::Value> coordinate(const LinearLayout &layout,
                                             uint64_t reg);

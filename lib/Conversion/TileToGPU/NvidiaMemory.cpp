@@ -153,22 +153,8 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
   LinearLayout copy =
       atoms::coalescedCopy(shape[0], shape[1], 8 * bytes, numWarps);
   // Threads whose lane or warp bits are declared broadcasts hold chunks
-  // another thread already moves: only bit value 0 copies.
-  Value owner;
-  for (auto [in, id] : {std::pair{LinearLayout::Lane, lane},
-                        std::pair{LinearLayout::Warp, warp}})
-    for (auto [bit, basis] : llvm::enumerate(copy.getBases(in)))
-      if (llvm::all_of(basis, [](int64_t c) { return c == 0; })) {
-        Value set = arith::AndIOp::create(
-            builder, loc, arith::ShRUIOp::create(builder, loc, id, index(bit)),
-            index(1));
-        Value clear = arith::CmpIOp::create(
-            builder, loc, arith::CmpIPredicate::eq, set, index(0));
-        owner =
-            owner
-                ? arith::AndIOp::create(builder, loc, owner, clear).getResult()
-                : clear;
-      }
+  // another thread already moves: only one copies.
+  Value owner = ownsElements(copy);
   Value zero = index(0);
   for (int64_t reg = 0; reg < copy.getSize(LinearLayout::Register);
        reg += vec) {
@@ -333,11 +319,17 @@ LogicalResult GPULowering::lowerStore(tile::StoreOp op) {
   for (Value offset : op.getIndices())
     offsets.push_back(mapping.lookup(offset));
   // Registers that repeat an element another register of this thread holds
-  // (register broadcast bits) are stored once.
+  // (register broadcast bits) are stored once, and elements other threads
+  // hold too (lane or warp broadcast bits) by one of them: a store that
+  // updates what the kernel loaded from the same view must not be seen by
+  // a replica that has yet to load it.
+  Value owner = ownsElements(layout);
   for (int64_t reg = 0; reg < layout.getSize(LinearLayout::Register); ++reg) {
     if (layout.findRegister(layout.apply(reg, 0, 0)) != uint64_t(reg))
       continue;
     auto [at, inside] = viewElement(view, offsets, coordinate(layout, reg));
+    if (owner)
+      inside = arith::AndIOp::create(builder, loc, inside, owner);
     auto branch = scf::IfOp::create(builder, loc, inside);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(branch.thenBlock());

@@ -59,6 +59,25 @@ VectorType GPULowering::vectorTypeOf(Value tile) {
                          getGPUStorageType(type.getElementType()));
 }
 
+Value GPULowering::ownsElements(const LinearLayout &layout) {
+  Value owner;
+  for (auto [in, id] : {std::pair{LinearLayout::Lane, lane},
+                        std::pair{LinearLayout::Warp, warp}})
+    for (auto [bit, basis] : llvm::enumerate(layout.getBases(in))) {
+      if (!llvm::all_of(basis, [](int64_t c) { return c == 0; }))
+        continue;
+      Value set = arith::AndIOp::create(
+          builder, loc, arith::ShRUIOp::create(builder, loc, id, index(bit)),
+          index(1));
+      Value clear = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq, set, index(0));
+      owner =
+          owner ? arith::AndIOp::create(builder, loc, owner, clear).getResult()
+                : clear;
+    }
+  return owner;
+}
+
 SmallVector<Value> GPULowering::coordinate(const LinearLayout &layout,
                                            uint64_t reg) {
   std::string key = layout.str();

@@ -31,3 +31,20 @@ tile.kernel @add_iota(%X: !tile.view<?xi32>, %Z: !tile.view<?xi32>) threads(32) 
   tile.store %s -> %Z[%o] : tensor<256xi32> -> !tile.view<?xi32>
   tile.return
 }
+
+// In place, Y = 2 X + Y, with a tile smaller than the block's threads times
+// their 16-byte vectors: warps 0 and 2 hold the same elements. Only one of
+// them may store, or the other can load the updated Y and apply it twice.
+tile.kernel @axpy_in_place(%X: !tile.view<?xf32>, %Y: !tile.view<?xf32>) threads(128) {
+  %c256 = arith.constant 256 : index
+  %two = arith.constant 2.0 : f32
+  %pid = tile.program_id x
+  %o = arith.muli %pid, %c256 : index
+  %x = tile.load %X[%o] : !tile.view<?xf32> -> tensor<256xf32>
+  %y = tile.load %Y[%o] : !tile.view<?xf32> -> tensor<256xf32>
+  %t = tile.splat %two : f32 -> tensor<256xf32>
+  %tx = arith.mulf %t, %x : tensor<256xf32>
+  %r = arith.addf %tx, %y : tensor<256xf32>
+  tile.store %r -> %Y[%o] : tensor<256xf32> -> !tile.view<?xf32>
+  tile.return
+}
