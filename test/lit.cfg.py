@@ -37,6 +37,10 @@ if config.tessera_include_tests:
     config.available_features.add("test-passes")
 if config.tessera_has_ptxas:
     config.available_features.add("ptxas")
+# The stand-in libcuda.so.1 of test/fakecuda: its directory, to put first in
+# LD_LIBRARY_PATH.
+config.substitutions.append(
+    ("%fakecuda", os.path.join(config.tessera_obj_root, "test", "fakecuda")))
 # A FileCheck prefix for output that differs with and without ptxas.
 config.substitutions.append(
     ("%ptxas-prefix", "PTXAS" if config.tessera_has_ptxas else "NOPTXAS"))

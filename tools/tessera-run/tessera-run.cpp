@@ -165,6 +165,7 @@ int main(int argc, char **argv) {
   }
   tessera::Module module = tessera::Module::load(dev, bundle.c_str());
   auto failWith = [&](const char *what) {
+    std::fflush(stdout); // what was printed comes first
     std::fprintf(stderr, "tessera-run: %s: %s\n", what, tesseraGetLastError());
     return 1;
   };

@@ -1,0 +1,226 @@
+//===- FakeCuda.cpp - A stand-in libcuda.so.1 for the runtime's tests -----===//
+//
+// The CUDA driver API functions the runtime loads (runtime/src/CudaDriver.cpp)
+// over host memory, so that the runtime's CUDA path (device properties,
+// image choice, module loading, launches with descriptor fields as
+// parameters, copies, streams and events) runs where there is no GPU: a test
+// puts this library's directory first in LD_LIBRARY_PATH. Device memory is
+// host memory. Launches run only the kernels this file knows, from their
+// parameters:
+//   scale(X, Y, factor): Y[i] = factor * X[i], 64 elements per program
+// (test/unit/Inputs/scale.mlir). FAKE_CUDA_CC sets the compute capability
+// (default 90), FAKE_CUDA_DEVICES the device count (default 1), and
+// FAKE_CUDA_LOG names a file that receives one line per module load and
+// launch.
+//
+//===----------------------------------------------------------------------===//
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+using CUresult = int;
+using CUdeviceptr = unsigned long long;
+constexpr CUresult kSuccess = 0, kInvalidValue = 1, kNoDevice = 100,
+                   kNotFound = 500;
+
+int env(const char *name, int fallback) {
+  const char *value = std::getenv(name);
+  return value ? std::atoi(value) : fallback;
+}
+
+void log(const std::string &line) {
+  if (const char *path = std::getenv("FAKE_CUDA_LOG"))
+    if (FILE *file = std::fopen(path, "a")) {
+      std::fprintf(file, "%s\n", line.c_str());
+      std::fclose(file);
+    }
+}
+
+struct Module {
+  std::string kind;
+};
+struct Function {
+  std::string name;
+  int dynamicShared = 0;
+};
+struct Event {
+  std::chrono::steady_clock::time_point when;
+};
+
+template <typename T> T param(void **params, int index) {
+  T value;
+  std::memcpy(&value, params[index], sizeof(T));
+  return value;
+}
+} // namespace
+
+extern "C" {
+CUresult cuInit(unsigned) { return kSuccess; }
+CUresult cuDeviceGetCount(int *count) {
+  *count = env("FAKE_CUDA_DEVICES", 1);
+  return *count ? kSuccess : kNoDevice;
+}
+CUresult cuDeviceGet(int *device, int ordinal) {
+  if (ordinal < 0 || ordinal >= env("FAKE_CUDA_DEVICES", 1))
+    return kInvalidValue;
+  *device = ordinal;
+  return kSuccess;
+}
+CUresult cuDeviceGetName(char *name, int length, int) {
+  std::snprintf(name, size_t(length), "Tessera fake CUDA device");
+  return kSuccess;
+}
+CUresult cuDeviceGetAttribute(int *value, int attribute, int) {
+  int cc = env("FAKE_CUDA_CC", 90);
+  switch (attribute) {
+  case 75: // compute capability major
+    *value = cc / 10;
+    return kSuccess;
+  case 76: // minor
+    *value = cc % 10;
+    return kSuccess;
+  case 16: // multiprocessors
+    *value = 132;
+    return kSuccess;
+  case 97: // shared memory per block, opt-in
+    *value = cc >= 90 ? 232448 : 166912;
+    return kSuccess;
+  }
+  return kInvalidValue;
+}
+CUresult cuDeviceTotalMem_v2(size_t *bytes, int) {
+  *bytes = size_t(1) << 34;
+  return kSuccess;
+}
+CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
+  *context = reinterpret_cast<void *>(uintptr_t(device) + 1);
+  return kSuccess;
+}
+CUresult cuDevicePrimaryCtxRelease_v2(int) { return kSuccess; }
+CUresult cuCtxSetCurrent(void *context) {
+  return context ? kSuccess : kInvalidValue;
+}
+CUresult cuCtxSynchronize() { return kSuccess; }
+
+CUresult cuModuleLoadData(void **module, const void *image) {
+  // Cubins are ELF files; PTX is text.
+  bool elf = std::memcmp(image,
+                         "\x7f"
+                         "ELF",
+                         4) == 0;
+  bool ptx = !elf && std::strstr(static_cast<const char *>(image), ".version");
+  if (!elf && !ptx)
+    return kInvalidValue;
+  *module = new Module{elf ? "cubin" : "ptx"};
+  log("load " + static_cast<Module *>(*module)->kind);
+  return kSuccess;
+}
+CUresult cuModuleUnload(void *module) {
+  delete static_cast<Module *>(module);
+  return kSuccess;
+}
+CUresult cuModuleGetFunction(void **function, void *, const char *name) {
+  *function = new Function{name}; // leaked with the module, as a driver's
+  return kSuccess;
+}
+CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
+  if (attribute != 8) // max dynamic shared size
+    return kInvalidValue;
+  static_cast<Function *>(function)->dynamicShared = value;
+  return kSuccess;
+}
+CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                        void *, void **params, void **extra) {
+  auto *f = static_cast<Function *>(function);
+  if (!params || extra)
+    return kInvalidValue;
+  if (shared > 48 * 1024 && int(shared) > f->dynamicShared)
+    return kInvalidValue; // what a driver says without the opt-in
+  log("launch " + f->name + " grid " + std::to_string(gx) + " " +
+      std::to_string(gy) + " " + std::to_string(gz) + " block " +
+      std::to_string(bx) + " " + std::to_string(by) + " " + std::to_string(bz) +
+      " shared " + std::to_string(shared));
+  if (f->name == "scale") {
+    // X {allocated, aligned, offset, size, stride}, Y likewise, factor.
+    auto *x = param<float *>(params, 1) + param<int64_t>(params, 2);
+    int64_t n = param<int64_t>(params, 3), xStride = param<int64_t>(params, 4);
+    auto *y = param<float *>(params, 6) + param<int64_t>(params, 7);
+    int64_t yStride = param<int64_t>(params, 9);
+    float factor = param<float>(params, 10);
+    for (int64_t i = 0; i < int64_t(gx) * 64 && i < n; ++i)
+      y[i * yStride] = factor * x[i * xStride];
+    return kSuccess;
+  }
+  return kNotFound;
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
+  *pointer = reinterpret_cast<CUdeviceptr>(std::malloc(bytes));
+  return *pointer ? kSuccess : 2; // out of memory
+}
+CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  std::free(reinterpret_cast<void *>(pointer));
+  return kSuccess;
+}
+CUresult cuMemcpyHtoD_v2(CUdeviceptr to, const void *from, size_t bytes) {
+  std::memcpy(reinterpret_cast<void *>(to), from, bytes);
+  return kSuccess;
+}
+CUresult cuMemcpyDtoH_v2(void *to, CUdeviceptr from, size_t bytes) {
+  std::memcpy(to, reinterpret_cast<const void *>(from), bytes);
+  return kSuccess;
+}
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr to, const void *from, size_t bytes,
+                              void *) {
+  return cuMemcpyHtoD_v2(to, from, bytes);
+}
+CUresult cuMemcpyDtoHAsync_v2(void *to, CUdeviceptr from, size_t bytes,
+                              void *) {
+  return cuMemcpyDtoH_v2(to, from, bytes);
+}
+
+CUresult cuStreamCreate(void **stream, unsigned) {
+  *stream = new int(0);
+  return kSuccess;
+}
+CUresult cuStreamSynchronize(void *) { return kSuccess; }
+CUresult cuStreamDestroy_v2(void *stream) {
+  delete static_cast<int *>(stream);
+  return kSuccess;
+}
+CUresult cuEventCreate(void **event, unsigned) {
+  *event = new Event();
+  return kSuccess;
+}
+CUresult cuEventRecord(void *event, void *) {
+  static_cast<Event *>(event)->when = std::chrono::steady_clock::now();
+  return kSuccess;
+}
+CUresult cuEventSynchronize(void *) { return kSuccess; }
+CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {
+  *ms = std::chrono::duration<float, std::milli>(
+            static_cast<Event *>(end)->when - static_cast<Event *>(start)->when)
+            .count();
+  return kSuccess;
+}
+CUresult cuEventDestroy_v2(void *event) {
+  delete static_cast<Event *>(event);
+  return kSuccess;
+}
+CUresult cuGetErrorName(CUresult result, const char **name) {
+  *name = result == kNoDevice   ? "CUDA_ERROR_NO_DEVICE"
+          : result == kNotFound ? "CUDA_ERROR_NOT_FOUND"
+                                : "CUDA_ERROR_INVALID_VALUE";
+  return kSuccess;
+}
+CUresult cuGetErrorString(CUresult, const char **text) {
+  *text = "reported by the fake driver";
+  return kSuccess;
+}
+} // extern "C"
