@@ -3,10 +3,12 @@
 // tessera-run B --compare=host --kernel=K --grid=X[,Y[,Z]]
 //             --view=I:D0xD1... --scalar=I:VALUE [--device=emu]
 // runs kernel K of bundle B on the host image and on the device's image
-// (the emulator's by default) with the same random inputs and compares
-// every view afterwards, element by element, relative to the largest
-// magnitude of the host's view, against a tolerance of the view's element
-// type. No reference formula is needed, so a user's own kernel is checked.
+// (the emulator's by default) with the same random inputs (each row and
+// column of a float view at its own magnitude) and compares every view
+// afterwards: the worst RMS error of the whole view, its rows and its
+// columns, relative to the host's there, against a tolerance of the view's
+// element type. No reference formula is needed, so a user's own kernel is
+// checked.
 // --compare=emu takes the emulator's image as the reference (the device
 // defaults to the host) and demands equal bits on small-integer inputs:
 // on a GPU, that checks the emulator's fragment and swizzle tables (and the
@@ -16,6 +18,7 @@
 
 #include "Compare.h"
 #include "Launcher.h"
+#include "Problems.h"
 
 #include "tessera/runtime/quantize.hpp"
 
@@ -86,17 +89,28 @@ double valueAt(const Buffer &b, int64_t i) {
   return double(v);
 }
 
-/// Random values; with `exact`, small integers, which every float format
-/// holds and whose products and sums (of up to 2^18 terms) are exact in f32,
-/// so any two correct images agree bit for bit.
+/// Random values: floats uniform in [-1, 1] times a magnitude per row and
+/// per column (2^u, u uniform in [-2, 2]; rows along the innermost
+/// dimension), so that data from the wrong row or column shows; small
+/// integers for integer views. With `exact`, small integers everywhere,
+/// which every float format holds and whose products and sums (of up to
+/// 2^18 terms) are exact in f32, so any two correct images agree bit for
+/// bit.
 void fill(Buffer &b, std::mt19937 &rng, bool exact) {
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   std::uniform_int_distribution<int> small(-8, 8), smaller(-2, 2);
+  int64_t cols = b.shape.back(),
+          rows = b.elements() / std::max<int64_t>(cols, 1);
+  std::vector<float> rowScale = spreadMagnitudes(rng, rows, 2.0f);
+  std::vector<float> colScale = spreadMagnitudes(rng, cols, 2.0f);
+  int64_t i = 0;
   auto real = [&](std::mt19937 &rng) {
-    return exact ? float(smaller(rng)) : uniform(rng);
+    return exact ? float(smaller(rng))
+                 : uniform(rng) * rowScale[size_t(i / cols)] *
+                       colScale[size_t(i % cols)];
   };
   int64_t size = elementBytes(b.dtype);
-  for (int64_t i = 0; i < b.elements(); ++i) {
+  for (; i < b.elements(); ++i) {
     uint8_t *p = b.bytes.data() + i * size;
     if (b.dtype == "f32") {
       float v = real(rng);
@@ -302,20 +316,25 @@ int tessera::run::runCompare(const CompareOptions &options) {
     const Buffer &ref = results[0][i], &out = results[1][i];
     if (ref.dtype.empty())
       continue;
-    double scale = 0, worst = 0;
+    // NaN where the reference has NaN is agreement.
+    std::vector<double> got, want;
     bool finite = true;
-    for (int64_t e = 0; e < ref.elements(); ++e)
-      scale = std::max(scale, std::fabs(valueAt(ref, e)));
+    double scale = 0, worst = 0;
     for (int64_t e = 0; e < ref.elements(); ++e) {
       double a = valueAt(out, e), r = valueAt(ref, e);
-      if (std::isnan(a) != std::isnan(r)) {
+      if (std::isnan(a) != std::isnan(r))
         finite = false;
-        continue;
-      }
-      if (!std::isnan(a))
-        worst = std::max(worst, std::fabs(a - r));
+      bool both = std::isnan(a) && std::isnan(r);
+      got.push_back(both ? 0.0 : a);
+      want.push_back(both ? 0.0 : r);
+      scale = std::max(scale, std::fabs(want.back()));
+      worst = std::max(worst, std::fabs(got.back() - want.back()));
     }
-    double relative = scale > 0 ? worst / scale : worst;
+    // Exact: any difference is one. Otherwise the worst of the whole view's
+    // and each row's and column's RMS error relative to the reference's
+    // RMS there (compare()), so a wrong small row is not drowned.
+    double relative = exact ? (scale > 0 ? worst / scale : worst)
+                            : compare(got, want, ref.shape.back()).relative;
     double tolerance = exact ? 0.0 : toleranceOf(ref.dtype);
     bool ok = finite && relative <= tolerance;
     pass &= ok;
