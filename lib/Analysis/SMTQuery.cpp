@@ -474,7 +474,7 @@ static Outcome solveIn(z3::context &z3, smt::SolverOp solverOp, unsigned rlimit,
 }
 
 Outcome SMTBackend::solve(const Query &query, unsigned rlimit,
-                          bool trackFacts) {
+                          bool trackFacts, bool wantModel) {
   OwningOpRef<ModuleOp> module = build(query);
   auto solverOp = cast<smt::SolverOp>(module->getBody()->front());
   rlimit = rlimit ? rlimit : impl->rlimit;
@@ -484,8 +484,8 @@ Outcome SMTBackend::solve(const Query &query, unsigned rlimit,
       solveIn(*impl->z3, solverOp, rlimit, trackFacts, impl->lastValues);
   // A verdict is the same in any context, but a model or an unsat core can
   // depend on the terms earlier queries left in the shared one: those come
-  // from a context of their own (slower to create, and only on failures).
-  if (outcome.verdict == Verdict::Refuted ||
+  // from a context of their own (slow to create: only when asked for).
+  if ((wantModel && outcome.verdict == Verdict::Refuted) ||
       (trackFacts && outcome.verdict == Verdict::Proved)) {
     z3::context fresh;
     outcome = solveIn(fresh, solverOp, rlimit, trackFacts, impl->lastValues);

@@ -163,7 +163,9 @@ bool Checker::mayAlias(const Term *a, const Term *b) {
   query.facts.append(facts.begin(), facts.end());
   query.goal = distinct;
   query.functionBits = &functionBits;
-  return backend.solve(query).verdict != Verdict::Proved;
+  return backend.solve(query, /*rlimit=*/0, /*trackFacts=*/false,
+                       /*wantModel=*/false)
+             .verdict != Verdict::Proved;
 }
 
 void Checker::barrier() {

@@ -258,7 +258,9 @@ bool Checker::vacuous(Operation *op, const Query &query) {
   check.goal = terms.boolean(false);
   check.shown.clear();
   check.instantiateAt.clear();
-  Outcome outcome = backend.solve(check, 0, /*trackFacts=*/true);
+  // A core when the facts contradict each other; no model when they do not.
+  Outcome outcome =
+      backend.solve(check, 0, /*trackFacts=*/true, /*wantModel=*/false);
   bool contradiction = outcome.verdict == Verdict::Proved;
   satisfiable[key] = !contradiction;
   if (!contradiction)

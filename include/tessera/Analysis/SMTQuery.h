@@ -70,9 +70,13 @@ public:
   /// Decides the query: Proved when the facts imply the goal. `rlimit`
   /// overrides the backend's limit when non-zero; it is the only limit, so
   /// that verdicts do not depend on the machine's speed or load. With
-  /// `trackFacts`, a proof also gives an unsat core of facts.
+  /// `trackFacts`, a proof also gives an unsat core of facts; with
+  /// `wantModel`, a refutation gives the counterexample's values. Cores and
+  /// models come from a Z3 context of their own (so that they do not depend
+  /// on earlier queries), which costs tens of milliseconds to create: ask
+  /// only when they will be shown.
   Outcome solve(const Query &query, unsigned rlimit = 0,
-                bool trackFacts = false);
+                bool trackFacts = false, bool wantModel = true);
   /// Writes the query as SMT-LIB 2 text.
   mlir::LogicalResult emitSMTLIB(const Query &query, llvm::raw_ostream &os);
 
