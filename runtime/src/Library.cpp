@@ -45,7 +45,8 @@ tessera_status launch(KernelLibrary &library, const char *kernel,
   if (!module)
     return fail(TESSERA_ERROR_NOT_FOUND,
                 std::string("the kernel library has no ") + kernel +
-                    "; load the shipped kernels (Tessera::kernels) or their "
+                    "; add the shipped kernels (tessera::addShippedKernels, which has "
+                    "no MoE image for GPU devices yet) or their "
                     "bundles");
   return module->launch(kernel, grid, args);
 }

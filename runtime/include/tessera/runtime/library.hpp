@@ -3,8 +3,10 @@
 // gemm, attention and moe pick the shipped kernel that fits the device and
 // the views' element types, and report a clear error for combinations no
 // shipped kernel covers. The kernels come from a KernelLibrary: the bundles
-// compiled into Tessera::kernels (tessera_shipped_kernels::load) or bundle
-// files given by the caller (the standalone runtime's way).
+// compiled into Tessera::kernels (tessera::addShippedKernels, in
+// tessera/runtime/shipped_kernels.hpp) or bundle files given by the caller
+// (the standalone runtime's way). The ops run on whichever device the
+// library's modules were loaded on; views hold that device's memory.
 //
 //===----------------------------------------------------------------------===//
 
