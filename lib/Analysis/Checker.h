@@ -183,6 +183,14 @@ private:
                                  const Term *lo, const Term *hi);
 
   // --- Obligations of data-moving ops (DataObligations.cpp) --------------
+  /// A store (or atomic add) of a `shape` tile at `indices` into view
+  /// `dest` writes something: fails when, by the intervals of the indices
+  /// and the view's sizes, some dimension's index is out of bounds for
+  /// every element and every program (nothing would be written, and no tag
+  /// obligation could see it).
+  void checkLands(mlir::Operation *op, mlir::Value dest,
+                  llvm::ArrayRef<const Term *> indices,
+                  llvm::ArrayRef<int64_t> shape);
   /// Element e of `data` lands at `indices`(e) of view `dest`: where in
   /// bounds, it carries the components `dest`'s binding gives that place.
   void checkStore(mlir::Operation *op, mlir::Value dest, mlir::Value data,

@@ -9,6 +9,7 @@
 
 #include "Checker.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -26,6 +27,35 @@ static SmallVector<StringRef> sharedNames(const TagFn &lhs, const TagFn &rhs) {
 
 static std::string signature(const TagFn &fn) {
   return fn.name + "(" + llvm::join(fn.names, ", ") + ")";
+}
+
+void Checker::checkLands(Operation *op, Value dest,
+                         ArrayRef<const Term *> indices,
+                         ArrayRef<int64_t> shape) {
+  currentShape = shape;
+  llvm::scope_exit done([&] { currentShape = {}; });
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    Interval at = rangeOf(index);
+    Interval size = rangeOf(dimTerm(dest, d));
+    bool beyond = at.lo && size.hi && *at.lo >= *size.hi;
+    bool before = at.hi && *at.hi < 0;
+    if (!beyond && !before)
+      continue;
+    if (!failing())
+      return;
+    InFlightDiagnostic diag = op->emitError()
+                              << "writes nothing: index " << d << " of "
+                              << sourceNames.get(dest) << " is "
+                              << (beyond ? "at least " + toString(*at.lo)
+                                         : "at most " + toString(*at.hi))
+                              << " for every element and program, ";
+    if (beyond)
+      diag << "but the dimension has at most " << toString(*size.hi)
+           << " elements";
+    else
+      diag << "before the view's first element";
+    return;
+  }
 }
 
 void Checker::checkStore(Operation *op, Value dest, Value data,

@@ -163,8 +163,9 @@ bool Checker::mayAlias(const Term *a, const Term *b) {
   query.facts.append(facts.begin(), facts.end());
   query.goal = distinct;
   query.functionBits = &functionBits;
-  return backend.solve(query, /*rlimit=*/0, /*trackFacts=*/false,
-                       /*wantModel=*/false)
+  return backend
+             .solve(query, /*rlimit=*/0, /*trackFacts=*/false,
+                    /*wantModel=*/false)
              .verdict != Verdict::Proved;
 }
 
@@ -262,6 +263,7 @@ void Checker::transfer(tile::StoreOp store) {
   SmallVector<const Term *> indices = viewIndices(
       store.getDest(), store.getIndices(), value.getRank(), 0, inBounds);
   checkOffsets(store, store.getDest(), indices, inBounds, value.getShape(), 0);
+  checkLands(store, store.getDest(), indices, value.getShape());
   checkStore(store, store.getDest(), store.getValue(), indices, inBounds);
   checkStoredSums(store, store.getValue());
 }
@@ -282,6 +284,7 @@ void Checker::transfer(tile::AtomicAddOp add) {
                                                     dimTerm(add.getDest(), d)));
   }
   checkOffsets(add, add.getDest(), indices, inBounds, value.getShape(), 0);
+  checkLands(add, add.getDest(), indices, value.getShape());
   checkStore(add, add.getDest(), add.getValue(), indices, inBounds);
   checkStoredSums(add, add.getValue());
 }

@@ -239,3 +239,24 @@ tile.kernel @rows_follow_the_loop(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf1
   tile.store %acc -> %C[%c0, %c0] : tensor<32x32xf32> -> !tile.view<?x?xf32>
   tile.return
 }
+
+// -----
+
+// A store whose tile lies past a static dimension for every program writes
+// nothing (no element is in bounds, so no tag obligation could fail): an
+// error of its own. The same tile one column block over is fine.
+tile.kernel @writes_nothing(%X: !tile.view<?x64xf32>, %Y: !tile.view<?x64xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %p = tile.program_id x
+  %r0 = arith.muli %p, %c32 : index
+  tag.bind %X as "X"(r, c) = (d0, d1) -> (d0, d1) : !tile.view<?x64xf32>
+  tag.bind %Y as "X"(r, c) = (d0, d1) -> (d0, d1) : !tile.view<?x64xf32>
+  %x = tile.load %X[%r0, %c32] : !tile.view<?x64xf32> -> tensor<32x32xf32>
+  tile.store %x -> %Y[%r0, %c32] : tensor<32x32xf32> -> !tile.view<?x64xf32>
+  %y = tile.load %X[%r0, %c64] : !tile.view<?x64xf32> -> tensor<32x32xf32>
+  // expected-error @below {{writes nothing: index 1 of %Y is at least 64 for every element and program, but the dimension has at most 64 elements}}
+  tile.store %y -> %Y[%r0, %c64] : tensor<32x32xf32> -> !tile.view<?x64xf32>
+  tile.return
+}
