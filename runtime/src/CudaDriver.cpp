@@ -206,19 +206,15 @@ bool load() {
   api.kind = TESSERA_DEVICE_CUDA;
   api.name = "CUDA";
   api.library = library;
-  api.deviceCount = [](int *count) { return driver.cuDeviceGetCount(count); };
+  api.deviceCount = driver.cuDeviceGetCount;
   api.open = open;
   api.close = close;
   api.makeCurrent = makeCurrent;
   api.properties = properties;
   api.matches = cudaImageMatch;
-  api.moduleLoad = [](void **module, const void *image) {
-    return driver.cuModuleLoadData(module, image);
-  };
-  api.moduleUnload = [](void *module) { return driver.cuModuleUnload(module); };
-  api.getFunction = [](void **function, void *module, const char *name) {
-    return driver.cuModuleGetFunction(function, module, name);
-  };
+  api.moduleLoad = driver.cuModuleLoadData;
+  api.moduleUnload = driver.cuModuleUnload;
+  api.getFunction = driver.cuModuleGetFunction;
   api.setDynamicShared = [](void *function, int bytes) {
     return driver.cuFuncSetAttribute(function, kMaxDynamicSharedBytes, bytes);
   };
@@ -234,20 +230,12 @@ bool load() {
     return stream ? driver.cuStreamSynchronize(stream)
                   : driver.cuCtxSynchronize();
   };
-  api.streamDestroy = [](void *stream) {
-    return driver.cuStreamDestroy(stream);
-  };
+  api.streamDestroy = driver.cuStreamDestroy;
   api.eventCreate = [](void **event) { return driver.cuEventCreate(event, 0); };
-  api.eventRecord = [](void *event, void *stream) {
-    return driver.cuEventRecord(event, stream);
-  };
-  api.eventSynchronize = [](void *event) {
-    return driver.cuEventSynchronize(event);
-  };
-  api.eventElapsedMs = [](float *ms, void *start, void *end) {
-    return driver.cuEventElapsedTime(ms, start, end);
-  };
-  api.eventDestroy = [](void *event) { return driver.cuEventDestroy(event); };
+  api.eventRecord = driver.cuEventRecord;
+  api.eventSynchronize = driver.cuEventSynchronize;
+  api.eventElapsedMs = driver.cuEventElapsedTime;
+  api.eventDestroy = driver.cuEventDestroy;
   api.describe = describe;
   api.noDevice = kNoDevice;
   return true;

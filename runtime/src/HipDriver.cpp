@@ -178,7 +178,7 @@ bool load() {
   }
   api.kind = TESSERA_DEVICE_HIP;
   api.name = "HIP";
-  api.deviceCount = [](int *count) { return driver.hipGetDeviceCount(count); };
+  api.deviceCount = driver.hipGetDeviceCount;
   api.open = [](int ordinal, void **context) {
     *context = nullptr;
     return driver.hipSetDevice(ordinal);
@@ -189,21 +189,13 @@ bool load() {
   };
   api.properties = properties;
   api.matches = hipImageMatch;
-  api.moduleLoad = [](void **module, const void *image) {
-    return driver.hipModuleLoadData(module, image);
-  };
-  api.moduleUnload = [](void *module) {
-    return driver.hipModuleUnload(module);
-  };
-  api.getFunction = [](void **function, void *module, const char *name) {
-    return driver.hipModuleGetFunction(function, module, name);
-  };
+  api.moduleLoad = driver.hipModuleLoadData;
+  api.moduleUnload = driver.hipModuleUnload;
+  api.getFunction = driver.hipModuleGetFunction;
   api.setDynamicShared = [](void *, int) { return 0; };
   api.launch = launch;
-  api.allocate = [](void **data, size_t bytes) {
-    return driver.hipMalloc(data, bytes);
-  };
-  api.release = [](void *data) { return driver.hipFree(data); };
+  api.allocate = driver.hipMalloc;
+  api.release = driver.hipFree;
   api.copyToDevice = [](void *device, const void *host, size_t bytes,
                         void *stream) {
     return stream ? driver.hipMemcpyHtoDAsync(device, host, bytes, stream)
@@ -221,20 +213,12 @@ bool load() {
     return stream ? driver.hipStreamSynchronize(stream)
                   : driver.hipDeviceSynchronize();
   };
-  api.streamDestroy = [](void *stream) {
-    return driver.hipStreamDestroy(stream);
-  };
-  api.eventCreate = [](void **event) { return driver.hipEventCreate(event); };
-  api.eventRecord = [](void *event, void *stream) {
-    return driver.hipEventRecord(event, stream);
-  };
-  api.eventSynchronize = [](void *event) {
-    return driver.hipEventSynchronize(event);
-  };
-  api.eventElapsedMs = [](float *ms, void *start, void *end) {
-    return driver.hipEventElapsedTime(ms, start, end);
-  };
-  api.eventDestroy = [](void *event) { return driver.hipEventDestroy(event); };
+  api.streamDestroy = driver.hipStreamDestroy;
+  api.eventCreate = driver.hipEventCreate;
+  api.eventRecord = driver.hipEventRecord;
+  api.eventSynchronize = driver.hipEventSynchronize;
+  api.eventElapsedMs = driver.hipEventElapsedTime;
+  api.eventDestroy = driver.hipEventDestroy;
   api.describe = describe;
   api.noDevice = kNoDevice;
   return true;
