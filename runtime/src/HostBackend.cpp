@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Backend.h"
+#include "TaskQueue.h"
 #include "ThreadPool.h"
 #include "emu/Emulator.h"
 #include "tessera/runtime/kernel_abi.h"
@@ -32,7 +33,6 @@
 using namespace tessera::runtime;
 
 namespace {
-using Task = std::function<tessera_status()>;
 
 /// The emulator's race detector and error report are process-wide: one
 /// emulated launch at a time.
@@ -65,80 +65,22 @@ struct StreamSet {
   std::set<HostStream *> streams;
 };
 
-/// A thread running queued tasks in order. After a failure it drops what
-/// is queued until synchronize() reports the failure.
+/// A host stream: a task queue, known to its device's StreamSet.
 class HostStream : public Stream {
 public:
-  explicit HostStream(StreamSet &set) : set(set), thread([this] { run(); }) {
+  explicit HostStream(StreamSet &set) : set(set) {
     std::lock_guard<std::mutex> lock(set.mutex);
     set.streams.insert(this);
   }
   ~HostStream() override {
-    {
-      std::lock_guard<std::mutex> lock(set.mutex);
-      set.streams.erase(this);
-    }
-    synchronize();
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      stopping = true;
-    }
-    wake.notify_all();
-    thread.join();
+    std::lock_guard<std::mutex> lock(set.mutex);
+    set.streams.erase(this);
   }
 
-  void enqueue(Task task) {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      queue.push_back(std::move(task));
-    }
-    wake.notify_all();
-  }
-
-  tessera_status synchronize() {
-    std::unique_lock<std::mutex> lock(mutex);
-    idle.wait(lock, [&] { return queue.empty() && !busy; });
-    tessera_status status = failure;
-    failure = TESSERA_SUCCESS;
-    if (status)
-      return fail(status, std::move(message));
-    return TESSERA_SUCCESS;
-  }
+  TaskQueue queue;
 
 private:
-  void run() {
-    std::unique_lock<std::mutex> lock(mutex);
-    for (;;) {
-      wake.wait(lock, [&] { return stopping || !queue.empty(); });
-      if (queue.empty())
-        return; // stopping
-      Task task = std::move(queue.front());
-      queue.pop_front();
-      if (failure)
-        continue;
-      busy = true;
-      lock.unlock();
-      tessera_status status = task();
-      std::string error = status ? tesseraGetLastError() : "";
-      lock.lock();
-      busy = false;
-      if (status) {
-        failure = status;
-        message = std::move(error);
-      }
-      if (queue.empty())
-        idle.notify_all();
-    }
-  }
-
-  std::mutex mutex;
-  std::condition_variable wake, idle;
-  std::deque<Task> queue;
-  bool busy = false, stopping = false;
-  tessera_status failure = TESSERA_SUCCESS;
-  std::string message;
   StreamSet &set;
-  std::thread thread; // last: starts once the rest is built
 };
 
 class HostEvent : public Event {
@@ -279,12 +221,12 @@ public:
 
   tessera_status synchronize(Stream *stream) override {
     if (stream)
-      return static_cast<HostStream *>(stream)->synchronize();
+      return static_cast<HostStream *>(stream)->queue.synchronize();
     std::lock_guard<std::mutex> lock(streamSet.mutex);
     tessera_status first = TESSERA_SUCCESS;
     std::string message;
     for (HostStream *s : streamSet.streams)
-      if (tessera_status status = s->synchronize(); status && !first) {
+      if (tessera_status status = s->queue.synchronize(); status && !first) {
         first = status;
         message = tesseraGetLastError();
       }
@@ -344,7 +286,7 @@ private:
   tessera_status submit(Task task, Stream *stream) {
     if (!stream)
       return task();
-    static_cast<HostStream *>(stream)->enqueue(std::move(task));
+    static_cast<HostStream *>(stream)->queue.enqueue(std::move(task));
     return TESSERA_SUCCESS;
   }
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuApi.h"
+#include "TaskQueue.h"
 #include "ThreadPool.h"
 
 #include "tessera/runtime/tessera.hpp"
@@ -15,6 +16,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -189,6 +191,42 @@ TEST(RuntimeBackend, PoolRunsEveryItemOnceForConcurrentCallers) {
       sum += i;
   });
   EXPECT_EQ(sum, 4950);
+}
+
+/// A host stream's queue: in order; after a failure, what was queued
+/// behind it is dropped until synchronize() reports it; then it runs again.
+TEST(RuntimeBackend, QueuesReportFailuresAndDropWhatFollows) {
+  TaskQueue queue;
+  std::vector<int> ran;
+  std::mutex mutex;
+  auto task = [&](int id, bool failing) {
+    return [&, id, failing]() -> tessera_status {
+      std::lock_guard<std::mutex> lock(mutex);
+      ran.push_back(id);
+      if (failing)
+        return fail(TESSERA_ERROR_KERNEL, "task " + std::to_string(id));
+      return TESSERA_SUCCESS;
+    };
+  };
+  for (int id = 0; id < 100; ++id)
+    queue.enqueue(task(id, false));
+  EXPECT_EQ(queue.synchronize(), TESSERA_SUCCESS);
+  ASSERT_EQ(ran.size(), 100u);
+  for (int id = 0; id < 100; ++id)
+    ASSERT_EQ(ran[id], id);
+  ran.clear();
+  queue.enqueue(task(1, false));
+  queue.enqueue(task(2, true));
+  for (int id = 3; id < 10; ++id)
+    queue.enqueue(task(id, false));
+  EXPECT_EQ(queue.synchronize(), TESSERA_ERROR_KERNEL);
+  EXPECT_STREQ(tesseraGetLastError(), "task 2");
+  EXPECT_EQ(ran, (std::vector<int>{1, 2}));
+  // Reported once; the queue runs again.
+  EXPECT_EQ(queue.synchronize(), TESSERA_SUCCESS);
+  queue.enqueue(task(10, false));
+  EXPECT_EQ(queue.synchronize(), TESSERA_SUCCESS);
+  EXPECT_EQ(ran.back(), 10);
 }
 
 TEST(RuntimeBackend, CudaDevicesChooseTheBestImage) {
