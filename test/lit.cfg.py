@@ -44,6 +44,8 @@ config.substitutions.append(
 # A FileCheck prefix for output that differs with and without ptxas.
 config.substitutions.append(
     ("%ptxas-prefix", "PTXAS" if config.tessera_has_ptxas else "NOPTXAS"))
+config.substitutions.append(
+    ("%cubin-prefix", "CUBIN" if config.tessera_has_ptxas else "NOCUBIN"))
 # GPU driver libraries: the runtime reaches them with dlopen; tests of the
 # errors without one are UNSUPPORTED where one is installed.
 import ctypes
