@@ -208,7 +208,8 @@ public:
       e.recorded = true;
       e.done = false;
     }
-    return submit(
+    // Marked even after a failure in the stream: elapsedMs may wait for it.
+    static_cast<HostStream &>(stream).queue.enqueue(
         [&e] {
           std::lock_guard<std::mutex> lock(e.mutex);
           e.when = std::chrono::steady_clock::now();
@@ -216,7 +217,8 @@ public:
           e.reached.notify_all();
           return TESSERA_SUCCESS;
         },
-        &stream);
+        /*always=*/true);
+    return TESSERA_SUCCESS;
   }
 
   tessera_status synchronize(Stream *stream) override {

@@ -18,10 +18,10 @@ TaskQueue::~TaskQueue() {
   thread.join();
 }
 
-void TaskQueue::enqueue(Task task) {
+void TaskQueue::enqueue(Task task, bool always) {
   {
     std::lock_guard<std::mutex> lock(mutex);
-    queue.push_back(std::move(task));
+    queue.emplace_back(std::move(task), always);
   }
   wake.notify_all();
 }
@@ -42,16 +42,16 @@ void TaskQueue::run() {
     wake.wait(lock, [&] { return stopping || !queue.empty(); });
     if (queue.empty())
       return; // stopping
-    Task task = std::move(queue.front());
+    auto [task, always] = std::move(queue.front());
     queue.pop_front();
-    if (!failure) {
+    if (!failure || always) {
       busy = true;
       lock.unlock();
       tessera_status status = task();
       std::string error = status ? tesseraGetLastError() : "";
       lock.lock();
       busy = false;
-      if (status) {
+      if (status && !failure) {
         failure = status;
         message = std::move(error);
       }

@@ -20,7 +20,8 @@ using Task = std::function<tessera_status()>;
 
 /// A thread running queued tasks in order (a host stream). After a task
 /// fails, the tasks queued behind it are dropped until synchronize()
-/// reports the failure; then the queue runs again.
+/// reports the failure (but for those enqueued as `always`: event marks,
+/// which someone may be waiting for); then the queue runs again.
 class TaskQueue {
 public:
   TaskQueue();
@@ -29,7 +30,7 @@ public:
   TaskQueue(const TaskQueue &) = delete;
   TaskQueue &operator=(const TaskQueue &) = delete;
 
-  void enqueue(Task task);
+  void enqueue(Task task, bool always = false);
   /// Waits until every queued task has run (or been dropped); returns the
   /// first failure since the last call, with its message, and clears it.
   tessera_status synchronize();
@@ -39,7 +40,7 @@ private:
 
   std::mutex mutex;
   std::condition_variable wake, idle;
-  std::deque<Task> queue;
+  std::deque<std::pair<Task, bool>> queue; // task, always
   bool busy = false, stopping = false;
   tessera_status failure = TESSERA_SUCCESS;
   std::string message;

@@ -219,9 +219,11 @@ TEST(RuntimeBackend, QueuesReportFailuresAndDropWhatFollows) {
   queue.enqueue(task(2, true));
   for (int id = 3; id < 10; ++id)
     queue.enqueue(task(id, false));
+  queue.enqueue(task(100, false), /*always=*/true); // an event's mark
+  queue.enqueue(task(11, false));
   EXPECT_EQ(queue.synchronize(), TESSERA_ERROR_KERNEL);
   EXPECT_STREQ(tesseraGetLastError(), "task 2");
-  EXPECT_EQ(ran, (std::vector<int>{1, 2}));
+  EXPECT_EQ(ran, (std::vector<int>{1, 2, 100}));
   // Reported once; the queue runs again.
   EXPECT_EQ(queue.synchronize(), TESSERA_SUCCESS);
   queue.enqueue(task(10, false));
