@@ -20,6 +20,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Module.h"
@@ -84,8 +85,30 @@ FailureOr<std::string> tessera::serializeToPtx(ModuleOp module,
   };
   gpu::TargetOptions options({}, {}, {}, {}, gpu::CompilationTarget::Assembly,
                              {}, {}, {}, keepIR);
-  if (failed(gpu::transformGpuModulesToBinaries(module, nullptr, options)))
+  // Upstream's serializer always looks for libdevice in the CUDA toolkit and
+  // reports an error when there is none, then goes on: the lowering calls
+  // no libdevice function, so without a toolkit that report is noise. It is
+  // held back, and shown only if serialization fails.
+  SmallVector<Diagnostic> libdeviceReports;
+  LogicalResult serialized = success();
+  {
+    ScopedDiagnosticHandler handler(
+        module.getContext(), [&](Diagnostic &diag) -> LogicalResult {
+          std::string text = diag.str();
+          if (diag.getSeverity() != DiagnosticSeverity::Error ||
+              !(StringRef(text).starts_with("CUDA path: ") ||
+                StringRef(text).starts_with("LibDevice path: ")))
+            return failure(); // on to the next handler
+          libdeviceReports.push_back(std::move(diag));
+          return success();
+        });
+    serialized = gpu::transformGpuModulesToBinaries(module, nullptr, options);
+  }
+  if (failed(serialized)) {
+    for (Diagnostic &diag : libdeviceReports)
+      module.getContext()->getDiagEngine().emit(std::move(diag));
     return failure();
+  }
   std::string ptx;
   module.walk([&](gpu::BinaryOp binary) {
     for (Attribute object : binary.getObjects())
