@@ -209,8 +209,9 @@ void tesseraBufferDestroy(tessera_buffer *buffer);
 
 /* An in-order queue of work that runs asynchronously on every device kind
  * (on the host and the emulator, a thread per stream feeding the device's
- * worker pool). After a failure the stream skips its queued work until
- * tesseraStreamSynchronize reports the failure. */
+ * worker pool). After a failure the stream skips its queued launches and
+ * copies (events are still marked) until tesseraStreamSynchronize reports
+ * the failure. */
 tessera_status tesseraStreamCreate(tessera_device *device,
                                    tessera_stream **stream);
 tessera_status tesseraStreamSynchronize(tessera_stream *stream);
