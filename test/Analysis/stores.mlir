@@ -260,3 +260,26 @@ tile.kernel @writes_nothing(%X: !tile.view<?x64xf32>, %Y: !tile.view<?x64xf32>) 
   tile.store %y -> %Y[%r0, %c64] : tensor<32x32xf32> -> !tile.view<?x64xf32>
   tile.return
 }
+
+// -----
+
+// Nothing the view should hold is dropped: an element whose components name
+// a place inside the view must land inside it. Offsets swapped into a
+// static dimension store program 0's tile correctly and every other
+// program's outside the view; the components say where the rest belonged.
+tile.kernel @drops_rows(%X: !tile.view<?x64xf32>, %Y: !tile.view<?x64xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %p = tile.program_id x
+  %r0 = arith.muli %p, %c64 : index
+  tag.bind %X as "X"(r, c) = (d0, d1) -> (d0, d1) : !tile.view<?x64xf32>
+  // expected-note @below {{%Y[0, 64]'s tag is bound here}}
+  tag.bind %Y as "X"(r, c) = (d0, d1) -> (d0, d1) : !tile.view<?x64xf32>
+  // expected-note @below {{%x[0, 0] was written here}}
+  %x = tile.load %X[%r0, %c0] : !tile.view<?x64xf32> -> tensor<64x64xf32>
+  // expected-error @below {{tag assertion failed: data that belongs in %Y lands outside it}}
+  // expected-note @below {{counterexample: program_id.x = 1, %Y.dim0 = 65, i0 = 0, i1 = 0}}
+  // expected-note @below {{%x[0, 0] carries X(64, 0); %Y[0, 64] carries X(0, 64)}}
+  tile.store %x -> %Y[%c0, %r0] : tensor<64x64xf32> -> !tile.view<?x64xf32>
+  tile.return
+}
