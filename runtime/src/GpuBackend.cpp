@@ -16,35 +16,53 @@
 using namespace tessera::runtime;
 
 namespace {
+/// A device's driver table with what makes the device current: objects of
+/// a device are released with it current (the driver frees them from the
+/// current context).
+struct DeviceRef {
+  const GpuApi &api;
+  int ordinal;
+  void *context;
+  void makeCurrent() const { api.makeCurrent(ordinal, context); }
+};
+
 class GpuImage : public LoadedImage {
 public:
-  GpuImage(const GpuApi &api) : api(api) {}
+  explicit GpuImage(DeviceRef device) : device(device) {}
   ~GpuImage() override {
-    if (module)
-      api.moduleUnload(module);
+    if (!module)
+      return;
+    device.makeCurrent();
+    device.api.moduleUnload(module);
   }
   void *function(size_t index) override {
     return index < functions.size() ? functions[index] : nullptr;
   }
 
-  const GpuApi &api;
+  DeviceRef device;
   void *module = nullptr;
   std::vector<void *> functions;
 };
 
 class GpuStream : public Stream {
 public:
-  GpuStream(const GpuApi &api, void *handle) : api(api), handle(handle) {}
-  ~GpuStream() override { api.streamDestroy(handle); }
-  const GpuApi &api;
+  GpuStream(DeviceRef device, void *handle) : device(device), handle(handle) {}
+  ~GpuStream() override {
+    device.makeCurrent();
+    device.api.streamDestroy(handle);
+  }
+  DeviceRef device;
   void *handle;
 };
 
 class GpuEvent : public Event {
 public:
-  GpuEvent(const GpuApi &api, void *handle) : api(api), handle(handle) {}
-  ~GpuEvent() override { api.eventDestroy(handle); }
-  const GpuApi &api;
+  GpuEvent(DeviceRef device, void *handle) : device(device), handle(handle) {}
+  ~GpuEvent() override {
+    device.makeCurrent();
+    device.api.eventDestroy(handle);
+  }
+  DeviceRef device;
   void *handle;
   bool recorded = false;
 };
@@ -84,7 +102,7 @@ public:
                       std::unique_ptr<LoadedImage> &loaded) override {
     if (tessera_status status = current())
       return status;
-    auto gpu = std::make_unique<GpuImage>(api);
+    auto gpu = std::make_unique<GpuImage>(self());
     // Drivers read PTX as a C string: give them a terminated copy.
     std::string bytes(image.image);
     if (tessera_status status =
@@ -132,7 +150,7 @@ public:
     if (tessera_status status =
             check(api.streamCreate(&handle), "creating a stream"))
       return status;
-    stream = std::make_unique<GpuStream>(api, handle);
+    stream = std::make_unique<GpuStream>(self(), handle);
     return TESSERA_SUCCESS;
   }
   tessera_status createEvent(std::unique_ptr<Event> &event) override {
@@ -142,7 +160,7 @@ public:
     if (tessera_status status =
             check(api.eventCreate(&handle), "creating an event"))
       return status;
-    event = std::make_unique<GpuEvent>(api, handle);
+    event = std::make_unique<GpuEvent>(self(), handle);
     return TESSERA_SUCCESS;
   }
 
@@ -211,6 +229,8 @@ public:
   }
 
 private:
+  DeviceRef self() const { return {api, ordinal, context}; }
+
   static void *handle(Stream *stream) {
     return stream ? static_cast<GpuStream *>(stream)->handle : nullptr;
   }
