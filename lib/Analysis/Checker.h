@@ -192,7 +192,9 @@ private:
                   llvm::ArrayRef<const Term *> indices,
                   llvm::ArrayRef<int64_t> shape);
   /// Element e of `data` lands at `indices`(e) of view `dest`: where in
-  /// bounds, it carries the components `dest`'s binding gives that place.
+  /// bounds, it carries the components `dest`'s binding gives that place;
+  /// and an element whose components name a place inside the view lands
+  /// inside it (not for scatters).
   void checkStore(mlir::Operation *op, mlir::Value dest, mlir::Value data,
                   llvm::ArrayRef<const Term *> indices, const Term *inBounds);
   /// The operands of an MMA agree on every component both carry.

@@ -473,8 +473,8 @@ static Outcome solveIn(z3::context &z3, smt::SolverOp solverOp, unsigned rlimit,
   return outcome;
 }
 
-Outcome SMTBackend::solve(const Query &query, unsigned rlimit,
-                          bool trackFacts, bool wantModel) {
+Outcome SMTBackend::solve(const Query &query, unsigned rlimit, bool trackFacts,
+                          bool wantModel) {
   OwningOpRef<ModuleOp> module = build(query);
   auto solverOp = cast<smt::SolverOp>(module->getBody()->front());
   rlimit = rlimit ? rlimit : impl->rlimit;

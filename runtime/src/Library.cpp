@@ -43,11 +43,12 @@ tessera_status launch(KernelLibrary &library, const char *kernel,
                       tessera_grid grid, void *const *args) {
   Module *module = library.find(kernel);
   if (!module)
-    return fail(TESSERA_ERROR_NOT_FOUND,
-                std::string("the kernel library has no ") + kernel +
-                    "; add the shipped kernels (tessera::addShippedKernels, which has "
-                    "no MoE image for GPU devices yet) or their "
-                    "bundles");
+    return fail(
+        TESSERA_ERROR_NOT_FOUND,
+        std::string("the kernel library has no ") + kernel +
+            "; add the shipped kernels (tessera::addShippedKernels, which has "
+            "no MoE image for GPU devices yet) or their "
+            "bundles");
   return module->launch(kernel, grid, args);
 }
 } // namespace

@@ -106,8 +106,8 @@ static void printTargets(const bool &) {
                                         : ptxasPath.getValue();
   bool cubins = !ptxas.empty() && llvm::sys::fs::can_execute(ptxas);
   for (llvm::StringRef chip : kGPUTargets)
-    llvm::outs() << chip << (cubins ? " " + chip + "-cubin" : "") << " "
-                 << chip << "-ptx emu-" << chip << "\n";
+    llvm::outs() << chip << (cubins ? " " + chip + "-cubin" : "") << " " << chip
+                 << "-ptx emu-" << chip << "\n";
   llvm::outs().flush();
   std::exit(0);
 }
@@ -115,7 +115,8 @@ static cl::opt<bool> printTargetsFlag(
     "print-targets",
     cl::desc("Print the targets this build compiles for and the images "
              "each gives, then exit"),
-    cl::ValueDisallowed, cl::callback([](const bool &set) { printTargets(set); }));
+    cl::ValueDisallowed,
+    cl::callback([](const bool &set) { printTargets(set); }));
 
 /// Parses every input into one module; kernel names must be unique.
 static OwningOpRef<ModuleOp> parseInputs(MLIRContext &context,

@@ -1,4 +1,5 @@
-/*===- kernel_abi.h - What compiled images and the runtime agree on -*- C -*-===*\
+/*===- kernel_abi.h - What compiled images and the runtime agree on -*- C
+-*-===*\
 |*                                                                            *|
 |* The compiler (tessera-compile's host and emulator targets, the bundle      *|
 |* writer) and the runtime both include this header: symbol names, entry    *|
@@ -23,9 +24,8 @@ extern "C" {
  * as 64-bit words {allocated, aligned, offset, sizes[rank], strides[rank]};
  * for a scalar, its value (i1 as one byte, index as 64 bits). */
 #define TESSERA_KERNEL_SYMBOL_PREFIX "tessera_kernel_"
-typedef void (*tessera_host_entry)(void **args, int64_t grid_x,
-                                   int64_t grid_y, int64_t grid_z,
-                                   int64_t begin, int64_t end);
+typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
+                                   int64_t grid_z, int64_t begin, int64_t end);
 
 /* The bundle metadata key of the kernel list, one line per kernel:
  * "<name> <threads> <shared bytes> <argument>...", each argument
@@ -47,9 +47,8 @@ typedef void (*tessera_host_entry)(void **args, int64_t grid_x,
 #define TESSERA_EMU_RUN_GRID "tessera.emu.run_grid"
 typedef void (*tessera_emu_run_grid)(void (*thread)(void *args), void *args,
                                      int64_t grid_x, int64_t grid_y,
-                                     int64_t grid_z, int64_t begin,
-                                     int64_t end, int64_t threads,
-                                     int64_t shared_bytes);
+                                     int64_t grid_z, int64_t begin, int64_t end,
+                                     int64_t threads, int64_t shared_bytes);
 
 #ifdef __cplusplus
 } /* extern "C" */
