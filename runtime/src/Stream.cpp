@@ -23,11 +23,14 @@ tessera_status checkRange(const tessera_buffer *buffer, size_t offset,
   return TESSERA_SUCCESS;
 }
 
-tessera_status checkStream(const tessera_buffer *buffer,
-                           const tessera_stream *stream) {
-  if (!stream)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream");
-  if (stream->device != buffer->device)
+/// A copy's bytes lie inside the buffer, and its stream (if any) is the
+/// buffer's device's.
+tessera_status checkCopy(const tessera_buffer *buffer, size_t offset,
+                         size_t bytes, const void *host,
+                         const tessera_stream *stream) {
+  if (tessera_status status = checkRange(buffer, offset, bytes, host))
+    return status;
+  if (stream && stream->device != buffer->device)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT,
                 "the stream belongs to another device than the buffer");
   return TESSERA_SUCCESS;
@@ -35,11 +38,8 @@ tessera_status checkStream(const tessera_buffer *buffer,
 
 tessera_status write(tessera_buffer *buffer, size_t offset, const void *source,
                      size_t bytes, tessera_stream *stream) {
-  if (tessera_status status = checkRange(buffer, offset, bytes, source))
+  if (tessera_status status = checkCopy(buffer, offset, bytes, source, stream))
     return status;
-  if (stream)
-    if (tessera_status status = checkStream(buffer, stream))
-      return status;
   return buffer->device->backend->copy(
       static_cast<char *>(buffer->data) + offset, source, bytes,
       Copy::HostToDevice, stream ? stream->stream.get() : nullptr);
@@ -47,11 +47,9 @@ tessera_status write(tessera_buffer *buffer, size_t offset, const void *source,
 
 tessera_status read(const tessera_buffer *buffer, size_t offset,
                     void *destination, size_t bytes, tessera_stream *stream) {
-  if (tessera_status status = checkRange(buffer, offset, bytes, destination))
+  if (tessera_status status =
+          checkCopy(buffer, offset, bytes, destination, stream))
     return status;
-  if (stream)
-    if (tessera_status status = checkStream(buffer, stream))
-      return status;
   return buffer->device->backend->copy(
       destination, static_cast<const char *>(buffer->data) + offset, bytes,
       Copy::DeviceToHost, stream ? stream->stream.get() : nullptr);

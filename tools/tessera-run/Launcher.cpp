@@ -44,8 +44,7 @@ tessera::Device tessera::run::openDevice(const std::string &name,
     error = "cannot open the device: " + tessera::error();
     return {};
   }
-  bool hostMemory =
-      kind == TESSERA_DEVICE_HOST || kind == TESSERA_DEVICE_EMULATOR;
+  bool hostMemory = usesHostMemory(kind);
   if (races && kind != TESSERA_DEVICE_EMULATOR) {
     error = "--races needs --device=emu";
     return {};
@@ -110,8 +109,7 @@ tessera_status Launcher::launch(const std::string &kernel, tessera_grid grid,
           tesseraModuleGetKernel(module, kernel.c_str(), &handle))
     return status;
   tesseraKernelGetInfo(handle, &info);
-  tessera_device_kind kind = tesseraDeviceKind(device);
-  if (kind == TESSERA_DEVICE_HOST || kind == TESSERA_DEVICE_EMULATOR)
+  if (usesHostMemory(tesseraDeviceKind(device)))
     return tesseraLaunch(handle, grid, args, stream);
   // A GPU: the same arguments with views of staged device memory.
   std::vector<tessera_view> views(info.num_args);

@@ -26,6 +26,12 @@ namespace tessera::run {
 /// for an element type of unknown size.
 size_t viewSpan(const tessera_view &view, const std::string &element);
 
+/// Whether a device of `kind` keeps its memory on the host (the host and the
+/// emulator): its views may point at host memory, and it has worker threads.
+inline bool usesHostMemory(tessera_device_kind kind) {
+  return kind == TESSERA_DEVICE_HOST || kind == TESSERA_DEVICE_EMULATOR;
+}
+
 /// Opens the device tessera-run was asked for ("host", "emu", "cuda" or
 /// "hip"): with the emulator's chip (if not empty) and race detection, and
 /// the worker threads of a host or emulator device (unless -1). Empty,

@@ -233,7 +233,7 @@ int main(int argc, char **argv) {
       return failWith("launch failed");
     // On a GPU, events around the launches on a stream: the kernels' time,
     // not the host's waiting.
-    bool gpu = !tesseraHostGetThreads(dev.get());
+    bool gpu = !usesHostMemory(tesseraDeviceKind(dev.get()));
     tessera::Stream stream =
         gpu ? tessera::Stream::create(dev) : tessera::Stream();
     tessera::Event begin = gpu ? tessera::Event::create(dev) : tessera::Event();
