@@ -60,6 +60,9 @@ checks=(
   "gemm_int8_pc|--m=200 --n=136 --k=192"
   "flash_attention|--batch=2 --heads=8 --kv-heads=2 --seq-q=512 --seq-kv=512 --causal=0"
   "flash_attention|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
+  "moe|--tokens=100 --experts=8 --topk=2 --hidden=256 --inter=192"
+  "moe|--tokens=37 --experts=5 --topk=4 --hidden=100 --inter=36"
+  "moe_int4_g32_zp|--tokens=100 --experts=8 --topk=2 --hidden=256 --inter=192"
 )
 # (b) bundle | reference image | tessera-run flags
 micro=(
@@ -99,6 +102,7 @@ declare -A bundles=()
 for row in "${checks[@]}" "${micro[@]}"; do bundles[${row%%|*}]=1; done
 bundles[gemm_bf16]=1
 bundles[flash_attention]=1
+bundles[moe]=1
 for name in "${!bundles[@]}"; do
   need "$(bundle "$name")"
   # Each bundle holds the sm_80 images the run loads (PTX at least, which
@@ -208,7 +212,7 @@ if [ $dry -eq 1 ]; then
   # Small shapes, no peers: the flags and the parsing are what is checked.
   gemms=("128 256 64")
   attentions=("1 4 2 128 64 1")
-  moes=()
+  moes=("64 4 2 128 64")
 fi
 declare -A ours=()
 cases=()
@@ -226,6 +230,8 @@ for shape in "${attentions[@]}"; do
 done
 for shape in "${moes[@]}"; do
   read -r t e topk hid inter <<< "$shape"
+  ours[moe:$t:$e:$topk:$hid:$inter]=$(tessera_ms moe --tokens=$t \
+    --experts=$e --topk=$topk --hidden=$hid --inter=$inter)
   cases+=("moe:$t:$e:$topk:$hid:$inter")
 done
 peers=$(mktemp)
@@ -267,7 +273,6 @@ for case in "${cases[@]}"; do
     else echo "$1: $(grep "^$case \($1\|all\) " "$peers" | cut -d' ' -f3- | head -1)"; fi
   }
   if [ -n "$mine" ]; then ourcell="$mine ms, $(tflops "$case" "$mine") TFLOP/s"
-  elif [ "${case%%:*}" = moe ]; then ourcell="not compiled for sm_80 yet"
   elif [ "${case%%:*}" = attn ]; then ourcell="no kernel (head dim 64 only)"
   else ourcell="failed"; fi
   emit "| $case | $ourcell | $(cell "${names[0]}" "$p1") | $(cell "${names[1]}" "$p2") | $(ratio "$mine" "$p1") | $(ratio "$mine" "$p2") |"

@@ -6,10 +6,14 @@
 // the instruction's fragments tiled over the warps); the other tiles take
 // the layout of the values they are tied to (loop-carried values, element-
 // wise operands and results), and tiles tied to no anchor a coalesced
-// layout.
+// layout. Gathers and scatters give their row indices the slice of the
+// rows they choose. Tag ops, and the ghost code that feeds only them, are
+// dropped first: tag-check has run, and only the code that runs is laid
+// out.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessera/Dialect/Tag/TagDialect.h"
 #include "tessera/Dialect/Tile/TileDialect.h"
 #include "tessera/Layout/MmaLayouts.h"
 #include "tessera/Target/TargetInfo.h"
@@ -156,7 +160,7 @@ LogicalResult LayoutAssigner::checkSupported(Operation *op) {
       unpack && !unpack.hasNaturalOrder())
     return op->emitOpError("with a permuted order is not supported by the ")
            << target.chip << " backend yet";
-  if (isa<tile::GatherOp, tile::QuantOp, tile::AtomicAddOp>(op))
+  if (isa<tile::QuantOp>(op))
     return op->emitOpError("is not supported by the ")
            << target.chip << " backend yet";
   if (auto store = dyn_cast<tile::StoreOp>(op))
@@ -260,6 +264,20 @@ LogicalResult LayoutAssigner::run() {
                         SmallVector<unsigned>(broadcast.getDims().begin(),
                                               broadcast.getDims().end()),
                         op});
+    // Row indices of a gather or scatter: held with the rows they choose.
+    auto rowsOf = [&](Value tile, Value rows) {
+      unsigned rank = cast<RankedTensorType>(tile.getType()).getRank();
+      if (rank == 1)
+        ties.push_back({{tile, rows}, op});
+      else
+        slices.push_back(
+            {tile, rows, llvm::to_vector(llvm::seq<unsigned>(1, rank)), op});
+    };
+    if (auto gather = dyn_cast<tile::GatherOp>(op))
+      rowsOf(gather.getResult(), gather.getRows());
+    else if (auto scatter = dyn_cast<tile::AtomicAddOp>(op);
+             scatter && scatter.getRows())
+      rowsOf(scatter.getValue(), scatter.getRows());
   });
   // Layouts derived from another value's (from, to, how, op): the packed
   // codes of an unpack, the scales of a dequantization.
@@ -384,9 +402,12 @@ struct TileAssignLayoutsPass
                          << " atoms yet (the AMD backend is not built)";
       return signalPassFailure();
     }
-    for (auto kernel : module.getOps<tile::KernelOp>())
+    for (auto kernel : module.getOps<tile::KernelOp>()) {
+      // tag-check has proved what the tags say; lay out what runs.
+      tag::eraseTagOps(kernel);
       if (failed(LayoutAssigner(kernel, *target).run()))
         return signalPassFailure();
+    }
   }
 };
 } // namespace

@@ -94,3 +94,56 @@ module attributes {tile.target = "sm_80"} {
     tile.return
   }
 }
+
+// -----
+
+// A gather whose row indices are held by other threads than the rows they
+// choose (lanes reversed) cannot read its rows.
+module attributes {tile.target = "sm_80"} {
+  tile.kernel @k(%X: !tile.view<?xf32>, %I: !tile.view<?xi32>, %Y: !tile.view<?xf32>) threads(32) {
+    %c0 = arith.constant 0 : index
+    %ids = tile.load %I[%c0] : !tile.view<?xi32> -> tensor<32xi32, #tile.linear<register = [], lane = [[16], [8], [4], [2], [1]], warp = []>>
+    // expected-error @below {{'tile.gather' op row indices are not held by the threads that hold their rows (their layout must be the slice of the tile's)}}
+    %x = tile.gather %X[%c0] rows(%ids) : !tile.view<?xf32>, tensor<32xi32, #tile.linear<register = [], lane = [[16], [8], [4], [2], [1]], warp = []>> -> tensor<32xf32, #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = []>>
+    tile.store %x -> %Y[%c0] : tensor<32xf32, #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = []>> -> !tile.view<?xf32>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "sm_80"} {
+  tile.kernel @k(%X: !tile.view<?xbf16>) threads(32) {
+    %c0 = arith.constant 0 : index
+    %x = tile.load %X[%c0] : !tile.view<?xbf16> -> tensor<32xbf16, #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = []>>
+    // expected-error @below {{'tile.atomic_add' op of 'bf16' is not supported by convert-tile-to-gpu yet (f32 and i32 are)}}
+    tile.atomic_add %x -> %X[%c0] : tensor<32xbf16, #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = []>> -> !tile.view<?xbf16>
+    tile.return
+  }
+}
+
+// -----
+
+// Element 0 of a tile spread over the lanes is in lane 0 only.
+module attributes {tile.target = "sm_80"} {
+  tile.kernel @k(%X: !tile.view<?xi32>) threads(32) {
+    %c0 = arith.constant 0 : index
+    %x = tile.load %X[%c0] : !tile.view<?xi32> -> tensor<32xi32, #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = []>>
+    // expected-error @below {{'tensor.extract' op of an element that not every thread holds is not supported by convert-tile-to-gpu yet (it needs a shuffle or shared memory)}}
+    %e = tensor.extract %x[%c0] : tensor<32xi32, #tile.linear<register = [], lane = [[1], [2], [4], [8], [16]], warp = []>>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "sm_80"} {
+  tile.kernel @k(%X: !tile.view<?xi32>) threads(32) {
+    %c0 = arith.constant 0 : index
+    %p = tile.program_id x
+    %x = tile.load %X[%c0] : !tile.view<?xi32> -> tensor<1xi32, #tile.linear<register = [], lane = [[0], [0], [0], [0], [0]], warp = []>>
+    // expected-error @below {{'tensor.extract' op at a dynamic index is not supported by convert-tile-to-gpu yet}}
+    %e = tensor.extract %x[%p] : tensor<1xi32, #tile.linear<register = [], lane = [[0], [0], [0], [0], [0]], warp = []>>
+    tile.return
+  }
+}

@@ -37,7 +37,8 @@ struct TestGPUPlantBugPass
       *this, "bug",
       llvm::cl::desc("ldmatrix-address, fragment-swap, swizzle-read, "
                      "store-lane, no-barrier, divergent-barrier, "
-                     "wait-group, nibble-order or scale-register")};
+                     "wait-group, nibble-order, scale-register, row-index "
+                     "or atomic-store")};
 
   template <typename OpT> OpT first() {
     OpT found;
@@ -201,6 +202,49 @@ struct TestGPUPlantBugPass
         planted = true;
       });
       return success(planted);
+    }
+    if (bug == "row-index") {
+      // Every row a gather reads or a scatter adds to is its pair's (the
+      // index xor 1), bounds checked as such: the row indices are those
+      // cast from i32 and tested for being non-negative.
+      bool planted = false;
+      getOperation().walk([&](arith::IndexCastOp cast) {
+        bool isRow = llvm::any_of(cast->getUsers(), [](Operation *user) {
+          auto cmp = dyn_cast<arith::CmpIOp>(user);
+          return cmp && cmp.getPredicate() == arith::CmpIPredicate::sge;
+        });
+        if (!isRow || !cast.getIn().getType().isInteger(32))
+          return;
+        OpBuilder b(cast);
+        b.setInsertionPointAfter(cast);
+        Value one = arith::ConstantIndexOp::create(b, cast.getLoc(), 1);
+        auto flipped = arith::XOrIOp::create(b, cast.getLoc(), cast, one);
+        cast.getResult().replaceAllUsesExcept(flipped, flipped);
+        planted = true;
+      });
+      return success(planted);
+    }
+    if (bug == "atomic-store") {
+      // The scatter's atomic adds become a load, an add and a store: blocks
+      // that add to one element race.
+      SmallVector<memref::AtomicRMWOp> adds;
+      getOperation().walk(
+          [&](memref::AtomicRMWOp add) { adds.push_back(add); });
+      for (memref::AtomicRMWOp add : adds) {
+        OpBuilder b(add);
+        Location loc = add.getLoc();
+        Value old =
+            memref::LoadOp::create(b, loc, add.getMemref(), add.getIndices());
+        Value sum =
+            add.getKind() == arith::AtomicRMWKind::addf
+                ? arith::AddFOp::create(b, loc, old, add.getValue()).getResult()
+                : arith::AddIOp::create(b, loc, old, add.getValue())
+                      .getResult();
+        memref::StoreOp::create(b, loc, sum, add.getMemref(), add.getIndices());
+        add.getResult().replaceAllUsesWith(old);
+        add.erase();
+      }
+      return success(!adds.empty());
     }
     getOperation().emitError() << "unknown bug '" << bug << "'";
     return failure();

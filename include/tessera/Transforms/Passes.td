@@ -298,14 +298,16 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "mlir::ModuleOp"> {
     buffer an XOR swizzle (`tile.swizzle`). MMA operands and accumulators
     take the fragment layouts of the target's matrix instruction, tiled over
     the kernel's warps; element-wise ops, loop-carried values and constants
-    take the layout of what they feed or are fed by. Shared buffers read by
+    take the layout of what they feed or are fed by; the row indices of a
+    gather or scatter, the slice of the rows they choose. Shared buffers read by
     ldmatrix and written by 16-byte copies get the swizzle that makes both
     conflict-free. Every layout is proved to cover its tile exactly (the
-    attribute's verifier).
+    attribute's verifier). Tag ops, and the ghost code that only feeds them,
+    are erased first: run `tag-check` before this pass.
 
     Kernels that need what this slice of the GPU backend does not do yet
-    (a value wanted in two layouts, reductions, gathers, tiles whose sizes
-    are not powers of two) are rejected with an error naming the op.
+    (a value wanted in two layouts, `tile.quant`, tiles whose sizes are not
+    powers of two) are rejected with an error naming the op.
   }];
   let dependentDialects = ["tessera::tile::TileDialect"];
 }

@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -63,14 +64,31 @@ private:
   mlir::LogicalResult lowerAllocShared(tile::AllocSharedOp op);
   mlir::LogicalResult lowerCopy(tile::CopyOp op);
   mlir::LogicalResult lowerSharedLoad(tile::LoadOp op);
-  mlir::LogicalResult lowerStore(tile::StoreOp op);
-  mlir::LogicalResult lowerViewLoad(tile::LoadOp op);
+  /// Stores (or atomically adds) each register's element of `tile` into
+  /// the view `dest` at `offsets`, rows chosen by `rows` when given (a
+  /// scatter); what falls outside the view is skipped.
+  mlir::LogicalResult storeToView(mlir::Operation *op, mlir::Value tile,
+                                  mlir::Value dest, mlir::ValueRange offsets,
+                                  mlir::Value rows, bool atomic);
+  /// Reads each register's element of `tile` from the view `source` at
+  /// `offsets`, rows chosen by `rows` when given (a gather); `pad` (zero
+  /// when null) outside the view.
+  mlir::LogicalResult loadFromView(mlir::Operation *op, mlir::Value source,
+                                   mlir::ValueRange offsets, mlir::Value tile,
+                                   mlir::Attribute pad, mlir::Value rows);
   /// The view indices of a tile element at `coord` (the tile's offsets plus
-  /// the coordinate in the innermost dimensions) and whether it lies inside
-  /// the view.
+  /// the coordinate in the innermost dimensions, or plus `row` in the first
+  /// of them when given) and whether it lies inside the view.
   std::pair<llvm::SmallVector<mlir::Value>, mlir::Value>
   viewElement(mlir::Value view, mlir::ValueRange offsets,
-              llvm::ArrayRef<mlir::Value> coord);
+              llvm::ArrayRef<mlir::Value> coord, mlir::Value row = {});
+  /// The row index (an index value) this thread's register `reg` of a tile
+  /// laid out by `layout` is gathered from or scattered to: the element of
+  /// `rows` (laid out by `rowsLayout`) that holds its row. Null when `rows`
+  /// is; an error on `op` and null when the thread does not hold it.
+  mlir::Value rowIndex(mlir::Value rows, const LinearLayout &rowsLayout,
+                       const LinearLayout &layout, uint64_t reg,
+                       mlir::Operation *op);
   /// The indices of element (row, col) of `buffer` (slot first for a ring).
   llvm::SmallVector<mlir::Value> sharedIndices(const SharedBuffer &buffer,
                                                mlir::Value slot,
@@ -92,6 +110,15 @@ private:
   // --- Reductions (Reductions.cpp) ----------------------------------------
   mlir::LogicalResult lowerReduce(tile::ReduceOp op);
   mlir::LogicalResult lowerBroadcast(tile::BroadcastOp op);
+  /// The register of `slice` (the layout of a tile without dimensions
+  /// `dropped` of the tile `full` lays out) that holds, in every thread,
+  /// what register `reg` of `full` holds with those dimensions dropped;
+  /// none when some thread does not hold it.
+  std::optional<uint64_t> heldRegister(const LinearLayout &slice,
+                                       const LinearLayout &full, uint64_t reg,
+                                       llvm::ArrayRef<unsigned> dropped);
+  /// A scalar element of a tile that every thread holds.
+  mlir::LogicalResult lowerExtract(mlir::tensor::ExtractOp op);
 
   tile::KernelOp kernel;
   const TargetInfo &target;

@@ -5,8 +5,11 @@
 // views whose rows are not 16-byte aligned take an element-wise path.
 // tile.load from shared: ldmatrix when the tile's layout is a tiling of
 // ldmatrix fragments (proved by simulating the instruction), element-wise
-// loads otherwise. tile.store into a view: masked stores of each register.
-// Shared buffers are swizzled as their tile.swizzle says.
+// loads otherwise. tile.load from a view and tile.gather: masked loads of
+// each register (a gather's row from its index register); tile.store and
+// tile.atomic_add: masked stores or atomic adds of each register, by one of
+// the threads that hold it. Shared buffers are swizzled as their tile.swizzle
+// says.
 //
 //===----------------------------------------------------------------------===//
 
@@ -284,70 +287,118 @@ LogicalResult GPULowering::lowerSharedLoad(tile::LoadOp op) {
 }
 
 std::pair<SmallVector<Value>, Value>
-GPULowering::viewElement(Value view, ValueRange offsets,
-                         ArrayRef<Value> coord) {
+GPULowering::viewElement(Value view, ValueRange offsets, ArrayRef<Value> coord,
+                         Value row) {
   auto viewType = cast<MemRefType>(view.getType());
   unsigned rank = viewType.getRank(), tileRank = coord.size();
   // Leading offsets select the outer coordinates; the tile covers the
-  // innermost dimensions, whose bounds mask (stores) or pad (loads).
+  // innermost dimensions, whose bounds mask (stores) or pad (loads). A row
+  // chosen by index may be negative too.
   SmallVector<Value> at(offsets.take_front(offsets.size() - tileRank));
   Value inside;
+  auto both = [&](Value a, Value b) {
+    return a ? arith::AndIOp::create(builder, loc, a, b).getResult() : b;
+  };
   for (unsigned d = 0; d < tileRank; ++d) {
     unsigned dim = rank - tileRank + d;
-    Value index = arith::AddIOp::create(builder, loc, offsets[dim], coord[d]);
+    Value index = arith::AddIOp::create(builder, loc, offsets[dim],
+                                        d == 0 && row ? row : coord[d]);
     Value bound = memref::DimOp::create(builder, loc, view, dim);
-    Value in = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                                     index, bound);
-    inside = inside
-                 ? arith::AndIOp::create(builder, loc, inside, in).getResult()
-                 : in;
+    inside = both(inside,
+                  arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                        index, bound));
+    if (d == 0 && row)
+      inside = both(inside, arith::CmpIOp::create(builder, loc,
+                                                  arith::CmpIPredicate::sge,
+                                                  index, this->index(0)));
     at.push_back(index);
   }
   return {at, inside};
 }
 
-LogicalResult GPULowering::lowerStore(tile::StoreOp op) {
-  if (cast<tile::ViewType>(op.getDest().getType())
-          .getElementType()
-          .getIntOrFloatBitWidth() < 8)
-    return op.emitOpError("into a view of sub-byte codes is not supported by "
-                          "convert-tile-to-gpu yet");
-  Value view = mapping.lookup(op.getDest());
-  LinearLayout layout = layoutOf(op.getValue());
-  Value value = mapping.lookup(op.getValue());
+Value GPULowering::rowIndex(Value rows, const LinearLayout &rowsLayout,
+                            const LinearLayout &layout, uint64_t reg,
+                            Operation *op) {
+  if (!rows)
+    return {};
+  unsigned rank = layout.getRank();
+  std::optional<uint64_t> held = heldRegister(
+      rowsLayout, layout, reg, llvm::to_vector(llvm::seq<unsigned>(1, rank)));
+  if (!held) {
+    op->emitOpError("row indices are not held by the threads that hold "
+                    "their rows (their layout must be the slice of the "
+                    "tile's)");
+    return {};
+  }
+  Value row = vector::ExtractOp::create(builder, loc, mapping.lookup(rows),
+                                        int64_t(*held));
+  if (!row.getType().isIndex())
+    row = arith::IndexCastOp::create(builder, loc, builder.getIndexType(), row);
+  return row;
+}
+
+LogicalResult GPULowering::storeToView(Operation *op, Value tile, Value dest,
+                                       ValueRange indices, Value rows,
+                                       bool atomic) {
+  auto destType = cast<tile::ViewType>(dest.getType());
+  if (destType.getElementType().getIntOrFloatBitWidth() < 8)
+    return op->emitOpError("into a view of sub-byte codes is not supported "
+                           "by convert-tile-to-gpu yet");
+  Type element = destType.getElementType();
+  if (atomic && !element.isF32() && !element.isSignlessInteger(32))
+    return op->emitOpError("of ")
+           << element
+           << " is not supported by convert-tile-to-gpu yet (f32 and i32 "
+              "are)";
+  Value view = mapping.lookup(dest);
+  LinearLayout layout = layoutOf(tile);
+  LinearLayout rowsLayout = rows ? layoutOf(rows) : LinearLayout();
+  Value value = mapping.lookup(tile);
   SmallVector<Value> offsets;
-  for (Value offset : op.getIndices())
+  for (Value offset : indices)
     offsets.push_back(mapping.lookup(offset));
   // Registers that repeat an element another register of this thread holds
   // (register broadcast bits) are stored once, and elements other threads
   // hold too (lane or warp broadcast bits) by one of them: a store that
   // updates what the kernel loaded from the same view must not be seen by
-  // a replica that has yet to load it.
+  // a replica that has yet to load it, and an atomic add must add once.
   Value owner = ownsElements(layout);
   for (int64_t reg = 0; reg < layout.getSize(LinearLayout::Register); ++reg) {
     if (layout.findRegister(layout.apply(reg, 0, 0)) != uint64_t(reg))
       continue;
-    auto [at, inside] = viewElement(view, offsets, coordinate(layout, reg));
+    Value row = rowIndex(rows, rowsLayout, layout, reg, op);
+    if (rows && !row)
+      return failure();
+    auto [at, inside] =
+        viewElement(view, offsets, coordinate(layout, reg), row);
     if (owner)
       inside = arith::AndIOp::create(builder, loc, inside, owner);
     auto branch = scf::IfOp::create(builder, loc, inside);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(branch.thenBlock());
-    Value element = vector::ExtractOp::create(builder, loc, value, reg);
-    memref::StoreOp::create(builder, loc, element, view, at);
+    Value item = vector::ExtractOp::create(builder, loc, value, reg);
+    if (atomic)
+      memref::AtomicRMWOp::create(builder, loc,
+                                  element.isF32() ? arith::AtomicRMWKind::addf
+                                                  : arith::AtomicRMWKind::addi,
+                                  item, view, at);
+    else
+      memref::StoreOp::create(builder, loc, item, view, at);
   }
   return success();
 }
 
-LogicalResult GPULowering::lowerViewLoad(tile::LoadOp op) {
-  Value view = mapping.lookup(op.getSource());
-  LinearLayout layout = layoutOf(op.getResult());
-  VectorType type = vectorTypeOf(op.getResult());
+LogicalResult GPULowering::loadFromView(Operation *op, Value source,
+                                        ValueRange indices, Value tile,
+                                        Attribute padAttr, Value rows) {
+  Value view = mapping.lookup(source);
+  LinearLayout layout = layoutOf(tile);
+  LinearLayout rowsLayout = rows ? layoutOf(rows) : LinearLayout();
+  VectorType type = vectorTypeOf(tile);
   Type element = type.getElementType();
   SmallVector<Value> offsets;
-  for (Value offset : op.getIndices())
+  for (Value offset : indices)
     offsets.push_back(mapping.lookup(offset));
-  Attribute padAttr = op.getPadAttr();
   Value pad = arith::ConstantOp::create(builder, loc, element,
                                         padAttr ? cast<TypedAttr>(padAttr)
                                                 : builder.getZeroAttr(element));
@@ -355,9 +406,9 @@ LogicalResult GPULowering::lowerViewLoad(tile::LoadOp op) {
   Value result =
       arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
   // int4 nibble pairs: the byte of the pair, then the nibble.
-  bool packed = tile::isNibblePairs(
-      cast<tile::ViewType>(op.getSource().getType()).getElementType(),
-      cast<tile::ViewType>(op.getSource().getType()).getShape());
+  auto viewType = cast<tile::ViewType>(source.getType());
+  bool packed =
+      tile::isNibblePairs(viewType.getElementType(), viewType.getShape());
   for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
     // A register that repeats another register's element (a broadcast
     // bit: the scales of a dequantization) takes its value.
@@ -369,8 +420,11 @@ LogicalResult GPULowering::lowerViewLoad(tile::LoadOp op) {
           result, reg);
       continue;
     }
+    Value row = rowIndex(rows, rowsLayout, layout, reg, op);
+    if (rows && !row)
+      return failure();
     std::pair<SmallVector<Value>, Value> element =
-        viewElement(view, offsets, coordinate(layout, reg));
+        viewElement(view, offsets, coordinate(layout, reg), row);
     SmallVector<Value> &at = element.first;
     Value which = at.back();
     if (packed)
@@ -387,6 +441,6 @@ LogicalResult GPULowering::lowerViewLoad(tile::LoadOp op) {
     result =
         vector::InsertOp::create(builder, loc, read.getResult(0), result, reg);
   }
-  mapping.map(op.getResult(), result);
+  mapping.map(tile, result);
   return success();
 }

@@ -8,12 +8,14 @@
 // memory: that is an error for now. A broadcast reads, for each register of
 // its result, the register of its input (the slice of the result's layout)
 // that holds the same element; the lowering checks that the thread holds it.
+// A tensor.extract reads the register every thread holds its element in.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GPULowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -101,6 +103,22 @@ LogicalResult GPULowering::lowerReduce(tile::ReduceOp op) {
   return success();
 }
 
+std::optional<uint64_t> GPULowering::heldRegister(const LinearLayout &slice,
+                                                  const LinearLayout &full,
+                                                  uint64_t reg,
+                                                  ArrayRef<unsigned> dropped) {
+  std::optional<uint64_t> source =
+      slice.findRegister(project(full.apply(reg, 0, 0), dropped));
+  if (!source)
+    return std::nullopt;
+  for (int64_t lane = 0; lane < slice.getSize(LinearLayout::Lane); ++lane)
+    for (int64_t warp = 0; warp < numWarps; ++warp)
+      if (slice.apply(*source, lane, warp) !=
+          project(full.apply(reg, lane, warp), dropped))
+        return std::nullopt;
+  return source;
+}
+
 LogicalResult GPULowering::lowerBroadcast(tile::BroadcastOp op) {
   LinearLayout in = layoutOf(op.getInput()), out = layoutOf(op.getResult());
   SmallVector<unsigned> dropped(op.getDims().begin(), op.getDims().end());
@@ -109,16 +127,9 @@ LogicalResult GPULowering::lowerBroadcast(tile::BroadcastOp op) {
   Value result =
       arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
   for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
-    std::optional<uint64_t> source =
-        in.findRegister(project(out.apply(reg, 0, 0), dropped));
     // Every thread must hold the element its register repeats.
-    bool held = source.has_value();
-    for (int64_t lane = 0; held && lane < in.getSize(LinearLayout::Lane);
-         ++lane)
-      for (int64_t warp = 0; held && warp < numWarps; ++warp)
-        held = in.apply(*source, lane, warp) ==
-               project(out.apply(reg, lane, warp), dropped);
-    if (!held)
+    std::optional<uint64_t> source = heldRegister(in, out, reg, dropped);
+    if (!source)
       return op.emitOpError("input layout does not give each thread the "
                             "elements it repeats (a layout conversion "
                             "would be needed)");
@@ -126,5 +137,33 @@ LogicalResult GPULowering::lowerBroadcast(tile::BroadcastOp op) {
     result = vector::InsertOp::create(builder, loc, element, result, reg);
   }
   mapping.map(op.getResult(), result);
+  return success();
+}
+
+LogicalResult GPULowering::lowerExtract(tensor::ExtractOp op) {
+  Coord coord;
+  for (Value index : op.getIndices()) {
+    std::optional<int64_t> value = getConstantIntValue(index);
+    if (!value)
+      return op.emitOpError("at a dynamic index is not supported by "
+                            "convert-tile-to-gpu yet");
+    coord.push_back(*value);
+  }
+  // A tile of one element laid out over coordinates (0..): every thread
+  // must hold the element, in the same register.
+  LinearLayout layout = layoutOf(op.getTensor());
+  std::optional<uint64_t> reg = layout.findRegister(coord);
+  bool everywhere = reg.has_value();
+  for (int64_t lane = 0;
+       everywhere && lane < layout.getSize(LinearLayout::Lane); ++lane)
+    for (int64_t warp = 0; everywhere && warp < numWarps; ++warp)
+      everywhere = layout.apply(*reg, lane, warp) == coord;
+  if (!everywhere)
+    return op.emitOpError("of an element that not every thread holds is not "
+                          "supported by convert-tile-to-gpu yet (it needs a "
+                          "shuffle or shared memory)");
+  mapping.map(op.getResult(),
+              vector::ExtractOp::create(
+                  builder, loc, mapping.lookup(op.getTensor()), int64_t(*reg)));
   return success();
 }

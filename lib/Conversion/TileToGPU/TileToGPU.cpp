@@ -389,10 +389,21 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
   if (auto load = dyn_cast<tile::LoadOp>(op))
     return isa<tile::SharedType>(load.getSource().getType())
                ? lowerSharedLoad(load)
-               : lowerViewLoad(load);
+               : loadFromView(op, load.getSource(), load.getIndices(),
+                              load.getResult(), load.getPadAttr(), {});
+  if (auto gather = dyn_cast<tile::GatherOp>(op))
+    return loadFromView(op, gather.getSource(), gather.getOffsets(),
+                        gather.getResult(), gather.getPadAttr(),
+                        gather.getRows());
   if (auto store = dyn_cast<tile::StoreOp>(op);
       store && isa<tile::ViewType>(store.getDest().getType()))
-    return lowerStore(store);
+    return storeToView(op, store.getValue(), store.getDest(),
+                       store.getIndices(), {}, /*atomic=*/false);
+  if (auto add = dyn_cast<tile::AtomicAddOp>(op))
+    return storeToView(op, add.getValue(), add.getDest(), add.getOffsets(),
+                       add.getRows(), /*atomic=*/true);
+  if (auto extract = dyn_cast<tensor::ExtractOp>(op))
+    return lowerExtract(extract);
   if (auto mma = dyn_cast<tile::MmaOp>(op))
     return lowerMma(mma);
   if (auto reduce = dyn_cast<tile::ReduceOp>(op))

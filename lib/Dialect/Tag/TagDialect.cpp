@@ -5,9 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpImplementation.h"
-#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -209,11 +207,27 @@ void tessera::tag::eraseTagOps(mlir::Operation *root) {
     if (mlir::isa_and_present<TagDialect>(op->getDialect()))
       tagOps.push_back(op);
   });
+  // Then what fed only them, and what fed only that: code that was dead
+  // before stays.
+  llvm::SmallVector<mlir::Operation *> fed;
+  auto feeders = [&](mlir::Operation *op) {
+    for (mlir::Value operand : op->getOperands())
+      if (mlir::Operation *def = operand.getDefiningOp();
+          def && !mlir::isa_and_present<TagDialect>(def->getDialect()))
+        fed.push_back(def);
+  };
   for (mlir::Operation *op : llvm::reverse(tagOps)) {
+    feeders(op);
     op->dropAllUses();
     op->erase();
   }
-  // Then what fed only them.
-  mlir::IRRewriter rewriter(root->getContext());
-  (void)mlir::runRegionDCE(rewriter, root->getRegions());
+  llvm::SmallPtrSet<mlir::Operation *, 16> erased;
+  while (!fed.empty()) {
+    mlir::Operation *op = fed.pop_back_val();
+    if (erased.contains(op) || !mlir::isOpTriviallyDead(op))
+      continue;
+    feeders(op);
+    erased.insert(op);
+    op->erase();
+  }
 }

@@ -2,9 +2,8 @@
 //-*-===//
 //
 // The shipped kernels' embedded bundles, added to a KernelLibrary with the
-// image for a given device: the GEMMs and attention on the host, the
-// emulator and CUDA GPUs (sm_80 images; the driver compiles the PTX for
-// newer GPUs), the MoE block on the host.
+// image for a given device: the host, the emulator and CUDA GPUs (sm_80
+// images; the driver compiles the PTX for newer GPUs).
 //
 //===----------------------------------------------------------------------===//
 
