@@ -9,6 +9,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.substitutions.append(("llvm-objdump", os.path.join(config.llvm_tools_dir, "llvm-objdump")))
+config.substitutions.append(("llvm-offload-binary", os.path.join(config.llvm_tools_dir, "llvm-offload-binary")))
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tessera_obj_root, "test")
 

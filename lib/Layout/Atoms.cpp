@@ -1,8 +1,9 @@
 //===- Atoms.cpp - Fragment layouts of single instructions ---------------===//
 //
-// Each table transcribes one fragment figure of the PTX ISA into bases:
-// element e of lane l (groupID g = l / 4, thread-in-group t = l % 4) holds
-// the coordinate obtained by XOR-ing the bases of the set bits of e and l.
+// Each table transcribes one fragment figure of the PTX ISA (or one of
+// AMD's MFMA register layouts) into bases: element e of lane l (for PTX,
+// groupID g = l / 4, thread-in-group t = l % 4) holds the coordinate
+// obtained by XOR-ing the bases of the set bits of e and l.
 // test/unit/LinearLayoutTest.cpp checks each table lane by lane against the
 // figures' own formulas.
 //
@@ -85,8 +86,27 @@ LinearLayout atoms::wgmmaAccumulator(int64_t n) {
   return LinearLayout({64, n}, regs, rowGroupLanes(2), {{16, 0}, {32, 0}});
 }
 
+LinearLayout atoms::mfma32x32x8A() {
+  // A[i][k]: lane 32 (k / 4) + i, element k % 4.
+  return LinearLayout({32, 8}, {{0, 1}, {0, 2}},
+                      {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 4}}, {});
+}
+
+LinearLayout atoms::mfma32x32x8B() {
+  // B[k][j]: lane 32 (k / 4) + j, element k % 4.
+  return LinearLayout({8, 32}, {{1, 0}, {2, 0}},
+                      {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {4, 0}}, {});
+}
+
+LinearLayout atoms::mfma32x32C() {
+  // D[i][j]: lane 32 ((i / 4) % 2) + j, register 4 (i / 8) + i % 4.
+  return LinearLayout({32, 32}, {{1, 0}, {2, 0}, {8, 0}, {16, 0}},
+                      {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {4, 0}}, {});
+}
+
 LinearLayout atoms::coalescedCopy(int64_t rows, int64_t cols,
-                                  unsigned elementBits, unsigned numWarps) {
+                                  unsigned elementBits, unsigned numWarps,
+                                  unsigned warpSize) {
   int64_t vec = std::min<int64_t>(cols, 128 / elementBits);
   llvm::SmallVector<Coord> regs, lanes, warps;
   for (int64_t c = 1; c < vec; c *= 2)
@@ -102,7 +122,7 @@ LinearLayout atoms::coalescedCopy(int64_t rows, int64_t cols,
   auto take = [&]() -> Coord {
     return next < free.size() ? free[next++] : Coord{0, 0};
   };
-  for (int bit = 0; bit < 5; ++bit)
+  for (unsigned lane = 1; lane < warpSize; lane *= 2)
     lanes.push_back(take());
   for (unsigned w = 1; w < numWarps; w *= 2)
     warps.push_back(take());

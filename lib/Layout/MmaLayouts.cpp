@@ -23,6 +23,26 @@ static llvm::SmallVector<Coord> broadcast(int64_t count) {
   return llvm::SmallVector<Coord>(llvm::Log2_64(uint64_t(count)), {0, 0});
 }
 
+/// The warp grid with the smallest per-warp perimeter (operand traffic),
+/// each warp keeping at least one atomM x atomN block; with `warpsAlongM`,
+/// one column of warps when M allows.
+static std::optional<WarpGrid> chooseWarpGrid(int64_t m, int64_t n,
+                                              int64_t numWarps, int64_t atomM,
+                                              int64_t atomN, bool warpsAlongM) {
+  std::optional<WarpGrid> best;
+  for (int64_t wm = 1; wm <= numWarps; wm *= 2) {
+    int64_t wn = numWarps / wm;
+    if (m / wm < atomM || n / wn < atomN)
+      continue;
+    if (warpsAlongM && m / numWarps >= atomM && wn != 1)
+      continue;
+    if (best && m / wm + n / wn >= m / best->warpsM + n / best->warpsN)
+      continue;
+    best = WarpGrid{wm, wn};
+  }
+  return best;
+}
+
 std::optional<MmaSyncLayouts>
 tessera::getMmaSyncLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
                            std::string *why, bool warpsAlongM) {
@@ -35,27 +55,17 @@ tessera::getMmaSyncLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
     return fail("MMA sizes and the warp count must be powers of two");
   if (m < 16 || n < 8 || k < 16)
     return fail("mma.sync m16n8k16 needs M >= 16, N >= 8 and K >= 16");
-  // The warp grid with the smallest per-warp perimeter (operand traffic),
-  // each warp keeping at least one 16x8 fragment.
-  std::optional<MmaSyncLayouts> best;
-  for (int64_t wm = 1; wm <= numWarps; wm *= 2) {
-    int64_t wn = numWarps / wm;
-    if (m / wm < 16 || n / wn < 8)
-      continue;
-    if (warpsAlongM && m / numWarps >= 16 && wn != 1)
-      continue;
-    if (best && m / wm + n / wn >= best->warpM + best->warpN)
-      continue;
-    best = MmaSyncLayouts();
-    best->grid = {wm, wn};
-    best->warpM = m / wm;
-    best->warpN = n / wn;
-  }
-  if (!best)
+  std::optional<WarpGrid> grid =
+      chooseWarpGrid(m, n, numWarps, 16, 8, warpsAlongM);
+  if (!grid)
     return fail("the " + std::to_string(numWarps) +
                 " warps cannot each take "
                 "a whole 16x8 fragment of a " +
                 std::to_string(m) + "x" + std::to_string(n) + " accumulator");
+  std::optional<MmaSyncLayouts> best = MmaSyncLayouts();
+  best->grid = *grid;
+  best->warpM = m / grid->warpsM;
+  best->warpN = n / grid->warpsN;
   MmaSyncLayouts &l = *best;
   int64_t wm = l.grid.warpsM, wn = l.grid.warpsN;
   l.bMatrices = l.warpN >= 16 ? 4 : 2;
@@ -91,6 +101,59 @@ tessera::getMmaSyncLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
             .withBases(LinearLayout::Warp, warpN)
             .withBases(LinearLayout::Warp, broadcast(wm));
   return best;
+}
+
+std::optional<MfmaLayouts> tessera::getMfmaLayouts(int64_t m, int64_t n,
+                                                   int64_t k, int64_t numWarps,
+                                                   std::string *why,
+                                                   bool warpsAlongM) {
+  auto fail = [&](const std::string &message) -> std::optional<MfmaLayouts> {
+    if (why)
+      *why = message;
+    return std::nullopt;
+  };
+  if (!isPowerOfTwoShape({m, n, k, numWarps}))
+    return fail("MMA sizes and the wave count must be powers of two");
+  if (m < 32 || n < 32 || k < 8)
+    return fail("v_mfma_f32_32x32x8 needs M >= 32, N >= 32 and K >= 8");
+  std::optional<WarpGrid> grid =
+      chooseWarpGrid(m, n, numWarps, 32, 32, warpsAlongM);
+  if (!grid)
+    return fail("the " + std::to_string(numWarps) +
+                " waves cannot each take a whole 32x32 block of a " +
+                std::to_string(m) + "x" + std::to_string(n) + " accumulator");
+  MfmaLayouts l;
+  l.grid = *grid;
+  l.warpM = m / grid->warpsM;
+  l.warpN = n / grid->warpsN;
+  // Wave w sits at (w / wn, w % wn) of the grid: low wave bits move along N.
+  llvm::SmallVector<Coord> warpN = steps(1, l.warpN, n);
+  llvm::SmallVector<Coord> warpM = steps(0, l.warpM, m);
+  // With warpsAlongM the accumulator is computed transposed (D^T = B^T
+  // A^T): each lane then holds a row, whose elements sit in registers and
+  // lane bit 5, the layout of an A operand over K = N.
+  l.transposedC = warpsAlongM;
+  LinearLayout atomC = atoms::mfma32x32C();
+  if (l.transposedC)
+    atomC = atomC.transposed();
+  l.c = atomC.withShape({m, n})
+            .withBases(LinearLayout::Register, steps(1, 32, l.warpN))
+            .withBases(LinearLayout::Register, steps(0, 32, l.warpM))
+            .withBases(LinearLayout::Warp, warpN)
+            .withBases(LinearLayout::Warp, warpM);
+  l.a = atoms::mfma32x32x8A()
+            .withShape({m, k})
+            .withBases(LinearLayout::Register, steps(1, 8, k))
+            .withBases(LinearLayout::Register, steps(0, 32, l.warpM))
+            .withBases(LinearLayout::Warp, broadcast(grid->warpsN))
+            .withBases(LinearLayout::Warp, warpM);
+  l.b = atoms::mfma32x32x8B()
+            .withShape({k, n})
+            .withBases(LinearLayout::Register, steps(0, 8, k))
+            .withBases(LinearLayout::Register, steps(1, 32, l.warpN))
+            .withBases(LinearLayout::Warp, warpN)
+            .withBases(LinearLayout::Warp, broadcast(grid->warpsM));
+  return l;
 }
 
 //===----------------------------------------------------------------------===//

@@ -85,6 +85,10 @@ std::string tessera::writeBundle(const std::vector<KernelInfo> &kernels,
       image.TheImageKind = llvm::object::IMG_PTX;
       image.TheOffloadKind = llvm::object::OFK_Cuda;
       break;
+    case TargetImage::Kind::Hsaco:
+      image.TheImageKind = llvm::object::IMG_Object;
+      image.TheOffloadKind = llvm::object::OFK_HIP;
+      break;
     }
     image.StringData["triple"] = target.triple;
     image.StringData["arch"] = target.arch;

@@ -3,14 +3,17 @@
 // Takes the optimized LLVM IR the NVPTX backend compiles (the cut point:
 // nothing below it is rewritten but the GPU intrinsics) and makes a host
 // shared object of it:
-//  - every llvm.nvvm.* intrinsic call becomes an indirect call through
-//    __tessera_emu_table (filled by the runtime from its emulator); calls
-//    returning a struct pass a pointer to the fields first; an intrinsic the
-//    emulator does not implement, or inline asm, is a compile error;
+//  - every llvm.nvvm.* and llvm.amdgcn.* intrinsic call becomes an indirect
+//    call through __tessera_emu_table (filled by the runtime from its
+//    emulator); calls returning a struct or a vector wider than 64 bits pass
+//    a pointer to the result first, such vector arguments go by pointer; an
+//    intrinsic the emulator does not implement, or inline asm, is a compile
+//    error;
 //  - the dynamic shared memory is the running block's buffer;
 //  - each kernel gets the host entry ABI, `tessera_kernel_<name>(args, gx,
 //    gy, gz, begin, end)`, which hands its blocks to the emulator's grid
-//    runner with a per-thread function that unpacks the arguments.
+//    runner (for AMD images, the wave64 one) with a per-thread function that
+//    unpacks the arguments.
 // The kernel bodies are compiled for x86-64 without re-optimizing them.
 //
 //===----------------------------------------------------------------------===//
@@ -61,6 +64,8 @@ private:
   llvm::IntegerType *i64;
   llvm::GlobalVariable *table = nullptr;
   std::vector<std::string> names;
+  /// An AMDGPU module: wave64, llvm.amdgcn.* intrinsics.
+  bool amd = false;
   static constexpr unsigned kTableSize = 256;
 };
 } // namespace
@@ -93,7 +98,8 @@ LogicalResult EmulatorRewrite::rewriteIntrinsics() {
           }
   llvm::SmallVector<llvm::Function *> intrinsics;
   for (llvm::Function &f : module)
-    if (f.getName().starts_with("llvm.nvvm."))
+    if (f.getName().starts_with("llvm.nvvm.") ||
+        f.getName().starts_with("llvm.amdgcn."))
       intrinsics.push_back(&f);
   for (llvm::Function *f : intrinsics) {
     if (f->use_empty())
@@ -103,42 +109,55 @@ LogicalResult EmulatorRewrite::rewriteIntrinsics() {
              << "the emulator does not implement '" << f->getName() << "'";
     unsigned index = entry(f->getName());
     llvm::FunctionType *type = f->getFunctionType();
-    auto *result = llvm::dyn_cast<llvm::StructType>(type->getReturnType());
-    llvm::SmallVector<llvm::Type *> params;
-    if (result)
-      params.push_back(ptr);
-    // Vector arguments go as integers of their size: the C ABI of the
-    // emulator's functions has no <2 x half>.
     const llvm::DataLayout &layout = module.getDataLayout();
+    // Vectors of up to 64 bits go as integers of their size (the C ABI of
+    // the emulator's functions has no <2 x half>); wider ones (MFMA
+    // accumulators) by pointer, as do struct results.
+    auto wide = [&](llvm::Type *t) {
+      return t->isVectorTy() && layout.getTypeSizeInBits(t) > 64;
+    };
     auto passAs = [&](llvm::Type *t) -> llvm::Type * {
+      if (wide(t))
+        return ptr;
       if (t->isVectorTy())
         return llvm::IntegerType::get(ctx, layout.getTypeSizeInBits(t));
       return t;
     };
+    llvm::Type *returned = type->getReturnType();
+    bool outParam = returned->isStructTy() || wide(returned);
+    llvm::SmallVector<llvm::Type *> params;
+    if (outParam)
+      params.push_back(ptr);
     for (llvm::Type *param : type->params())
       params.push_back(passAs(param));
     auto *calleeType = llvm::FunctionType::get(
-        result ? llvm::Type::getVoidTy(ctx) : type->getReturnType(), params,
-        false);
+        outParam ? llvm::Type::getVoidTy(ctx) : returned, params, false);
     for (llvm::User *user : llvm::make_early_inc_range(f->users())) {
       auto *call = llvm::cast<llvm::CallInst>(user);
       llvm::IRBuilder<> b(call);
+      llvm::IRBuilder<> entryBuilder(
+          &*call->getFunction()->getEntryBlock().getFirstInsertionPt());
       llvm::Value *callee = loadEntry(b, index);
       llvm::SmallVector<llvm::Value *> args;
       llvm::AllocaInst *out = nullptr;
-      if (result) {
-        llvm::IRBuilder<> entryBuilder(
-            &*call->getFunction()->getEntryBlock().getFirstInsertionPt());
-        out = entryBuilder.CreateAlloca(result);
+      if (outParam) {
+        out = entryBuilder.CreateAlloca(returned);
         args.push_back(out);
       }
-      for (llvm::Value *arg : call->args())
-        args.push_back(arg->getType()->isVectorTy()
-                           ? b.CreateBitCast(arg, passAs(arg->getType()))
-                           : arg);
+      for (llvm::Value *arg : call->args()) {
+        llvm::Type *t = arg->getType();
+        if (wide(t)) {
+          llvm::AllocaInst *slot = entryBuilder.CreateAlloca(t);
+          b.CreateStore(arg, slot);
+          args.push_back(slot);
+        } else {
+          args.push_back(t->isVectorTy() ? b.CreateBitCast(arg, passAs(t))
+                                         : arg);
+        }
+      }
       llvm::Value *replacement = b.CreateCall(calleeType, callee, args);
-      if (result)
-        replacement = b.CreateLoad(result, out);
+      if (outParam)
+        replacement = b.CreateLoad(returned, out);
       call->replaceAllUsesWith(replacement);
       call->eraseFromParent();
     }
@@ -302,7 +321,8 @@ LogicalResult EmulatorRewrite::addEntry(const KernelInfo &kernel) {
       entryType, llvm::GlobalValue::ExternalLinkage,
       TESSERA_KERNEL_SYMBOL_PREFIX + kernel.name, module);
   llvm::IRBuilder<> e(llvm::BasicBlock::Create(ctx, "entry", hostEntry));
-  llvm::Value *runGrid = loadEntry(e, entry(TESSERA_EMU_RUN_GRID));
+  llvm::Value *runGrid = loadEntry(
+      e, entry(amd ? TESSERA_EMU_RUN_GRID_WAVE64 : TESSERA_EMU_RUN_GRID));
   auto *runType = llvm::FunctionType::get(
       llvm::Type::getVoidTy(ctx), {ptr, ptr, i64, i64, i64, i64, i64, i64, i64},
       false);
@@ -337,6 +357,7 @@ void EmulatorRewrite::emitTable() {
 
 LogicalResult EmulatorRewrite::run(const std::vector<KernelInfo> &kernels,
                                    llvm::TargetMachine &machine) {
+  amd = module.getTargetTriple().isAMDGPU();
   module.setTargetTriple(machine.getTargetTriple());
   module.setDataLayout(machine.createDataLayout());
   if (auto *annotations = module.getNamedMetadata("nvvm.annotations"))

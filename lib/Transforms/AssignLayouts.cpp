@@ -117,14 +117,25 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
   bool ta = mma.getTransposeA(), tb = mma.getTransposeB();
   int64_t m = a.getDimSize(ta ? 1 : 0), k = a.getDimSize(ta ? 0 : 1),
           n = b.getDimSize(tb ? 0 : 1);
-  std::optional<MmaSyncLayouts> l =
-      getMmaSyncLayouts(m, n, k, numWarps, &why, warpsAlongM);
-  if (!l)
-    return mma.emitOpError("cannot be distributed over mma.sync: ") << why;
-  if (failed(require(mma.getA(), ta ? l->a.transposed() : l->a, mma)) ||
-      failed(require(mma.getB(), tb ? l->b.transposed() : l->b, mma)) ||
-      failed(require(mma.getAcc(), l->c, mma)) ||
-      failed(require(mma.getResult(), l->c, mma)))
+  LinearLayout la, lb, lc;
+  if (target.vendor == Vendor::Amd) {
+    std::optional<MfmaLayouts> l =
+        getMfmaLayouts(m, n, k, numWarps, &why, warpsAlongM);
+    if (!l)
+      return mma.emitOpError("cannot be distributed over v_mfma_f32_32x32x8: ")
+             << why;
+    la = l->a, lb = l->b, lc = l->c;
+  } else {
+    std::optional<MmaSyncLayouts> l =
+        getMmaSyncLayouts(m, n, k, numWarps, &why, warpsAlongM);
+    if (!l)
+      return mma.emitOpError("cannot be distributed over mma.sync: ") << why;
+    la = l->a, lb = l->b, lc = l->c;
+  }
+  if (failed(require(mma.getA(), ta ? la.transposed() : la, mma)) ||
+      failed(require(mma.getB(), tb ? lb.transposed() : lb, mma)) ||
+      failed(require(mma.getAcc(), lc, mma)) ||
+      failed(require(mma.getResult(), lc, mma)))
     return failure();
   return success();
 }
@@ -181,7 +192,8 @@ LinearLayout LayoutAssigner::defaultLayout(RankedTensorType type) {
   int64_t rows = shape.size() == 2 ? shape[0] : 1;
   int64_t cols = shape.back();
   unsigned bits = std::max(8u, type.getElementTypeBitWidth());
-  LinearLayout copy = atoms::coalescedCopy(rows, cols, bits, numWarps);
+  LinearLayout copy =
+      atoms::coalescedCopy(rows, cols, bits, numWarps, target.warpSize);
   if (shape.size() == 2)
     return copy;
   // 1-D: the copy of one row, without its row coordinate.
@@ -395,11 +407,6 @@ struct TileAssignLayoutsPass
       module.emitError() << "tile-assign-layouts needs a GPU target: set the "
                             "module's tile.target (tessera-compile --target, "
                             "or --tile-set-target=chip=sm_80)";
-      return signalPassFailure();
-    }
-    if (target->vendor != Vendor::Nvidia) {
-      module.emitError() << "tile-assign-layouts has no " << target->chip
-                         << " atoms yet (the AMD backend is not built)";
       return signalPassFailure();
     }
     for (auto kernel : module.getOps<tile::KernelOp>()) {

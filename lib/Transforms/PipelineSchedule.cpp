@@ -186,7 +186,24 @@ LogicalResult tessera::scheduleLoop(scf::ForOp loop,
            << "tile-pipeline-schedule: the loop body's latencies add up to "
            << cycles << " cycles, more than the " << kMaxCycles
            << " a schedule may span; check its tile.latency values";
+  int64_t budget = options.maxSharedBytes
+                       ? options.maxSharedBytes
+                       : analysis::getMaxSharedBytes(options.chip);
   if (options.scheduler == PipelineScheduler::Heuristic) {
+    // The policy's stages are the most the loop may use: fewer where the
+    // rings would not fit the chip's shared memory, down to one (the loop
+    // is not pipelined).
+    int64_t stages = problem.maxStages;
+    while (stages > 1 &&
+           problem.otherSharedBytes + stages * problem.ringSlotBytes > budget)
+      --stages;
+    if (stages != problem.maxStages) {
+      tile::TileDialect::PipelineAttrHelper(loop.getContext())
+          .setAttr(loop, tile::PipelineAttr::get(loop.getContext(), stages));
+      problem.maxStages = stages;
+    }
+    if (stages == 1)
+      return success();
     scheduleHeuristically(loop);
     if (std::optional<ModuloSchedule> greedy =
             scheduleGreedily(problem, problem.maxStages))
@@ -196,10 +213,7 @@ LogicalResult tessera::scheduleLoop(scf::ForOp loop,
     return success();
   }
 
-  ModuloSolverOptions solverOptions{options.maxSharedBytes, options.maxII,
-                                    options.rlimit};
-  if (!solverOptions.maxSharedBytes)
-    solverOptions.maxSharedBytes = analysis::getMaxSharedBytes(options.chip);
+  ModuloSolverOptions solverOptions{budget, options.maxII, options.rlimit};
   ModuloSolverOutcome outcome = scheduleWithSolver(problem, solverOptions);
   if (outcome.unknown)
     return loop.emitError()

@@ -158,10 +158,14 @@ LogicalResult pipelineLoop(scf::ForOp loop, const ScheduleOptions &options) {
                     }) &&
       failed(scheduleLoop(loop, options)))
     return failure();
-  // The solver may have chosen fewer stages than the policy allows.
-  int64_t stages = tile::TileDialect::PipelineAttrHelper(loop.getContext())
-                       .getAttr(loop)
-                       .getStages();
+  // The solver may have chosen fewer stages than the policy allows; one
+  // means the rings would not fit: the loop stays as written.
+  auto policy = tile::TileDialect::PipelineAttrHelper(loop.getContext());
+  int64_t stages = policy.getAttr(loop).getStages();
+  if (stages == 1) {
+    policy.removeAttr(loop);
+    return success();
+  }
   if (failed(checkSchedule(loop, plan, stages)))
     return failure();
   Location loc = loop.getLoc();

@@ -110,6 +110,8 @@ int64_t sharedBytesOf(const std::string &chip) {
     return 163 * 1024;
   if (chip.rfind("sm_90", 0) == 0)
     return 227 * 1024;
+  if (chip == "gfx90a" || chip == "gfx942")
+    return 64 * 1024;
   return 0;
 }
 

@@ -12,9 +12,15 @@ module {
 
 // -----
 
-// expected-error @below {{tile-assign-layouts has no gfx942 atoms yet (the AMD backend is not built)}}
+// An MMA smaller than one 32x32 MFMA block.
 module attributes {tile.target = "gfx942"} {
-  tile.kernel @k() threads(64) {
+  tile.kernel @k(%A: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(64) {
+    %c0 = arith.constant 0 : index
+    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x16xbf16>
+    %z = arith.constant dense<0.0> : tensor<16x16xf32>
+    // expected-error @below {{'tile.mma' op cannot be distributed over v_mfma_f32_32x32x8: v_mfma_f32_32x32x8 needs M >= 32, N >= 32 and K >= 8}}
+    %d = tile.mma %a, %a, %z : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
+    tile.store %d -> %C[%c0, %c0] : tensor<16x16xf32> -> !tile.view<?x?xf32>
     tile.return
   }
 }

@@ -9,6 +9,7 @@
 
 #include "TestPasses.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -37,8 +38,8 @@ struct TestGPUPlantBugPass
       *this, "bug",
       llvm::cl::desc("ldmatrix-address, fragment-swap, swizzle-read, "
                      "store-lane, no-barrier, divergent-barrier, "
-                     "wait-group, nibble-order, scale-register, row-index "
-                     "or atomic-store")};
+                     "wait-group, nibble-order, scale-register, row-index, "
+                     "atomic-store or mfma-swap")};
 
   template <typename OpT> OpT first() {
     OpT found;
@@ -202,6 +203,17 @@ struct TestGPUPlantBugPass
         planted = true;
       });
       return success(planted);
+    }
+    if (bug == "mfma-swap") {
+      // The first MFMA of the K loop takes its A and B operands in each
+      // other's places (D^T-shaped products where D is wanted).
+      auto mfma = firstInLoop<amdgpu::MFMAOp>();
+      if (!mfma)
+        return failure();
+      Value a = mfma.getSourceA(), b = mfma.getSourceB();
+      mfma->setOperand(0, b);
+      mfma->setOperand(1, a);
+      return success();
     }
     if (bug == "row-index") {
       // Every row a gather reads or a scatter adds to is its pair's (the

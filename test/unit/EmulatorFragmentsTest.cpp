@@ -1,8 +1,8 @@
-//===- EmulatorFragmentsTest.cpp - The emulator's ldmatrix and mma.sync ---===//
+//===- EmulatorFragmentsTest.cpp - The emulator's matrix instructions -----===//
 //
-// The emulator's fragment tables are written from the PTX ISA separately
-// from the compiler's layout atoms. These tests check each against the
-// other, lane by lane: a wrong entry in either shows up here.
+// The emulator's fragment tables are written from the PTX ISA and AMD's
+// MFMA layouts separately from the compiler's layout atoms. These tests check
+// each against the other, lane by lane: a wrong entry in either shows up here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,5 +103,54 @@ TEST_P(EmulatorMma, MatchesTheAtomLayouts) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Bf16AndF16, EmulatorMma, ::testing::Bool());
+
+class EmulatorMfma : public ::testing::TestWithParam<bool> {};
+
+TEST_P(EmulatorMfma, MatchesTheAtomLayouts) {
+  // v_mfma_f32_32x32x8 over a wave64: the emulator's table (from AMD's
+  // calculator) against the compiler's atoms, on exact small integers.
+  bool f16 = GetParam();
+  auto encode = [&](float v) -> uint64_t {
+    return f16 ? tessera::toF16(v) : toBf16(v);
+  };
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> small(-8, 8);
+  float A[32][8], B[8][32], C[32][32];
+  for (auto &row : A)
+    for (float &v : row)
+      v = float(small(rng));
+  for (auto &row : B)
+    for (float &v : row)
+      v = float(small(rng));
+  for (auto &row : C)
+    for (float &v : row)
+      v = float(small(rng));
+  LinearLayout la = atoms::mfma32x32x8A(), lb = atoms::mfma32x32x8B(),
+               lc = atoms::mfma32x32C();
+  uint64_t a[64] = {}, b[64] = {};
+  float c[64][16], d[64][16];
+  for (unsigned lane = 0; lane < 64; ++lane) {
+    for (unsigned e = 0; e < 4; ++e) {
+      Coord x = la.apply(e, lane, 0), y = lb.apply(e, lane, 0);
+      a[lane] |= encode(A[x[0]][x[1]]) << (16 * e);
+      b[lane] |= encode(B[y[0]][y[1]]) << (16 * e);
+    }
+    for (unsigned g = 0; g < 16; ++g) {
+      Coord z = lc.apply(g, lane, 0);
+      c[lane][g] = C[z[0]][z[1]];
+    }
+  }
+  emu::mfma32x32x8(a, b, c, d, f16);
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned g = 0; g < 16; ++g) {
+      Coord z = lc.apply(g, lane, 0);
+      float want = C[z[0]][z[1]];
+      for (int k = 0; k < 8; ++k)
+        want += A[z[0]][k] * B[k][z[1]];
+      EXPECT_EQ(d[lane][g], want) << "lane " << lane << " register " << g;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Bf16AndF16, EmulatorMfma, ::testing::Bool());
 
 } // namespace

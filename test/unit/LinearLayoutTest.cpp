@@ -1,8 +1,9 @@
 //===- LinearLayoutTest.cpp - F2 layouts and the PTX fragment atoms -------===//
 //
 // Each atom is checked lane by lane against the formulas of the PTX ISA's
-// fragment figures, written here as the ISA states them (groupID,
-// threadID_in_group, element index ranges), not as bases.
+// fragment figures and AMD's MFMA register layouts, written here as the
+// documents state them (groupID, threadID_in_group, element index ranges,
+// lane and register formulas), not as bases.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,13 +17,14 @@ using namespace tessera;
 namespace {
 
 /// Checks `layout` against `expected(element, lane) -> (row, col)` for every
-/// element and lane of one warp.
+/// element and lane of one warp (`lanes` wide).
 template <typename Fn>
-void expectFragment(const LinearLayout &layout, int64_t elements, Fn expected) {
+void expectFragment(const LinearLayout &layout, int64_t elements, Fn expected,
+                    int64_t lanes = 32) {
   ASSERT_EQ(layout.getSize(LinearLayout::Register), elements);
-  ASSERT_EQ(layout.getSize(LinearLayout::Lane), 32);
+  ASSERT_EQ(layout.getSize(LinearLayout::Lane), lanes);
   for (int64_t e = 0; e < elements; ++e)
-    for (int64_t lane = 0; lane < 32; ++lane) {
+    for (int64_t lane = 0; lane < lanes; ++lane) {
       Coord want = expected(e, lane);
       EXPECT_EQ(layout.apply(e, lane, 0), want)
           << "element " << e << " lane " << lane;
@@ -120,6 +122,61 @@ TEST(LinearLayoutAtoms, WgmmaAccumulator) {
   EXPECT_TRUE(layout.coversExactly());
 }
 
+TEST(LinearLayoutAtoms, Mfma32x32x8) {
+  // AMD's matrix instruction calculator (CDNA3, v_mfma_f32_32x32x8_bf16,
+  // --detail-instruction), lane l, element e of the 4 16-bit A/B elements,
+  // register g of the 16 accumulator registers:
+  //   A[i][k]: lane = 32 * floor(k / 4) + i, e = k % 4
+  expectFragment(
+      atoms::mfma32x32x8A(), 4,
+      [](int64_t e, int64_t lane) {
+        return Coord{lane % 32, 4 * (lane / 32) + e};
+      },
+      64);
+  //   B[k][j]: lane = 32 * floor(k / 4) + j, e = k % 4
+  expectFragment(
+      atoms::mfma32x32x8B(), 4,
+      [](int64_t e, int64_t lane) {
+        return Coord{4 * (lane / 32) + e, lane % 32};
+      },
+      64);
+  //   D[i][j]: lane = 32 * (floor(i / 4) % 2) + j, g = 4 * floor(i / 8) +
+  //   i % 4; so lane 0 holds rows 0-3, 8-11, 16-19 and 24-27 of column 0.
+  expectFragment(
+      atoms::mfma32x32C(), 16,
+      [](int64_t g, int64_t lane) {
+        return Coord{8 * (g / 4) + 4 * (lane / 32) + g % 4, lane % 32};
+      },
+      64);
+}
+
+TEST(MmaLayouts, MfmaTilesWavesOverTheAccumulator) {
+  // 128x128x64 by 4 waves: a 2x2 grid of 64x64 parts, each four 32x32
+  // blocks; A broadcast across a row of the grid, B across a column.
+  std::string why;
+  std::optional<MfmaLayouts> l = getMfmaLayouts(128, 128, 64, 4, &why);
+  ASSERT_TRUE(l) << why;
+  EXPECT_EQ(l->grid.warpsM, 2);
+  EXPECT_EQ(l->grid.warpsN, 2);
+  for (const LinearLayout *layout : {&l->a, &l->b, &l->c})
+    EXPECT_TRUE(layout->coversExactly(&why)) << why;
+  // Wave 3 = (1, 1): its D block starts at (64, 64), its A rows at 64, its
+  // B columns at 64; register 16 moves to the next 32 columns.
+  EXPECT_EQ(l->c.apply(0, 0, 3), (Coord{64, 64}));
+  EXPECT_EQ(l->c.apply(16, 0, 3), (Coord{64, 96}));
+  EXPECT_EQ(l->a.apply(0, 0, 3), (Coord{64, 0}));
+  EXPECT_EQ(l->a.apply(4, 0, 3), (Coord{64, 8}));
+  EXPECT_EQ(l->b.apply(0, 0, 3), (Coord{0, 64}));
+  EXPECT_EQ(l->a.apply(0, 0, 2), l->a.apply(0, 0, 3));
+  EXPECT_EQ(l->b.apply(0, 0, 1), l->b.apply(0, 0, 3));
+  // Too small for whole blocks per wave, or for the instruction at all.
+  EXPECT_FALSE(getMfmaLayouts(32, 32, 8, 4, &why));
+  EXPECT_NE(why.find("cannot each take a whole 32x32 block"),
+            std::string::npos);
+  EXPECT_FALSE(getMfmaLayouts(16, 64, 8, 1, &why));
+  EXPECT_NE(why.find("needs M >= 32"), std::string::npos);
+}
+
 TEST(LinearLayoutAtoms, CoalescedCopy) {
   // 128x64 bf16 by 8 warps: 8 elements (16 bytes) per thread and step,
   // 8 lanes cover a 128-byte row, 32 lanes 4 rows, warps the next rows.
@@ -135,6 +192,12 @@ TEST(LinearLayoutAtoms, CoalescedCopy) {
   LinearLayout tiny = atoms::coalescedCopy(2, 8, 16, 4);
   EXPECT_TRUE(tiny.coversExactly());
   EXPECT_EQ(tiny.apply(0, 5, 3), (Coord{1, 0}));
+  // Wave64: 64 lanes take 8 rows of 64 bf16 per step.
+  LinearLayout wave = atoms::coalescedCopy(64, 64, 16, 4, 64);
+  EXPECT_TRUE(wave.coversExactly());
+  EXPECT_EQ(wave.getSize(LinearLayout::Lane), 64);
+  EXPECT_EQ(wave.apply(0, 63, 0), (Coord{7, 56}));
+  EXPECT_EQ(wave.apply(0, 0, 1), (Coord{8, 0}));
 }
 
 TEST(LinearLayout, CoverageFindsHolesAndDuplicates) {

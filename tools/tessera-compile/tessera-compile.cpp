@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/InitAllTessera.h"
+#include "tessera/Target/AmdTarget.h"
 #include "tessera/Target/Bundle.h"
 #include "tessera/Target/EmulatorTarget.h"
 #include "tessera/Target/HostTarget.h"
@@ -95,19 +96,26 @@ static cl::opt<std::string> hostCpu("host-cpu",
 
 /// The GPU targets this build compiles for (the rest of the targets
 /// lookupTarget knows are recognised and refused).
-static const llvm::SmallVector<llvm::StringRef> kGPUTargets = {"sm_80"};
+static const llvm::SmallVector<llvm::StringRef> kGPUTargets = {
+    "sm_80", "gfx942", "gfx90a"};
+
+static bool isAmdChip(llvm::StringRef chip) { return chip.starts_with("gfx"); }
 
 /// --print-targets: one line per target this build compiles for, with the
-/// images it gives (`sm_80 sm_80-cubin sm_80-ptx emu-sm_80`; no cubin
-/// without ptxas). Build scripts check TARGETS against it at configure time.
+/// images it gives (`sm_80 sm_80-cubin sm_80-ptx emu-sm_80`, no cubin
+/// without ptxas; `gfx942 gfx942-hsaco emu-gfx942`). Build scripts check
+/// TARGETS against it at configure time.
 static void printTargets(const bool &) {
   llvm::outs() << "host host\n";
   std::string ptxas = ptxasPath.empty() ? tessera::getDefaultPtxas().str()
                                         : ptxasPath.getValue();
   bool cubins = !ptxas.empty() && llvm::sys::fs::can_execute(ptxas);
   for (llvm::StringRef chip : kGPUTargets)
-    llvm::outs() << chip << (cubins ? " " + chip + "-cubin" : "") << " " << chip
-                 << "-ptx emu-" << chip << "\n";
+    if (isAmdChip(chip))
+      llvm::outs() << chip << " " << chip << "-hsaco emu-" << chip << "\n";
+    else
+      llvm::outs() << chip << (cubins ? " " + chip + "-cubin" : "") << " "
+                   << chip << "-ptx emu-" << chip << "\n";
   llvm::outs().flush();
   std::exit(0);
 }
@@ -187,21 +195,99 @@ static LogicalResult writeModule(ModuleOp module) {
   return writeFile(outputFile, text);
 }
 
+/// A clone of `module` for `chip`, lowered to per-thread GPU code (and
+/// --gpu-passes run on it).
+static OwningOpRef<ModuleOp> lowerToGpu(ModuleOp module, StringRef chip) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  tessera::setModuleTarget(*copy, chip);
+  PassManager toGpu(module.getContext(), ModuleOp::getOperationName());
+  tessera::buildTileToGPUPipeline(toGpu);
+  if (!gpuPasses.empty() &&
+      failed(parsePassPipeline(gpuPasses, toGpu, llvm::errs()))) {
+    emitError(module.getLoc())
+        << "cannot parse --gpu-passes='" << gpuPasses << "'";
+    return nullptr;
+  }
+  if (failed(toGpu.run(*copy)))
+    return nullptr;
+  return copy;
+}
+
+/// The emulator image of `deviceIR` (--device=emu) for `chip`.
+static LogicalResult
+addEmulatorImage(Location loc, StringRef chip, StringRef deviceIR,
+                 const std::vector<tessera::KernelInfo> &kernels,
+                 std::vector<tessera::TargetImage> &images) {
+  tessera::HostCompileOptions hostOptions;
+  hostOptions.cpu = hostCpu;
+  FailureOr<std::string> emulator =
+      tessera::buildEmulatorImage(loc, deviceIR, kernels, hostOptions);
+  if (failed(emulator))
+    return failure();
+  images.push_back(
+      {("emu-" + chip).str(), llvm::sys::getProcessTriple(), *emulator});
+  return success();
+}
+
+/// Compiles a clone of `module` for AMD `chip` and appends its HSACO and
+/// emulator images; with --emit, writes that form instead and returns true.
+static FailureOr<bool>
+compileAmd(ModuleOp module, StringRef chip,
+           const std::vector<tessera::KernelInfo> &kernels,
+           std::vector<tessera::TargetImage> &images) {
+  OwningOpRef<ModuleOp> copy = lowerToGpu(module, chip);
+  if (!copy)
+    return failure();
+  if (emit == "gpu")
+    return failed(writeModule(*copy)) ? FailureOr<bool>(failure()) : true;
+  PassManager toLlvm(module.getContext(), ModuleOp::getOperationName());
+  tessera::buildGPUToROCDLPipeline(toLlvm, chip);
+  if (failed(toLlvm.run(*copy)))
+    return failure();
+  // AMDGPU, like NVPTX, takes an external zero-sized LDS array as the
+  // dynamic LDS.
+  tessera::makeDynamicSharedExternal(*copy);
+  if (emit == "llvm")
+    return failed(writeModule(*copy)) ? FailureOr<bool>(failure()) : true;
+  std::string deviceIR;
+  FailureOr<std::string> hsaco =
+      tessera::serializeToHsaco(*copy, chip, &deviceIR);
+  if (failed(hsaco))
+    return failure();
+  if (resourceUsage) {
+    auto resources = tessera::readHsacoResources(module.getLoc(), *hsaco);
+    if (failed(resources))
+      return failure();
+    for (const tessera::AmdKernelResources &k : *resources) {
+      // Buffers live in dynamic LDS: its size is the metadata's.
+      int64_t shared = k.ldsBytes;
+      for (const tessera::KernelInfo &info : kernels)
+        if (info.name == k.kernel)
+          shared += info.sharedBytes;
+      llvm::outs() << k.kernel << " " << chip << ": VGPRs " << k.vgprs
+                   << ", AGPRs " << k.agprs << ", SGPRs " << k.sgprs
+                   << ", spills " << k.vgprSpills << " VGPRs " << k.sgprSpills
+                   << " SGPRs, scratch " << k.scratchBytes << " bytes, LDS "
+                   << shared << " bytes, occupancy " << k.wavesPerSimd
+                   << " waves/SIMD\n";
+    }
+  }
+  images.push_back({chip.str(), "amdgcn-amd-amdhsa", *hsaco,
+                    tessera::TargetImage::Kind::Hsaco});
+  if (failed(
+          addEmulatorImage(module.getLoc(), chip, deviceIR, kernels, images)))
+    return failure();
+  return false;
+}
+
 /// Compiles a clone of `module` for NVIDIA `chip` and appends its cubin and
 /// PTX images; with --emit, writes that form instead and returns true.
 static FailureOr<bool>
 compileNvidia(ModuleOp module, StringRef chip,
               const std::vector<tessera::KernelInfo> &kernels,
               std::vector<tessera::TargetImage> &images) {
-  OwningOpRef<ModuleOp> copy = module.clone();
-  tessera::setModuleTarget(*copy, chip);
-  PassManager toGpu(module.getContext(), ModuleOp::getOperationName());
-  tessera::buildTileToGPUPipeline(toGpu);
-  if (!gpuPasses.empty() &&
-      failed(parsePassPipeline(gpuPasses, toGpu, llvm::errs())))
-    return emitError(module.getLoc())
-           << "cannot parse --gpu-passes='" << gpuPasses << "'";
-  if (failed(toGpu.run(*copy)))
+  OwningOpRef<ModuleOp> copy = lowerToGpu(module, chip);
+  if (!copy)
     return failure();
   if (emit == "gpu")
     return failed(writeModule(*copy)) ? FailureOr<bool>(failure()) : true;
@@ -254,14 +340,9 @@ compileNvidia(ModuleOp module, StringRef chip,
   }
   images.push_back({chip.str(), triple, *ptx, tessera::TargetImage::Kind::Ptx});
   // The same device code for the runtime's emulator (--device=emu).
-  tessera::HostCompileOptions hostOptions;
-  hostOptions.cpu = hostCpu;
-  FailureOr<std::string> emulator = tessera::buildEmulatorImage(
-      module.getLoc(), deviceIR, kernels, hostOptions);
-  if (failed(emulator))
+  if (failed(
+          addEmulatorImage(module.getLoc(), chip, deviceIR, kernels, images)))
     return failure();
-  images.push_back(
-      {("emu-" + chip).str(), llvm::sys::getProcessTriple(), *emulator});
   return false;
 }
 
@@ -293,6 +374,9 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
     if (gpuTargets.size() != 1 || targets.size() != 1)
       return emitError(module->getLoc())
              << "--emit=" << emit << " needs exactly one GPU target";
+    if (emit == "ptx" && isAmdChip(gpuTargets.front()))
+      return emitError(module->getLoc())
+             << "--emit=ptx needs an NVIDIA target, not " << gpuTargets.front();
   }
   if (module->getOps<tessera::tile::KernelOp>().empty())
     return emitError(module->getLoc()) << "no tile.kernel to compile";
@@ -301,10 +385,19 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
     return emitError(module->getLoc())
            << "cannot parse --passes='" << passes << "'";
   // One target: the passes work for it (its shared memory, its latency
-  // model). Several: tag-check holds the kernels to the smallest shared
-  // memory among them.
-  if (targets.size() == 1)
-    tessera::setModuleTarget(*module, targets.front());
+  // model). Several: they work for the GPU target with the least shared
+  // memory (pipelines that fit it fit the others), and tag-check holds the
+  // kernels to that smallest shared memory.
+  const tessera::TargetInfo *governing = nullptr;
+  for (const std::string &target : targets) {
+    const tessera::TargetInfo *info = tessera::lookupTarget(target);
+    if (targets.size() == 1 ||
+        (info->isGpu() &&
+         (!governing || info->maxSharedBytes < governing->maxSharedBytes)))
+      governing = info;
+  }
+  if (governing)
+    tessera::setModuleTarget(*module, governing->chip);
   int64_t sharedLimit = 0;
   for (const std::string &target : targets) {
     int64_t bytes = tessera::lookupTarget(target)->maxSharedBytes;
@@ -333,7 +426,9 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
     images.push_back({"host", llvm::sys::getProcessTriple(), *object});
   }
   for (const std::string &chip : gpuTargets) {
-    FailureOr<bool> done = compileNvidia(*module, chip, kernels, images);
+    FailureOr<bool> done = isAmdChip(chip)
+                               ? compileAmd(*module, chip, kernels, images)
+                               : compileNvidia(*module, chip, kernels, images);
     if (failed(done))
       return failure();
     if (*done) // --emit wrote its form

@@ -38,7 +38,7 @@ def ConvertTileToHost : Pass<"convert-tile-to-host", "mlir::ModuleOp"> {
 def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
   let summary = "Lower laid-out tile kernels to per-thread GPU code";
   let description = [{
-    For the module's target (`tile.target`; sm_80 so far), after
+    For the module's target (`tile.target`: sm_80, gfx942 or gfx90a), after
     `tile-assign-layouts`: each `tile.kernel @k` becomes `gpu.func @k` with
     `known_block_size = [threads, 1, 1]` in `gpu.module @tessera_kernels`.
     Views become strided memrefs (unit innermost stride), scalars stay
@@ -56,11 +56,22 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
     views are masked per element. Tag ops are dropped (tag-check has proved
     them).
 
+    gfx942, gfx90a (wave64): copies into LDS are synchronous 16-byte vector
+    loads and stores of the same coalesced layout (element-wise where a row
+    chunk is partial or unaligned), commit groups and waits vanish; MMA
+    operands are read from LDS element by element; `tile.mma` becomes
+    `amdgpu.mfma` 32x32x8 per 16-register accumulator block and K step
+    (with the operands swapped where the accumulator is laid out
+    transposed, so that rows stay within a lane group: attention's P is
+    then the next MMA's A operand); exp2 is v_exp_f32.
+
     Ops this backend does not lower yet are errors naming the op.
   }];
   let dependentDialects = [
     "mlir::gpu::GPUDialect", "mlir::nvgpu::NVGPUDialect",
-    "mlir::NVVM::NVVMDialect", "mlir::LLVM::LLVMDialect",
+    "mlir::amdgpu::AMDGPUDialect",
+    "mlir::NVVM::NVVMDialect", "mlir::ROCDL::ROCDLDialect",
+    "mlir::LLVM::LLVMDialect",
     "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
     "mlir::vector::VectorDialect", "mlir::arith::ArithDialect"
   ];

@@ -125,7 +125,8 @@ bool isPowerOfTwoShape(llvm::ArrayRef<int64_t> shape);
 //===----------------------------------------------------------------------===//
 // Atoms: the fragment layouts of single instructions, as documented in the
 // PTX ISA ("Matrix Fragments for mma.m16n8k16", "... mma.m16n8k32",
-// "ldmatrix", "wgmma register fragments"). Register bases count elements
+// "ldmatrix", "wgmma register fragments") and AMD's MFMA register layouts
+// (the matrix instruction calculator). Register bases count elements
 // (a 32-bit register of two bf16 is two consecutive registers here).
 //===----------------------------------------------------------------------===//
 
@@ -146,10 +147,17 @@ LinearLayout ldmatrix(unsigned numMatrices, bool transpose);
 /// wgmma.m64nNk16 accumulator of one warpgroup (4 warps): 64 x n, f32.
 LinearLayout wgmmaAccumulator(int64_t n);
 /// A copy of a `rows` x `cols` tile of `elementBits`-bit elements by
-/// `numWarps` warps, each thread moving 16 consecutive bytes of a row per
-/// step, consecutive lanes along the row (coalesced).
+/// `numWarps` warps of `warpSize` lanes, each thread moving 16 consecutive
+/// bytes of a row per step, consecutive lanes along the row (coalesced).
 LinearLayout coalescedCopy(int64_t rows, int64_t cols, unsigned elementBits,
-                           unsigned numWarps);
+                           unsigned numWarps, unsigned warpSize = 32);
+/// AMD CDNA v_mfma_f32_32x32x8_{bf16,f16} (wave64), as AMD's matrix
+/// instruction calculator documents it: A is 32x8 (m x k), B is 8x32
+/// (k x n), C/D is 32x32 of f32. Four 16-bit elements per lane for A and
+/// B, 16 accumulator registers per lane.
+LinearLayout mfma32x32x8A();
+LinearLayout mfma32x32x8B();
+LinearLayout mfma32x32C();
 } // namespace atoms
 
 //===----------------------------------------------------------------------===//

@@ -44,6 +44,26 @@ std::optional<MmaSyncLayouts> getMmaSyncLayouts(int64_t m, int64_t n, int64_t k,
                                                 std::string *why,
                                                 bool warpsAlongM = false);
 
+/// The layouts of an AMD MFMA 32x32x8 (16-bit operands, wave64) tile MMA.
+struct MfmaLayouts {
+  WarpGrid grid;
+  int64_t warpM = 0, warpN = 0;
+  /// Whether the accumulator blocks are the instruction's D transposed
+  /// (computed as B^T A^T): lanes along rows, registers along columns.
+  bool transposedC = false;
+  LinearLayout a, b, c;
+};
+
+/// The layouts for an M x N x K MMA of 16-bit operands run by `numWarps`
+/// waves with v_mfma_f32_32x32x8: each wave computes whole 32x32 blocks;
+/// none (with `why`) when the shape does not split that way.
+/// `warpsAlongM` as for getMmaSyncLayouts; it also transposes the
+/// accumulator blocks, whose rows then reduce within a lane group and which
+/// then have the layout of a next MMA's A operand.
+std::optional<MfmaLayouts> getMfmaLayouts(int64_t m, int64_t n, int64_t k,
+                                          int64_t numWarps, std::string *why,
+                                          bool warpsAlongM = false);
+
 /// How a register tile is read from shared memory with ldmatrix.
 struct LdmatrixPlan {
   unsigned numMatrices = 4;

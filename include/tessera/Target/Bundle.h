@@ -38,8 +38,9 @@ struct TargetImage {
   std::string arch;
   std::string triple;
   std::string image;
-  /// What `image` holds: a host shared object, a cubin or PTX text.
-  enum class Kind { Object, Cubin, Ptx } kind = Kind::Object;
+  /// What `image` holds: a host shared object, a cubin, PTX text or an AMD
+  /// HSA code object.
+  enum class Kind { Object, Cubin, Ptx, Hsaco } kind = Kind::Object;
 };
 
 /// The launch metadata of every kernel in `module`.

@@ -2,8 +2,9 @@
 //
 // Private to lib/Conversion/TileToGPU. TileToGPU.cpp builds the gpu.func,
 // walks the kernel and lowers scalar code, loops and element-wise tiles;
-// NvidiaMemory.cpp lowers copies, shared loads and stores; NvidiaMma.cpp
-// lowers tile.mma to mma.sync.
+// NvidiaMemory.cpp lowers copies, shared loads and stores (for AMD too:
+// plain vector loads instead of cp.async and ldmatrix); NvidiaMma.cpp
+// lowers tile.mma to mma.sync, AmdMfma.cpp to v_mfma.
 //
 // A register tile with layout L (its #tile.linear encoding) becomes one
 // vector per thread with one element per register of L.
@@ -97,8 +98,11 @@ private:
   /// Whether a view's rows start 16-byte aligned (computed once per view).
   mlir::Value rowsAligned(mlir::Value view, int64_t bytes);
 
-  // --- Compute (NvidiaMma.cpp) --------------------------------------------
+  // --- Compute (NvidiaMma.cpp, AmdMfma.cpp) -------------------------------
   mlir::LogicalResult lowerMma(tile::MmaOp op);
+  mlir::LogicalResult lowerMfma(tile::MmaOp op);
+  /// Whether this kernel is lowered for an AMD chip.
+  bool isAmd() const { return target.vendor == Vendor::Amd; }
 
   // --- Packed codes and dequantization (Quantized.cpp) --------------------
   mlir::LogicalResult lowerUnpack(tile::UnpackOp op);
@@ -147,6 +151,9 @@ mlir::MemRefType getGPUViewType(tile::ViewType view);
 /// How an element is held in memory and registers: int4 codes as i8 (two
 /// per byte in memory, one sign-extended code per i8 in registers).
 mlir::Type getGPUStorageType(mlir::Type element);
+/// Whether `layout` starts with the register bases and has the lane bases
+/// of `atom` (a tiling of one instruction's fragments).
+bool extendsAtom(const LinearLayout &layout, const LinearLayout &atom);
 /// Nibble `which` (an index, 0 or 1) of `byte`, sign-extended to i8.
 mlir::Value nibble(mlir::OpBuilder &b, mlir::Location loc, mlir::Value byte,
                    mlir::Value which);

@@ -153,8 +153,8 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
   Value alignedRows = rowsAligned(view, bytes);
 
   int64_t vec = 16 / bytes;
-  LinearLayout copy =
-      atoms::coalescedCopy(shape[0], shape[1], 8 * bytes, numWarps);
+  LinearLayout copy = atoms::coalescedCopy(shape[0], shape[1], 8 * bytes,
+                                           numWarps, target.warpSize);
   // Threads whose lane or warp bits are declared broadcasts hold chunks
   // another thread already moves: only one copies.
   Value owner = ownsElements(copy);
@@ -182,14 +182,31 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
     SmallVector<Value> dest = sharedIndices(buffer, slot, coord[0], coord[1]);
 
     auto emit = [&]() {
-      auto branch = scf::IfOp::create(builder, loc, alignedRows,
-                                      /*withElseRegion=*/true);
+      // AMD: whole aligned chunks move as one 16-byte load and LDS store.
+      Value whole = alignedRows;
+      if (isAmd())
+        whole = arith::AndIOp::create(
+            builder, loc, whole,
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, count,
+                                  index(vec)));
+      auto branch =
+          scf::IfOp::create(builder, loc, whole, /*withElseRegion=*/true);
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(branch.thenBlock());
-      nvgpu::DeviceAsyncCopyOp::create(
-          builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
-          buffer.memref, dest, view, source, builder.getIndexAttr(vec), count,
-          builder.getUnitAttr());
+      if (isAmd()) {
+        auto chunk = VectorType::get({vec}, element);
+        Value data =
+            vector::LoadOp::create(builder, loc, chunk, view, source,
+                                   /*nontemporal=*/false, llvm::MaybeAlign(16));
+        vector::StoreOp::create(builder, loc, data, buffer.memref, dest,
+                                /*nontemporal=*/false, llvm::MaybeAlign(16));
+      } else {
+        nvgpu::DeviceAsyncCopyOp::create(
+            builder, loc,
+            nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
+            buffer.memref, dest, view, source, builder.getIndexAttr(vec), count,
+            builder.getUnitAttr());
+      }
       // Unaligned rows: element by element, zeros past the count.
       builder.setInsertionPointToStart(branch.elseBlock());
       Value padding = arith::ConstantOp::create(builder, loc, element,
@@ -223,7 +240,7 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
       emit();
     }
   }
-  if (!op.getAsync()) {
+  if (!op.getAsync() && !isAmd()) {
     // A synchronous copy is complete before the next barrier.
     NVVM::CpAsyncCommitGroupOp::create(builder, loc);
     NVVM::CpAsyncWaitGroupOp::create(builder, loc, 0);
@@ -242,7 +259,7 @@ LogicalResult GPULowering::lowerSharedLoad(tile::LoadOp op) {
       arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
   std::string why;
   std::optional<LdmatrixPlan> plan;
-  if (element.getIntOrFloatBitWidth() == 16)
+  if (element.getIntOrFloatBitWidth() == 16 && !isAmd())
     plan = planLdmatrix(layout, &why);
   if (buffer.packed) {
     // Each register reads its code's byte and keeps its nibble.

@@ -20,9 +20,8 @@
 using namespace mlir;
 using namespace tessera;
 
-/// Whether `layout` starts with the register bases and has the lane bases
-/// of `atom`.
-static bool extendsAtom(const LinearLayout &layout, const LinearLayout &atom) {
+bool tessera::extendsAtom(const LinearLayout &layout,
+                          const LinearLayout &atom) {
   auto regs = layout.getBases(LinearLayout::Register);
   auto atomRegs = atom.getBases(LinearLayout::Register);
   if (regs.size() < atomRegs.size() ||

@@ -88,7 +88,7 @@ LogicalResult GPULowering::lowerReduce(tile::ReduceOp op) {
   }
   Value result =
       arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
-  Value width = arith::ConstantIntOp::create(builder, loc, 32, 32);
+  Value width = arith::ConstantIntOp::create(builder, loc, target.warpSize, 32);
   for (auto [reg, value] : llvm::enumerate(partial)) {
     for (unsigned bit : shuffleBits) {
       Value offset = arith::ConstantIntOp::create(builder, loc, 1 << bit, 32);

@@ -11,9 +11,11 @@
 #include "tessera/Conversion/Passes.h"
 #include "tessera/Dialect/Tag/TagDialect.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -202,28 +204,32 @@ LogicalResult GPULowering::lowerFor(scf::ForOp loop) {
   return success();
 }
 
-/// 2^x of each f32 element with the PTX instruction (ex2.approx.ftz.f32),
-/// called as an NVVM intrinsic so that no kernel depends on libdevice.
-static Value exp2Approx(OpBuilder &b, Location loc, Value vector) {
+/// 2^x of each f32 element with the hardware's approximation, called as an
+/// intrinsic so that no kernel depends on libdevice or ocml: PTX's
+/// ex2.approx.ftz.f32 on NVIDIA, v_exp_f32 (llvm.amdgcn.exp2) on AMD.
+static Value exp2Approx(OpBuilder &b, Location loc, Value vector, bool amd) {
   auto type = cast<VectorType>(vector.getType());
   Value result = vector;
   for (int64_t i = 0; i < type.getNumElements(); ++i) {
     Value x = vector::ExtractOp::create(b, loc, vector, i);
     Value y =
-        LLVM::CallIntrinsicOp::create(
-            b, loc, b.getF32Type(),
-            b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"), ValueRange{x})
-            .getResult(0);
+        amd ? ROCDL::ROCDLExp2::create(b, loc, b.getF32Type(), x).getResult()
+            : LLVM::CallIntrinsicOp::create(
+                  b, loc, b.getF32Type(),
+                  b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"),
+                  ValueRange{x})
+                  .getResult(0);
     result = vector::InsertOp::create(b, loc, y, result, i);
   }
   return result;
 }
 
-/// Math on f32 tiles without libdevice (whose presence would change the
-/// code): |x| by clearing the sign bit, 2^x and e^x = 2^(x log2 e) with
-/// ex2.approx, as GPU kernels compute them. Null for other math.
+/// Math on f32 tiles without libdevice or ocml (whose presence would change
+/// the code): |x| by clearing the sign bit, 2^x and e^x = 2^(x log2 e) with
+/// the hardware's approximate 2^x, as GPU kernels compute them. Null for
+/// other math.
 static Value lowerMath(OpBuilder &b, Location loc, Operation *op,
-                       ValueRange operands, VectorType type) {
+                       ValueRange operands, VectorType type, bool amd) {
   if (!type.getElementType().isF32())
     return nullptr;
   if (isa<math::AbsFOp>(op)) {
@@ -235,13 +241,13 @@ static Value lowerMath(OpBuilder &b, Location loc, Operation *op,
     return arith::BitcastOp::create(b, loc, type,
                                     arith::AndIOp::create(b, loc, word, mask));
   }
+  auto exp2 = [&](Value x) { return exp2Approx(b, loc, x, amd); };
   if (isa<math::Exp2Op>(op))
-    return exp2Approx(b, loc, operands[0]);
+    return exp2(operands[0]);
   if (isa<math::ExpOp>(op)) {
     Value log2e = arith::ConstantOp::create(
         b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(M_LOG2E)));
-    return exp2Approx(b, loc,
-                      arith::MulFOp::create(b, loc, operands[0], log2e));
+    return exp2(arith::MulFOp::create(b, loc, operands[0], log2e));
   }
   return nullptr;
 }
@@ -251,8 +257,8 @@ LogicalResult GPULowering::lowerElementwise(Operation *op) {
     SmallVector<Value> operands;
     for (Value operand : op->getOperands())
       operands.push_back(mapping.lookup(operand));
-    Value lowered =
-        lowerMath(builder, loc, op, operands, vectorTypeOf(op->getResult(0)));
+    Value lowered = lowerMath(builder, loc, op, operands,
+                              vectorTypeOf(op->getResult(0)), isAmd());
     if (!lowered)
       return op->emitOpError("is not supported by convert-tile-to-gpu for ")
              << target.chip << " yet (absf, exp and exp2 on f32 are)";
@@ -378,12 +384,15 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
     return lowerAllocShared(alloc);
   if (auto copy = dyn_cast<tile::CopyOp>(op))
     return lowerCopy(copy);
+  // On AMD copies are complete when issued: no groups to commit or wait.
   if (isa<tile::AsyncCommitOp>(op)) {
-    NVVM::CpAsyncCommitGroupOp::create(builder, loc);
+    if (!isAmd())
+      NVVM::CpAsyncCommitGroupOp::create(builder, loc);
     return success();
   }
   if (auto wait = dyn_cast<tile::AsyncWaitOp>(op)) {
-    NVVM::CpAsyncWaitGroupOp::create(builder, loc, wait.getPending());
+    if (!isAmd())
+      NVVM::CpAsyncWaitGroupOp::create(builder, loc, wait.getPending());
     return success();
   }
   if (auto load = dyn_cast<tile::LoadOp>(op))
@@ -405,7 +414,7 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
     return lowerExtract(extract);
   if (auto mma = dyn_cast<tile::MmaOp>(op))
-    return lowerMma(mma);
+    return isAmd() ? lowerMfma(mma) : lowerMma(mma);
   if (auto reduce = dyn_cast<tile::ReduceOp>(op))
     return lowerReduce(reduce);
   if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
@@ -428,16 +437,17 @@ struct ConvertTileToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     const TargetInfo *target = getModuleTarget(module);
-    if (!target || target->vendor != Vendor::Nvidia) {
-      module.emitError() << "convert-tile-to-gpu lowers for NVIDIA chips "
-                            "(sm_80) so far; set the module's tile.target "
-                            "(tessera-compile --target, or "
+    if (!target || !target->isGpu()) {
+      module.emitError() << "convert-tile-to-gpu lowers for GPU chips "
+                            "(sm_80, gfx942, gfx90a); set the module's "
+                            "tile.target (tessera-compile --target, or "
                             "--tile-set-target=chip=sm_80)";
       return signalPassFailure();
     }
-    if (target->chip != "sm_80") {
+    if (target->chip == "sm_90a") {
       module.emitError() << "convert-tile-to-gpu does not lower for "
-                         << target->chip << " yet (sm_80 only)";
+                         << target->chip
+                         << " yet (sm_80, gfx942 and gfx90a only)";
       return signalPassFailure();
     }
     SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());

@@ -117,19 +117,27 @@ struct Thread {
   std::deque<std::vector<Copy>> groups;
 };
 
+/// Lanes in the widest warp (AMD's wave64).
+constexpr unsigned kMaxLanes = 64;
+
 /// One warp's rendezvous for a collective.
 struct Warp {
   unsigned arrived = 0;
   uint64_t generation = 0;
   const char *kind = nullptr;
-  const void *address[32];
-  uint32_t a[32][4], b[32][2], out[32][4];
-  uint32_t shuffled[32], laneMask[32];
-  float c[32][4], d[32][4];
+  const void *address[kMaxLanes];
+  uint32_t a[kMaxLanes][4], b[kMaxLanes][2], out[kMaxLanes][4];
+  uint32_t shuffled[kMaxLanes], laneMask[kMaxLanes];
+  float c[kMaxLanes][4], d[kMaxLanes][4];
+  // MFMA operands: four 16-bit elements of A and B, 16 accumulators.
+  uint64_t mfmaA[kMaxLanes], mfmaB[kMaxLanes];
+  float mfmaC[kMaxLanes][16], mfmaD[kMaxLanes][16];
 };
 
 struct Block {
   uint32_t ctaid[3], nctaid[3], ntid;
+  /// Lanes per warp: 32 (NVIDIA) or 64 (AMD's waves).
+  uint32_t warpSize = 32;
   std::vector<Thread> threads;
   Thread *running = nullptr;
   char *shared = nullptr;
@@ -171,8 +179,10 @@ template <typename Ready> void waitUntil(const char *what, Ready ready) {
 }
 
 std::string who(uint32_t tid) {
+  uint32_t size = block->warpSize;
   return "thread " + std::to_string(tid) + " (warp " +
-         std::to_string(tid / 32) + ", lane " + std::to_string(tid % 32) + ")";
+         std::to_string(tid / size) + ", lane " + std::to_string(tid % size) +
+         ")";
 }
 
 /// Checks an access of `bytes` at `address` by thread `tid` against the
@@ -224,11 +234,11 @@ void access(const void *address, size_t bytes, bool write, const char *op,
   }
 }
 
-uint32_t lane() { return block->running->tid % 32; }
-Warp &warp() { return block->warps[block->running->tid / 32]; }
+uint32_t lane() { return block->running->tid % block->warpSize; }
+Warp &warp() { return block->warps[block->running->tid / block->warpSize]; }
 unsigned lanesOf(unsigned warpIndex) {
-  unsigned first = 32 * warpIndex;
-  return std::min(32u, block->ntid - first);
+  unsigned first = block->warpSize * warpIndex;
+  return std::min(block->warpSize, block->ntid - first);
 }
 
 /// Arrives at a collective of kind `kind`; the last lane runs `compute`.
@@ -238,13 +248,13 @@ template <typename Compute> void collective(const char *kind, Compute compute) {
     return;
   if (w.arrived && w.kind != kind)
     return failBlock(std::string("warp ") +
-                     std::to_string(block->running->tid / 32) +
+                     std::to_string(block->running->tid / block->warpSize) +
                      " diverged: lanes wait at '" + w.kind + "' and lane " +
                      std::to_string(lane()) + " reached '" + kind + "'");
   w.kind = kind;
   ++block->progress;
   uint64_t generation = w.generation;
-  if (++w.arrived == lanesOf(block->running->tid / 32)) {
+  if (++w.arrived == lanesOf(block->running->tid / block->warpSize)) {
     compute(w);
     w.arrived = 0;
     ++w.generation;
@@ -308,6 +318,7 @@ void performGroup(std::vector<Copy> &group) {
 // The entries an image calls
 //===----------------------------------------------------------------------===//
 
+template <uint32_t WarpSize>
 void emuRunGrid(void (*thread)(void *), void *args, int64_t gx, int64_t gy,
                 int64_t gz, int64_t begin, int64_t end, int64_t threads,
                 int64_t sharedBytes) {
@@ -324,7 +335,8 @@ void emuRunGrid(void (*thread)(void *), void *args, int64_t gx, int64_t gy,
     b.nctaid[2] = uint32_t(gz);
     b.ntid = uint32_t(threads);
     b.threads.resize(size_t(threads));
-    b.warps.resize((size_t(threads) + 31) / 32);
+    b.warpSize = WarpSize;
+    b.warps.resize((size_t(threads) + WarpSize - 1) / WarpSize);
     // Shared memory starts as garbage on a GPU: poison it.
     std::memset(aligned, 0xA5, size_t(sharedBytes));
     b.shared = aligned;
@@ -336,7 +348,7 @@ void emuRunGrid(void (*thread)(void *), void *args, int64_t gx, int64_t gy,
     block = nullptr;
   }
 }
-static_assert(std::is_same_v<decltype(&emuRunGrid), tessera_emu_run_grid>,
+static_assert(std::is_same_v<decltype(&emuRunGrid<32>), tessera_emu_run_grid>,
               "the run_grid entry has the signature kernel_abi.h gives");
 
 void *emuDynamicShared() { return block->shared; }
@@ -388,7 +400,9 @@ uint32_t emuNctaidY() { return block->nctaid[1]; }
 uint32_t emuNctaidZ() { return block->nctaid[2]; }
 uint32_t emuLaneId() { return lane(); }
 
-void emuBarrier(uint32_t) {
+/// Every thread of the block (a stricter rule than AMD's, which counts
+/// waves: a barrier under divergence deadlocks here and is reported).
+void barrier(const char *name) {
   Block &b = *block;
   ++b.progress;
   uint64_t generation = b.barrierGeneration;
@@ -397,9 +411,11 @@ void emuBarrier(uint32_t) {
     ++b.barrierGeneration;
     return;
   }
-  waitUntil("bar.sync", [&] { return b.barrierGeneration != generation; });
+  waitUntil(name, [&] { return b.barrierGeneration != generation; });
 }
-void emuBarrier0() { emuBarrier(0); }
+void emuBarrier(uint32_t) { barrier("bar.sync"); }
+void emuBarrier0() { barrier("bar.sync"); }
+void emuSBarrier() { barrier("s_barrier"); }
 
 void emuCpAsync16(void *dst, const void *src, uint32_t srcBytes) {
   if (srcBytes > 16)
@@ -457,7 +473,7 @@ uint32_t shuffleXor(uint32_t value, uint32_t mask, uint32_t clamp) {
   w.shuffled[l] = value;
   w.laneMask[l] = mask;
   collective("shfl.sync.bfly", [](Warp &w) {
-    unsigned lanes = lanesOf(block->running->tid / 32);
+    unsigned lanes = lanesOf(block->running->tid / block->warpSize);
     for (unsigned i = 0; i < lanes; ++i) {
       unsigned j = i ^ w.laneMask[i];
       w.out[i][0] = j < lanes ? w.shuffled[j] : w.shuffled[i];
@@ -504,9 +520,58 @@ void emuMma(float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
   std::memcpy(d, warp().d[l], 16);
 }
 
+/// v_mbcnt_lo/hi_u32_b32: `acc` plus the set bits of `mask` for the lanes
+/// below this one among lanes 0-31 (lo) or 32-63 (hi).
+uint32_t emuMbcntLo(uint32_t mask, uint32_t acc) {
+  uint32_t l = lane();
+  uint32_t below = l >= 32 ? ~0u : (1u << l) - 1;
+  return acc + uint32_t(__builtin_popcount(mask & below));
+}
+uint32_t emuMbcntHi(uint32_t mask, uint32_t acc) {
+  uint32_t l = lane();
+  uint32_t below = l < 32 ? 0u : (1u << (l - 32)) - 1;
+  return acc + uint32_t(__builtin_popcount(mask & below));
+}
+
+/// ds_bpermute_b32: lane l receives `data` of lane (address_l / 4) mod 64.
+uint32_t emuDsBpermute(uint32_t address, uint32_t data) {
+  Warp &w = warp();
+  uint32_t l = lane();
+  w.shuffled[l] = data;
+  w.laneMask[l] = address;
+  collective("ds_bpermute", [](Warp &w) {
+    unsigned lanes = lanesOf(block->running->tid / block->warpSize);
+    for (unsigned i = 0; i < lanes; ++i) {
+      unsigned from = (w.laneMask[i] / 4) % block->warpSize;
+      w.out[i][0] = from < lanes ? w.shuffled[from] : 0;
+    }
+  });
+  return warp().out[l][0];
+}
+
+/// v_mfma_f32_32x32x8: the wave's last lane computes the 32x32 block.
+template <bool F16>
+void emuMfma32x32x8(float *d, uint64_t a, uint64_t b, const float *c,
+                    uint32_t cbsz, uint32_t abid, uint32_t blgp) {
+  if (cbsz || abid || blgp)
+    return failBlock("v_mfma with cbsz, abid or blgp set, which the emulator "
+                     "does not implement");
+  Warp &w = warp();
+  uint32_t l = lane();
+  w.mfmaA[l] = a;
+  w.mfmaB[l] = b;
+  std::memcpy(w.mfmaC[l], c, sizeof w.mfmaC[l]);
+  collective(F16 ? "v_mfma_f32_32x32x8_f16" : "v_mfma_f32_32x32x8_bf16",
+             [](Warp &w) {
+               emu::mfma32x32x8(w.mfmaA, w.mfmaB, w.mfmaC, w.mfmaD, F16);
+             });
+  std::memcpy(d, warp().mfmaD[l], sizeof w.mfmaD[l]);
+}
+
 const std::unordered_map<std::string_view, void *> &registry() {
   static const std::unordered_map<std::string_view, void *> table = {
-      {TESSERA_EMU_RUN_GRID, reinterpret_cast<void *>(emuRunGrid)},
+      {TESSERA_EMU_RUN_GRID, reinterpret_cast<void *>(emuRunGrid<32>)},
+      {TESSERA_EMU_RUN_GRID_WAVE64, reinterpret_cast<void *>(emuRunGrid<64>)},
       {"tessera.emu.dynamic_shared",
        reinterpret_cast<void *>(emuDynamicShared)},
       {"tessera.emu.shared_access", reinterpret_cast<void *>(emuSharedAccess)},
@@ -565,6 +630,22 @@ const std::unordered_map<std::string_view, void *> &registry() {
        reinterpret_cast<void *>(emuMma<false>)},
       {"llvm.nvvm.mma.m16n8k16.row.col.f32.f32",
        reinterpret_cast<void *>(emuMma<true>)},
+      {"llvm.amdgcn.workitem.id.x", reinterpret_cast<void *>(emuTidX)},
+      {"llvm.amdgcn.workitem.id.y", reinterpret_cast<void *>(emuZero)},
+      {"llvm.amdgcn.workitem.id.z", reinterpret_cast<void *>(emuZero)},
+      {"llvm.amdgcn.workgroup.id.x", reinterpret_cast<void *>(emuCtaidX)},
+      {"llvm.amdgcn.workgroup.id.y", reinterpret_cast<void *>(emuCtaidY)},
+      {"llvm.amdgcn.workgroup.id.z", reinterpret_cast<void *>(emuCtaidZ)},
+      {"llvm.amdgcn.s.barrier", reinterpret_cast<void *>(emuSBarrier)},
+      {"llvm.amdgcn.mbcnt.lo", reinterpret_cast<void *>(emuMbcntLo)},
+      {"llvm.amdgcn.mbcnt.hi", reinterpret_cast<void *>(emuMbcntHi)},
+      {"llvm.amdgcn.ds.bpermute", reinterpret_cast<void *>(emuDsBpermute)},
+      // v_exp_f32, modelled as ex2.approx.ftz is (its error is not).
+      {"llvm.amdgcn.exp2.f32", reinterpret_cast<void *>(emuEx2ApproxFtz)},
+      {"llvm.amdgcn.mfma.f32.32x32x8bf16.1k",
+       reinterpret_cast<void *>(emuMfma32x32x8<false>)},
+      {"llvm.amdgcn.mfma.f32.32x32x8f16",
+       reinterpret_cast<void *>(emuMfma32x32x8<true>)},
   };
   return table;
 }

@@ -7,13 +7,15 @@
 //   __tessera_emu_table  [N x ptr]  filled by the runtime at load time
 //   __tessera_emu_names  [N x ptr]  the name of each entry (C strings)
 //   __tessera_emu_count  i64        N
-// Names are the LLVM intrinsics' (`llvm.nvvm.ldmatrix...`) plus the
-// emulator's own (`tessera.emu.run_grid`, `tessera.emu.dynamic_shared`,
-// `tessera.emu.shared_access`, called before each plain load or store of
-// shared memory for the race detector, and `tessera.emu.global_store`,
-// before each plain store to memory reached through a kernel argument).
-// Intrinsics returning a struct take a pointer to its fields first; vector
-// arguments (<2 x half>) are passed as integers of the same size.
+// Names are the LLVM intrinsics' (`llvm.nvvm.ldmatrix...`,
+// `llvm.amdgcn.mfma...`) plus the emulator's own (`tessera.emu.run_grid`,
+// `tessera.emu.run_grid_wave64` for AMD's waves of 64,
+// `tessera.emu.dynamic_shared`, `tessera.emu.shared_access`, called before each
+// plain load or store of shared memory for the race detector, and
+// `tessera.emu.global_store`, before each plain store to memory reached through
+// a kernel argument). Intrinsics returning a struct or a vector wider than 64
+// bits take a pointer to the result first; vector arguments of up to 64 bits
+// (<2 x half>) are passed as integers of the same size, wider ones by pointer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +59,11 @@ void ldmatrix(const void *const rowAddress[32], unsigned n, bool transpose,
 /// a/b register, the lower element in the low half).
 void mmaM16N8K16(const uint32_t a[32][4], const uint32_t b[32][2],
                  const float c[32][4], float d[32][4], bool f16);
+/// v_mfma_f32_32x32x8_{bf16,f16} over a wave64's operands (a, b: four
+/// 16-bit elements per lane, element e in bits 16e..16e+15; c/d: 16 f32
+/// registers per lane).
+void mfma32x32x8(const uint64_t a[64], const uint64_t b[64],
+                 const float c[64][16], float d[64][16], bool f16);
 
 } // namespace tessera::emu
 

@@ -1,9 +1,11 @@
-//===- Fragments.cpp - ldmatrix and mma.sync as the PTX ISA defines them --===//
+//===- Fragments.cpp - Matrix instructions as their ISAs define them ------===//
 //
 // Written from the PTX ISA's descriptions ("Warp-level matrix load
 // instruction: ldmatrix", "Matrix Fragments for mma.m16n8k16 with
-// floating point type"), not from the compiler's layout tables, so that a
-// wrong table in one is caught by the other.
+// floating point type") and AMD's MFMA register layouts (the matrix
+// instruction calculator's v_mfma_f32_32x32x8 tables), not from the
+// compiler's layout tables, so that a wrong table in one is caught by the
+// other.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,4 +87,30 @@ void emu::mmaM16N8K16(const uint32_t a[32][4], const uint32_t b[32][2],
       d[lane][i] = float(sum);
     }
   }
+}
+
+void emu::mfma32x32x8(const uint64_t a[64], const uint64_t b[64],
+                      const float c[64][16], float d[64][16], bool f16) {
+  auto toFloat = [f16](uint16_t bits) {
+    return f16 ? f16ToFloat(bits) : bf16ToFloat(bits);
+  };
+  // Element e (bits 16e..16e+15) of lane l: A[i][k] and B[k][j] with
+  // i (or j) = l % 32 and k = 4 (l / 32) + e.
+  float A[32][8], B[8][32];
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned e = 0; e < 4; ++e) {
+      unsigned k = 4 * (lane / 32) + e;
+      A[lane % 32][k] = toFloat(uint16_t(a[lane] >> (16 * e)));
+      B[k][lane % 32] = toFloat(uint16_t(b[lane] >> (16 * e)));
+    }
+  // Register g of lane l holds D[8 (g / 4) + 4 (l / 32) + g % 4][l % 32].
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned g = 0; g < 16; ++g) {
+      unsigned i = 8 * (g / 4) + 4 * (lane / 32) + g % 4, j = lane % 32;
+      // Exact products, one rounding, as for mma.sync.
+      double sum = c[lane][g];
+      for (unsigned k = 0; k < 8; ++k)
+        sum += double(A[i][k]) * double(B[k][j]);
+      d[lane][g] = float(sum);
+    }
 }

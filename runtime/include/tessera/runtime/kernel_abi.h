@@ -43,8 +43,10 @@ typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
  *                 int64_t grid_y, int64_t grid_z, int64_t begin,
  *                 int64_t end, int64_t threads, int64_t shared_bytes);
  * which calls `thread` (with the host entry's argument array) once per
- * thread of each block, as fibers. */
+ * thread of each block, as fibers, in warps of 32 lanes; AMD images call
+ * the same function under the second name, for waves of 64 lanes. */
 #define TESSERA_EMU_RUN_GRID "tessera.emu.run_grid"
+#define TESSERA_EMU_RUN_GRID_WAVE64 "tessera.emu.run_grid_wave64"
 typedef void (*tessera_emu_run_grid)(void (*thread)(void *args), void *args,
                                      int64_t grid_x, int64_t grid_y,
                                      int64_t grid_z, int64_t begin, int64_t end,

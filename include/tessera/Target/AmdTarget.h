@@ -1,0 +1,52 @@
+//===- AmdTarget.h - Tile kernels to AMD HSACO -----------------*- C++ -*-===//
+//
+// The AMD backend after convert-tile-to-gpu: upstream's ROCDL lowering,
+// serialization to an HSA code object (HSACO, code object v5) in process
+// with the AMDGPU backend and ld.lld, and the resource figures of its
+// metadata.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_TARGET_AMDTARGET_H
+#define TESSERA_TARGET_AMDTARGET_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <string>
+#include <vector>
+
+namespace tessera {
+
+/// One kernel's resources, from the code object's AMDGPU metadata.
+struct AmdKernelResources {
+  std::string kernel;
+  int64_t vgprs = 0, agprs = 0, sgprs = 0;
+  int64_t vgprSpills = 0, sgprSpills = 0;
+  /// Static LDS and private (scratch) bytes per work-item.
+  int64_t ldsBytes = 0, scratchBytes = 0;
+  /// Waves per SIMD the registers allow (at most 8).
+  int64_t wavesPerSimd = 0;
+};
+
+/// Adds upstream's lowering of the gpu.module (amdgpu, vector, scf, gpu
+/// ops) to the ROCDL and LLVM dialects for `chip`, and its target
+/// attribute.
+void buildGPUToROCDLPipeline(mlir::OpPassManager &pm, llvm::StringRef chip);
+
+/// Serializes the lowered gpu.module of `module` to an HSACO for `chip`,
+/// linked by the ld.lld found at configure time; with `optimizedIR`, also
+/// gives the optimized LLVM module the AMDGPU backend compiled, as bitcode
+/// (the emulator's input).
+mlir::FailureOr<std::string> serializeToHsaco(mlir::ModuleOp module,
+                                              llvm::StringRef chip,
+                                              std::string *optimizedIR);
+
+/// The resources of each kernel of `hsaco`, read from its NT_AMDGPU_METADATA
+/// note; an error on `loc` when there is none.
+mlir::FailureOr<std::vector<AmdKernelResources>>
+readHsacoResources(mlir::Location loc, llvm::StringRef hsaco);
+
+} // namespace tessera
+
+#endif // TESSERA_TARGET_AMDTARGET_H

@@ -1,0 +1,175 @@
+//===- AmdTarget.cpp - Tile kernels to AMD HSACO --------------------------===//
+//
+// Upstream's ROCDL lowering and LLVM optimization, then the AMDGPU backend
+// and ld.lld for the code object (the kernels call no ocml/ockl function,
+// so no device library is linked), and the kernels' resources from the
+// code object's msgpack metadata.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Target/AmdTarget.h"
+#include "tessera/Target/HostTarget.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace mlir;
+using namespace tessera;
+
+static constexpr llvm::StringLiteral kAmdTriple = "amdgcn-amd-amdhsa";
+
+void tessera::buildGPUToROCDLPipeline(OpPassManager &pm, StringRef chip) {
+  GpuROCDLAttachTargetOptions attach;
+  attach.chip = chip.str();
+  attach.optLevel = 3;
+  // Code object v5: what ROCm 5.x and 6.x runtimes load.
+  attach.abiVersion = "500";
+  pm.addPass(createGpuROCDLAttachTarget(attach));
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  ConvertAMDGPUToROCDLPassOptions amdgpu;
+  amdgpu.chipset = chip.str();
+  gpu.addPass(createConvertAMDGPUToROCDLPass(amdgpu));
+  gpu.addPass(createConvertVectorToSCFPass());
+  gpu.addPass(createSCFToControlFlowPass());
+  gpu.addPass(memref::createExpandStridedMetadataPass());
+  gpu.addPass(createLowerAffinePass());
+  // Vector ops go with the GPU ops: converting them first leaves LDS
+  // memrefs unconverted.
+  ConvertGpuOpsToROCDLOpsOptions rocdl;
+  rocdl.chipset = chip.str();
+  rocdl.runtime = gpu::amd::Runtime::HIP;
+  gpu.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+  // n-D vectors and strided slices (MFMA operands) need their own patterns.
+  gpu.addPass(createConvertVectorToLLVMPass());
+  gpu.addPass(createUBToLLVMConversionPass());
+  gpu.addPass(createCanonicalizerPass());
+  gpu.addPass(createCSEPass());
+  gpu.addPass(createReconcileUnrealizedCastsPass());
+}
+
+FailureOr<std::string> tessera::serializeToHsaco(ModuleOp module,
+                                                 StringRef chip,
+                                                 std::string *optimizedIR) {
+  Location loc = module.getLoc();
+  // Upstream's serializer gives the optimized module (its offload format);
+  // the AMDGPU backend then compiles it (as llc -O3 would: the same code as
+  // upstream's own binary format) and ld.lld links the code object, so no
+  // ROCm toolkit directory is needed.
+  gpu::TargetOptions options({}, {}, {}, {}, gpu::CompilationTarget::Offload);
+  if (failed(gpu::transformGpuModulesToBinaries(module, nullptr, options)))
+    return failure();
+  std::string bitcode;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects())
+      bitcode += cast<gpu::ObjectAttr>(object).getObject().getValue();
+  });
+  if (optimizedIR)
+    *optimizedIR = bitcode;
+  llvm::LLVMContext context;
+  auto parsed = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(bitcode, "device.bc"), context);
+  if (!parsed)
+    return emitError(loc) << "cannot read the optimized device IR: "
+                          << llvm::toString(parsed.takeError());
+  std::unique_ptr<llvm::Module> llvmModule = std::move(*parsed);
+  LLVMInitializeAMDGPUTargetInfo();
+  LLVMInitializeAMDGPUTarget();
+  LLVMInitializeAMDGPUTargetMC();
+  LLVMInitializeAMDGPUAsmPrinter();
+  llvm::Triple triple(kAmdTriple);
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return emitError(loc) << "this LLVM has no AMDGPU target: " << error;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, chip, "", llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return emitError(loc) << "cannot create an AMDGPU target machine for "
+                          << chip;
+  FailureOr<std::string> hsaco =
+      linkHostSharedObject(loc, *llvmModule, *machine, {}, {});
+  if (failed(hsaco))
+    return failure();
+  if (!StringRef(*hsaco).starts_with("\x7f"
+                                     "ELF"))
+    return emitError(loc) << "linking produced no HSA code object";
+  return hsaco;
+}
+
+FailureOr<std::vector<AmdKernelResources>>
+tessera::readHsacoResources(Location loc, StringRef hsaco) {
+  auto object = llvm::object::ELF64LEObjectFile::create(
+      llvm::MemoryBufferRef(hsaco, "hsaco"));
+  if (!object) {
+    llvm::consumeError(object.takeError());
+    return emitError(loc) << "the HSA code object is not a 64-bit ELF file";
+  }
+  const llvm::object::ELF64LEFile &elf = object->getELFFile();
+  auto headers = elf.program_headers();
+  if (!headers) {
+    llvm::consumeError(headers.takeError());
+    return emitError(loc) << "the HSA code object has no program headers";
+  }
+  llvm::msgpack::Document doc;
+  bool found = false;
+  for (const auto &header : *headers) {
+    if (header.p_type != llvm::ELF::PT_NOTE)
+      continue;
+    llvm::Error error = llvm::Error::success();
+    for (const auto &note : elf.notes(header, error))
+      if (note.getType() == llvm::ELF::NT_AMDGPU_METADATA &&
+          note.getName() == "AMDGPU") {
+        ArrayRef<uint8_t> desc = note.getDesc(header.p_align);
+        found = doc.readFromBlob(
+            StringRef(reinterpret_cast<const char *>(desc.data()), desc.size()),
+            /*Multi=*/false);
+      }
+    llvm::consumeError(std::move(error));
+  }
+  if (!found)
+    return emitError(loc) << "the HSA code object has no AMDGPU metadata";
+  std::vector<AmdKernelResources> kernels;
+  llvm::msgpack::MapDocNode root = doc.getRoot().getMap();
+  for (llvm::msgpack::DocNode &node : root["amdhsa.kernels"].getArray()) {
+    llvm::msgpack::MapDocNode kernel = node.getMap();
+    auto number = [&](StringRef key) -> int64_t {
+      llvm::msgpack::DocNode &value = kernel[key];
+      if (value.getKind() == llvm::msgpack::Type::UInt)
+        return int64_t(value.getUInt());
+      if (value.getKind() == llvm::msgpack::Type::Int)
+        return value.getInt();
+      return 0;
+    };
+    AmdKernelResources k;
+    k.kernel = kernel[".name"].getString().str();
+    k.vgprs = number(".vgpr_count");
+    k.agprs = number(".agpr_count");
+    k.sgprs = number(".sgpr_count");
+    k.vgprSpills = number(".vgpr_spill_count");
+    k.sgprSpills = number(".sgpr_spill_count");
+    k.ldsBytes = number(".group_segment_fixed_size");
+    k.scratchBytes = number(".private_segment_fixed_size");
+    // CDNA2/3: .vgpr_count is the unified count (arch VGPRs and AGPRs) the
+    // wave allocates from 512 per SIMD lane, in granules of 8; 8 waves per
+    // SIMD at most.
+    int64_t granules = std::max<int64_t>(8, llvm::alignTo(k.vgprs, 8));
+    k.wavesPerSimd = std::min<int64_t>(8, 512 / granules);
+    kernels.push_back(std::move(k));
+  }
+  return kernels;
+}
