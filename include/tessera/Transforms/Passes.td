@@ -140,6 +140,11 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     by the one per iteration above. Loops with `stages = 1` only lose the
     attribute.
 
+    S is the most the loop may use: the solver picks the depth; the
+    heuristic takes S, or fewer where S rings would not fit the chip's
+    shared memory (`max-shared-bytes`, else the target's: 64 KiB on
+    gfx942), down to one, where the loop is left as written.
+
     This is step 3, the expansion: it follows the `tile.stage` attributes
     of the schedule step (computing them first if they are missing) and
     rejects a schedule it cannot expand.
