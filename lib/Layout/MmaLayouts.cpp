@@ -291,3 +291,28 @@ unsigned tessera::copyConflictDegree(const LinearLayout &copy,
       }
   return worst;
 }
+
+int64_t tessera::contiguousRowRun(const LinearLayout &layout,
+                                  const Swizzle &swizzle,
+                                  unsigned elementBits) {
+  if (layout.getRank() != 2)
+    return 1;
+  int64_t limit = 128 / elementBits;
+  if (!swizzle.isIdentity())
+    limit = std::min<int64_t>(limit, swizzle.vec);
+  llvm::SmallVector<Coord> regs = layout.getBases(LinearLayout::Register);
+  int64_t run = 1;
+  unsigned bits = 0;
+  while (bits < regs.size() && 2 * run <= limit &&
+         regs[bits] == Coord{0, run}) {
+    run *= 2;
+    ++bits;
+  }
+  auto aligned = [&](const Coord &basis) { return basis[1] % run == 0; };
+  for (auto in : {LinearLayout::Lane, LinearLayout::Warp})
+    if (!llvm::all_of(layout.getBases(in), aligned))
+      return 1;
+  if (!llvm::all_of(llvm::ArrayRef<Coord>(regs).drop_front(bits), aligned))
+    return 1;
+  return run;
+}

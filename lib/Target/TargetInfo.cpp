@@ -51,8 +51,9 @@ static const TargetInfo kTargets[] = {
      LatencyModel{2048, 10, 128, 256, 500, false}},
     {"sm_90a", Vendor::Nvidia, 32, 232448, AsyncCopyKind::Tma, kSm90aAtoms,
      LatencyModel{4096, 14, 128, 256, 500, true}},
+    // MI250X per CU: half gfx942's MFMA rate, a little less bandwidth.
     {"gfx90a", Vendor::Amd, 64, 65536, AsyncCopyKind::BufferToLds, kCdna2Atoms,
-     std::nullopt},
+     LatencyModel{1024, 8, 128, 256, 700, false}},
     {"gfx942", Vendor::Amd, 64, 65536, AsyncCopyKind::BufferToLds, kCdna3Atoms,
      LatencyModel{2048, 9, 128, 256, 700, false}},
 };

@@ -45,11 +45,11 @@ struct TileLayoutReportPass
       return s;
     };
     int64_t numWarps = 1;
+    const TargetInfo *target = getModuleTarget(module);
+    bool amd = target && target->vendor == Vendor::Amd;
     module.walk([&](Operation *op) {
-      if (auto kernel = dyn_cast<tile::KernelOp>(op)) {
-        const TargetInfo *target = getModuleTarget(module);
+      if (auto kernel = dyn_cast<tile::KernelOp>(op))
         numWarps = kernel.getThreads() / (target ? target->warpSize : 32);
-      }
       for (Value result : op->getResults()) {
         auto type = dyn_cast<RankedTensorType>(result.getType());
         auto attr = type ? dyn_cast_if_present<tile::LinearLayoutAttr>(
@@ -89,6 +89,28 @@ struct TileLayoutReportPass
                                   << describe(swizzle);
       if (bytes == 0 || !isPowerOfTwoShape(shape))
         return;
+      if (amd) {
+        // The access widths the lowering uses; CDNA's LDS banking is not
+        // modelled, so no degree is claimed.
+        remark << "; written by 16-byte stores";
+        for (Operation *user : alloc->getUsers())
+          if (auto load = dyn_cast<tile::LoadOp>(user))
+            if (auto attr = dyn_cast_if_present<tile::LinearLayoutAttr>(
+                    load.getType().getEncoding())) {
+              int64_t run =
+                  packed ? 1
+                         : contiguousRowRun(
+                               attr.toLinearLayout(load.getType().getShape()),
+                               swizzle, 8 * bytes);
+              remark << "; read by " << name(load)
+                     << (run > 1 ? " with " + std::to_string(run * bytes) +
+                                       "-byte vector loads"
+                                 : std::string(" element by element"));
+            }
+        remark << "; LDS bank conflicts are not modelled for " << target->chip
+               << " yet";
+        return;
+      }
       LinearLayout copy =
           atoms::coalescedCopy(shape[0], shape[1], 8 * bytes, numWarps);
       remark << "; written by 16-byte copies, bank-conflict degree "

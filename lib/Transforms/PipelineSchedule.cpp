@@ -110,8 +110,9 @@ struct LatenciesPass : tessera::impl::TilePipelineLatenciesBase<LatenciesPass> {
     std::string target = resolveChip(getOperation(), chip);
     std::optional<LatencyModel> model = getLatencyModel(target);
     if (!model) {
-      getOperation().emitError() << "tile-pipeline-latencies: unknown chip '"
-                                 << target << "'; use sm_80, sm_90a or gfx942";
+      getOperation().emitError()
+          << "tile-pipeline-latencies: unknown chip '" << target
+          << "'; use sm_80, sm_90a, gfx942 or gfx90a";
       return signalPassFailure();
     }
     Builder builder(&getContext());
@@ -161,7 +162,7 @@ LogicalResult tessera::verifyScheduleOptions(Location loc, StringRef pass,
                                              const ScheduleOptions &options) {
   if (!getLatencyModel(options.chip))
     return emitError(loc) << pass << ": unknown chip '" << options.chip
-                          << "'; use sm_80, sm_90a or gfx942";
+                          << "'; use sm_80, sm_90a, gfx942 or gfx90a";
   if (options.maxSharedBytes < 0 || options.maxII < 0)
     return emitError(loc)
            << pass << ": max-shared-bytes and max-ii must not be negative";

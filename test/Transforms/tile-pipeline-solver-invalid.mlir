@@ -16,7 +16,7 @@
 // RUN: not tessera-opt %s --tile-pipeline="scheduler=solver chip=sm_75" 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not tessera-opt %s --tile-pipeline-schedule="scheduler=solver max-ii=-1" 2>&1 | FileCheck %s --check-prefix=NEG
 // SCHED: for the --scheduler option: Cannot find option named 'greedy'!
-// CHIP: error: tile-pipeline: unknown chip 'sm_75'; use sm_80, sm_90a or gfx942
+// CHIP: error: tile-pipeline: unknown chip 'sm_75'; use sm_80, sm_90a, gfx942 or gfx90a
 // NEG: error: tile-pipeline-schedule: max-shared-bytes and max-ii must not be negative
 
 // The 2 KiB copy takes 647 cycles; with II <= 200 the load can only start

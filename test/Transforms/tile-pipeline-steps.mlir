@@ -15,7 +15,7 @@
 // SM80: tile.mma {{.*}}tile.latency = 1024
 // MI300: tile.copy {{.*}}tile.latency = 2521
 // MI300: tile.mma {{.*}}tile.latency = 1024
-// CHIP: error: tile-pipeline-latencies: unknown chip 'sm_75'; use sm_80, sm_90a or gfx942
+// CHIP: error: tile-pipeline-latencies: unknown chip 'sm_75'; use sm_80, sm_90a, gfx942 or gfx90a
 
 // The heuristic schedule: the copies and their offsets in stage 0, the
 // rest in stage 2, in body order.

@@ -45,12 +45,22 @@ double relativeError(const std::vector<double> &out,
   return std::sqrt(diff / norm);
 }
 
-class LibraryOps : public ::testing::TestWithParam<tessera_device_kind> {
+/// A device: the host, or the emulator of a chip.
+struct Where {
+  tessera_device_kind kind;
+  const char *chip;
+};
+
+class LibraryOps : public ::testing::TestWithParam<Where> {
 protected:
   void SetUp() override {
-    device = tessera::Device::open(GetParam());
+    device = tessera::Device::open(GetParam().kind);
+    if (GetParam().chip)
+      ASSERT_EQ(tesseraEmulatorSetChip(device.get(), GetParam().chip),
+                TESSERA_SUCCESS)
+          << tessera::error();
     // Both bundles (GEMMs and attention, the MoE block) have an image for
-    // the host and the emulator.
+    // the host and for the emulator of each GPU target.
     ASSERT_EQ(tessera::addShippedKernels(library, device), 2)
         << tessera::error();
     ASSERT_NE(library.find("gemm_bf16"), nullptr) << tessera::error();
@@ -237,12 +247,14 @@ TEST_P(LibraryOps, UnsupportedCombinationsAreClearErrors) {
             std::string::npos);
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, LibraryOps,
-                         ::testing::Values(TESSERA_DEVICE_HOST,
-                                           TESSERA_DEVICE_EMULATOR),
-                         [](const auto &info) {
-                           return info.param == TESSERA_DEVICE_HOST
-                                      ? "Host"
-                                      : "Emulator";
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Devices, LibraryOps,
+    ::testing::Values(Where{TESSERA_DEVICE_HOST, nullptr},
+                      Where{TESSERA_DEVICE_EMULATOR, "sm_80"},
+                      Where{TESSERA_DEVICE_EMULATOR, "gfx942"}),
+    [](const auto &info) {
+      return info.param.kind == TESSERA_DEVICE_HOST
+                 ? std::string("Host")
+                 : "Emulator_" + std::string(info.param.chip);
+    });
 } // namespace

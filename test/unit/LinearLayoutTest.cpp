@@ -177,6 +177,20 @@ TEST(MmaLayouts, MfmaTilesWavesOverTheAccumulator) {
   EXPECT_NE(why.find("needs M >= 32"), std::string::npos);
 }
 
+TEST(MmaLayouts, ContiguousRowRunsAreVectorLoads) {
+  // An MFMA A operand holds four consecutive K elements per lane: one
+  // 8-byte load inside a 16-byte swizzle chunk; B holds a column: none.
+  std::optional<MfmaLayouts> l = getMfmaLayouts(128, 128, 64, 4, nullptr);
+  ASSERT_TRUE(l);
+  Swizzle chunks{8, 1, 8};
+  EXPECT_EQ(contiguousRowRun(l->a, chunks, 16), 4);
+  EXPECT_EQ(contiguousRowRun(l->b, chunks, 16), 1);
+  // A swizzle chunk narrower than the run caps it.
+  EXPECT_EQ(contiguousRowRun(l->a, Swizzle{2, 1, 8}, 16), 2);
+  // mma.sync's A fragment: two elements per register pair.
+  EXPECT_EQ(contiguousRowRun(atoms::mmaM16N8K16A(), chunks, 16), 2);
+}
+
 TEST(LinearLayoutAtoms, CoalescedCopy) {
   // 128x64 bf16 by 8 warps: 8 elements (16 bytes) per thread and step,
   // 8 lanes cover a 128-byte row, 32 lanes 4 rows, warps the next rows.

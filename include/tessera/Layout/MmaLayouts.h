@@ -89,6 +89,14 @@ std::optional<LdmatrixPlan> planLdmatrix(const LinearLayout &layout,
 int64_t sharedByteOffset(int64_t row, int64_t col, int64_t cols,
                          int64_t elementBytes, const Swizzle &swizzle);
 
+/// The longest run (a power of two, at most 16 bytes) of registers of
+/// `layout` (2-D) whose elements lie consecutively along a row within one
+/// chunk of `swizzle`: they can be read with one vector load. 1 when the low
+/// register bases do not step the column by 1, 2, 4, ... or another basis
+/// moves it by less than the run.
+int64_t contiguousRowRun(const LinearLayout &layout, const Swizzle &swizzle,
+                         unsigned elementBits);
+
 /// The worst bank-conflict degree of reading `layout` with `plan` from a
 /// shared tile (8 lanes of a warp form one 128-byte wavefront).
 unsigned ldmatrixConflictDegree(const LinearLayout &layout,

@@ -28,7 +28,7 @@ struct LatencyModel {
   bool asyncCopyEngine;
 };
 
-/// The model of sm_80, sm_90a or gfx942.
+/// The model of sm_80, sm_90a, gfx942 or gfx90a.
 std::optional<LatencyModel> getLatencyModel(llvm::StringRef chip);
 
 /// Estimated cycles of one tile op (0 for scalar arithmetic).

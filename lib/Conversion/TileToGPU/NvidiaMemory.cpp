@@ -248,34 +248,6 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
   return success();
 }
 
-/// The longest run (a power of two, at most 16 bytes) of registers whose
-/// elements lie consecutively along a row within one chunk of `swizzle`:
-/// the low register bases step the column by 1, 2, 4, ... and no other
-/// basis moves the column by less than the run.
-static int64_t contiguousRun(const LinearLayout &layout, const Swizzle &swizzle,
-                             Type element) {
-  if (layout.getRank() != 2)
-    return 1;
-  int64_t limit = 128 / element.getIntOrFloatBitWidth();
-  if (!swizzle.isIdentity())
-    limit = std::min<int64_t>(limit, swizzle.vec);
-  SmallVector<Coord> regs = layout.getBases(LinearLayout::Register);
-  int64_t run = 1;
-  unsigned bits = 0;
-  while (bits < regs.size() && 2 * run <= limit &&
-         regs[bits] == Coord{0, run}) {
-    run *= 2;
-    ++bits;
-  }
-  auto aligned = [&](const Coord &basis) { return basis[1] % run == 0; };
-  for (auto in : {LinearLayout::Lane, LinearLayout::Warp})
-    if (!llvm::all_of(layout.getBases(in), aligned))
-      return 1;
-  if (!llvm::all_of(ArrayRef<Coord>(regs).drop_front(bits), aligned))
-    return 1;
-  return run;
-}
-
 LogicalResult GPULowering::lowerSharedLoad(tile::LoadOp op) {
   const SharedBuffer &buffer = shared.at(op.getSource());
   Value slot =
@@ -306,7 +278,8 @@ LogicalResult GPULowering::lowerSharedLoad(tile::LoadOp op) {
     // Runs of registers that hold consecutive elements of a row inside one
     // swizzle chunk are read with one vector load (an MFMA operand's four
     // k elements: ds_read_b64), the rest element by element.
-    int64_t run = contiguousRun(layout, buffer.swizzle, element);
+    int64_t run = contiguousRowRun(layout, buffer.swizzle,
+                                   element.getIntOrFloatBitWidth());
     auto runType = VectorType::get({run}, element);
     for (int64_t reg = 0; reg < type.getNumElements(); reg += run) {
       SmallVector<Value> coord = coordinate(layout, reg);

@@ -2,8 +2,9 @@
 //-*-===//
 //
 // The shipped kernels' embedded bundles, added to a KernelLibrary with the
-// image for a given device: the host, the emulator and CUDA GPUs (sm_80
-// images; the driver compiles the PTX for newer GPUs).
+// image for a given device: the host, the emulator, CUDA GPUs (sm_80
+// images; the driver compiles the PTX for newer GPUs) and HIP GPUs (gfx942
+// code objects).
 //
 //===----------------------------------------------------------------------===//
 
