@@ -42,6 +42,9 @@ if config.tessera_has_ptxas:
 # LD_LIBRARY_PATH.
 config.substitutions.append(
     ("%fakecuda", os.path.join(config.tessera_obj_root, "test", "fakecuda")))
+# The stand-in libamdhip64.so of test/fakehip, likewise.
+config.substitutions.append(
+    ("%fakehip", os.path.join(config.tessera_obj_root, "test", "fakehip")))
 # A FileCheck prefix for output that differs with and without ptxas.
 config.substitutions.append(
     ("%ptxas-prefix", "PTXAS" if config.tessera_has_ptxas else "NOPTXAS"))
