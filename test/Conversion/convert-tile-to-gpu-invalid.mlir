@@ -1,6 +1,6 @@
 // RUN: tessera-opt %s --split-input-file --convert-tile-to-gpu --verify-diagnostics
 
-// expected-error @below {{convert-tile-to-gpu lowers for GPU chips (sm_80, gfx942, gfx90a); set the module's tile.target}}
+// expected-error @below {{convert-tile-to-gpu lowers for GPU chips (sm_80, sm_90a, gfx942, gfx90a); set the module's tile.target}}
 module {
   tile.kernel @k() threads(32) {
     tile.return
@@ -9,8 +9,8 @@ module {
 
 // -----
 
-// expected-error @below {{convert-tile-to-gpu does not lower for sm_90a yet (sm_80, gfx942 and gfx90a only)}}
-module attributes {tile.target = "sm_90a"} {
+// expected-error @below {{convert-tile-to-gpu lowers for GPU chips (sm_80, sm_90a, gfx942, gfx90a); set the module's tile.target}}
+module attributes {tile.target = "host"} {
   tile.kernel @k() threads(32) {
     tile.return
   }

@@ -38,14 +38,16 @@ def ConvertTileToHost : Pass<"convert-tile-to-host", "mlir::ModuleOp"> {
 def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
   let summary = "Lower laid-out tile kernels to per-thread GPU code";
   let description = [{
-    For the module's target (`tile.target`: sm_80, gfx942 or gfx90a), after
+    For the module's target (`tile.target`: sm_80, sm_90a, gfx942 or
+    gfx90a), after
     `tile-assign-layouts`: each `tile.kernel @k` becomes `gpu.func @k` with
     `known_block_size = [threads, 1, 1]` in `gpu.module @tessera_kernels`.
     Views become strided memrefs (unit innermost stride), scalars stay
     scalars; program ids become block ids. Each register tile becomes one
     vector per thread holding the registers of its layout.
 
-    sm_80: copies into shared memory become cp.async of 16-byte chunks of a
+    sm_80 and sm_90a (which runs the sm_80 instructions; no wgmma or TMA
+    yet): copies into shared memory become cp.async of 16-byte chunks of a
     coalesced layout, zero-filling outside the view (views whose rows are not
     16-byte aligned take an element-wise path chosen at run time); commit
     groups and waits map one to one; shared buffers are workgroup globals,

@@ -439,15 +439,9 @@ struct ConvertTileToGPUPass
     const TargetInfo *target = getModuleTarget(module);
     if (!target || !target->isGpu()) {
       module.emitError() << "convert-tile-to-gpu lowers for GPU chips "
-                            "(sm_80, gfx942, gfx90a); set the module's "
-                            "tile.target (tessera-compile --target, or "
-                            "--tile-set-target=chip=sm_80)";
-      return signalPassFailure();
-    }
-    if (target->chip == "sm_90a") {
-      module.emitError() << "convert-tile-to-gpu does not lower for "
-                         << target->chip
-                         << " yet (sm_80, gfx942 and gfx90a only)";
+                            "(sm_80, sm_90a, gfx942, gfx90a); set the "
+                            "module's tile.target (tessera-compile --target, "
+                            "or --tile-set-target=chip=sm_80)";
       return signalPassFailure();
     }
     SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
