@@ -2,6 +2,7 @@
 
 #include "tessera/runtime/library.hpp"
 
+#include "Device.h"
 #include "Internal.h"
 
 #include <cstring>
@@ -28,6 +29,46 @@ Module *KernelLibrary::find(const char *kernel) {
 }
 
 namespace {
+/// Memory an op needs besides its arguments, on the device the library is
+/// loaded for (host memory for the host and the emulator), released with
+/// the object, after the launches that use it have finished; and copies
+/// between it and the host.
+class DeviceScratch {
+public:
+  explicit DeviceScratch(const Device &device)
+      : backend(*device.get()->backend) {}
+  DeviceScratch(const DeviceScratch &) = delete;
+  DeviceScratch &operator=(const DeviceScratch &) = delete;
+  ~DeviceScratch() {
+    for (void *data : owned)
+      backend.release(data);
+  }
+  tessera_status allocate(size_t bytes, void *&data) {
+    if (tessera_status status = backend.allocate(bytes, &data))
+      return status;
+    owned.push_back(data);
+    return TESSERA_SUCCESS;
+  }
+  /// `bytes` of device memory at `from` into host memory at `to`.
+  tessera_status read(void *to, const void *from, size_t bytes) {
+    return backend.copy(to, from, bytes, runtime::Copy::DeviceToHost, nullptr);
+  }
+  /// `bytes` of host memory at `from` into device memory at `to`.
+  tessera_status write(void *to, const void *from, size_t bytes) {
+    return backend.copy(to, from, bytes, runtime::Copy::HostToDevice, nullptr);
+  }
+  /// A copy of `bytes` at `from` (host memory) in new device memory.
+  tessera_status copyIn(const void *from, size_t bytes, void *&data) {
+    if (tessera_status status = allocate(bytes, data))
+      return status;
+    return write(data, from, bytes);
+  }
+
+private:
+  runtime::Backend &backend;
+  std::vector<void *> owned;
+};
+
 std::string shape(const tessera_view &view) {
   std::string text = "[";
   for (int64_t d = 0; d < view.rank; ++d)
@@ -172,39 +213,55 @@ tessera_status moe(KernelLibrary &library, const Device &device,
                 "MoE shapes do not agree: x " + shape(x) + ", w13 " +
                     shape(w13) + ", w2 " + shape(w2) + ", ids " +
                     shape(topkIds) + ", out " + shape(out));
-  tessera_device_kind kind = tesseraDeviceKind(device.get());
-  if (kind != TESSERA_DEVICE_HOST && kind != TESSERA_DEVICE_EMULATOR)
-    return fail(TESSERA_ERROR_UNSUPPORTED,
-                "MoE alignment runs on the host; GPU devices are not "
-                "supported yet");
-  const auto *ids = static_cast<const int32_t *>(topkIds.data);
+  if (topkIds.strides[0] != topk || topkWeights.strides[0] != topk ||
+      topkIds.strides[1] != 1 || topkWeights.strides[1] != 1)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "MoE top-k ids and weights must be dense [T, topk] views");
+  // The routing is aligned on the host: on a GPU the ids are read back, and
+  // the alignment and H live in device memory for the launches.
+  DeviceScratch scratch(device);
+  std::vector<int32_t> ids(tokens * topk);
+  if (tessera_status status =
+          scratch.read(ids.data(), topkIds.data, ids.size() * sizeof(int32_t)))
+    return status;
   for (int64_t s = 0; s < tokens * topk; ++s)
     if (ids[s] < 0 || ids[s] >= experts)
       return fail(TESSERA_ERROR_INVALID_ARGUMENT,
                   "routed expert " + std::to_string(ids[s]) + " of slot " +
                       std::to_string(s) + " is not in [0, " +
                       std::to_string(experts) + ")");
-  MoeAlignment alignment = alignMoe(ids, tokens, topk, experts);
-  auto *output = static_cast<float *>(out.data);
+  MoeAlignment alignment = alignMoe(ids.data(), tokens, topk, experts);
+  std::vector<float> zeros(hidden, 0.0f);
   for (int64_t t = 0; t < tokens; ++t)
-    std::memset(output + t * out.strides[0], 0, hidden * sizeof(float));
+    if (tessera_status status =
+            scratch.write(static_cast<float *>(out.data) + t * out.strides[0],
+                          zeros.data(), hidden * sizeof(float)))
+      return status;
   int64_t slots = static_cast<int64_t>(alignment.sortedIds.size());
   if (slots == 0)
     return TESSERA_SUCCESS;
+  void *sortedData = nullptr, *blocksData = nullptr, *hData = nullptr;
+  size_t blocksBytes = alignment.expertIds.size() * sizeof(int32_t);
+  if (tessera_status status = scratch.copyIn(
+          alignment.sortedIds.data(), slots * sizeof(int32_t), sortedData))
+    return status;
+  if (tessera_status status =
+          scratch.copyIn(alignment.expertIds.data(), blocksBytes, blocksData))
+    return status;
+  if (tessera_status status =
+          scratch.allocate(slots * inter * sizeof(uint16_t), hData))
+    return status;
 
   // The gate and up halves of w13, as two views; H holds the activations.
   tessera_view gate = w13, up = w13;
   gate.sizes[1] = up.sizes[1] = inter;
   up.data = static_cast<uint16_t *>(w13.data) + inter * w13.strides[1];
-  std::vector<uint16_t> h(slots * inter);
-  tessera_view hv = view(h.data(), {slots, inter}, TESSERA_DTYPE_BF16);
-  tessera_view sorted =
-      view(alignment.sortedIds.data(), {slots}, TESSERA_DTYPE_I32);
-  tessera_view blocks = view(alignment.expertIds.data(),
-                             {static_cast<int64_t>(alignment.expertIds.size())},
-                             TESSERA_DTYPE_I32);
-  tessera_view routed =
-      view(const_cast<int32_t *>(ids), {tokens * topk}, TESSERA_DTYPE_I32);
+  tessera_view hv = view(hData, {slots, inter}, TESSERA_DTYPE_BF16);
+  tessera_view sorted = view(sortedData, {slots}, TESSERA_DTYPE_I32);
+  tessera_view blocks =
+      view(blocksData, {static_cast<int64_t>(alignment.expertIds.size())},
+           TESSERA_DTYPE_I32);
+  tessera_view routed = view(topkIds.data, {tokens * topk}, TESSERA_DTYPE_I32);
   tessera_view weights =
       view(topkWeights.data, {tokens * topk}, TESSERA_DTYPE_F32);
   int32_t k32 = static_cast<int32_t>(topk);

@@ -66,9 +66,10 @@ MoeAlignment alignMoe(const int32_t *topkIds, int64_t tokens, int64_t topk,
 /// up_e x_t) for the experts e = topk_ids[t, j]: x bf16 [T, D], w13 bf16
 /// [E, 2I, D] (gate rows first), w2 bf16 [E, D, I], topk_ids i32 [T, topk],
 /// topk_weights f32 [T, topk] (moe_gate_up_swiglu + moe_down_combine).
-/// The routing is aligned on the host: devices that keep host memory (the
-/// host, the emulator) run it; CUDA and HIP devices get
-/// TESSERA_ERROR_UNSUPPORTED.
+/// The routing is aligned on the host: on CUDA and HIP devices the top-k
+/// ids are read back from device memory, and the alignment and the
+/// intermediate activations are placed in device memory for the launches.
+/// Top-k ids and weights must be dense.
 tessera_status moe(KernelLibrary &library, const Device &device,
                    const tessera_view &x, const tessera_view &w13,
                    const tessera_view &w2, const tessera_view &topkIds,
