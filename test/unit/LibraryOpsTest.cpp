@@ -245,6 +245,28 @@ TEST_P(LibraryOps, UnsupportedCombinationsAreClearErrors) {
             TESSERA_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(tessera::error().find("holds bf16 but the view is f32"),
             std::string::npos);
+  // MoE's top-k ids and weights are dense [T, topk]: a view of every other
+  // row is refused.
+  const int64_t tokens = 4, topk = 2, experts = 2, d = 64;
+  std::vector<uint16_t> x(tokens * d), w13(experts * 2 * d * d),
+      w2(experts * d * d);
+  std::vector<int32_t> ids(2 * tokens * topk, 0);
+  std::vector<float> weights(tokens * topk), out(tokens * d);
+  tessera_view sparse =
+      tessera::view(ids.data(), {tokens, topk}, TESSERA_DTYPE_I32);
+  sparse.strides[0] = 2 * topk;
+  EXPECT_EQ(
+      tessera::moe(
+          library, device,
+          tessera::view(x.data(), {tokens, d}, TESSERA_DTYPE_BF16),
+          tessera::view(w13.data(), {experts, 2 * d, d}, TESSERA_DTYPE_BF16),
+          tessera::view(w2.data(), {experts, d, d}, TESSERA_DTYPE_BF16), sparse,
+          tessera::view(weights.data(), {tokens, topk}, TESSERA_DTYPE_F32),
+          tessera::view(out.data(), {tokens, d}, TESSERA_DTYPE_F32)),
+      TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(tessera::error().find("must be dense [T, topk] views"),
+            std::string::npos)
+      << tessera::error();
 }
 
 INSTANTIATE_TEST_SUITE_P(
