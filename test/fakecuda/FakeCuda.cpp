@@ -15,31 +15,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <chrono>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
+#include "FakeDriver.h"
 
 namespace {
+using fake::env;
+using fake::Event;
+void log(const std::string &line) { fake::log("FAKE_CUDA_LOG", line); }
 using CUresult = int;
 using CUdeviceptr = unsigned long long;
 constexpr CUresult kSuccess = 0, kInvalidValue = 1, kNoDevice = 100,
                    kNotFound = 500;
-
-int env(const char *name, int fallback) {
-  const char *value = std::getenv(name);
-  return value ? std::atoi(value) : fallback;
-}
-
-void log(const std::string &line) {
-  if (const char *path = std::getenv("FAKE_CUDA_LOG"))
-    if (FILE *file = std::fopen(path, "a")) {
-      std::fprintf(file, "%s\n", line.c_str());
-      std::fclose(file);
-    }
-}
 
 struct Module {
   std::string kind;
@@ -48,15 +33,6 @@ struct Function {
   std::string name;
   int dynamicShared = 0;
 };
-struct Event {
-  std::chrono::steady_clock::time_point when;
-};
-
-template <typename T> T param(void **params, int index) {
-  T value;
-  std::memcpy(&value, params[index], sizeof(T));
-  return value;
-}
 } // namespace
 
 extern "C" {
@@ -142,19 +118,9 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
     return kInvalidValue;
   if (shared > 48 * 1024 && int(shared) > f->dynamicShared)
     return kInvalidValue; // what a driver says without the opt-in
-  log("launch " + f->name + " grid " + std::to_string(gx) + " " +
-      std::to_string(gy) + " " + std::to_string(gz) + " block " +
-      std::to_string(bx) + " " + std::to_string(by) + " " + std::to_string(bz) +
-      " shared " + std::to_string(shared));
+  log(fake::launchLine(f->name, gx, gy, gz, bx, by, bz, shared));
   if (f->name == "scale") {
-    // X {allocated, aligned, offset, size, stride}, Y likewise, factor.
-    auto *x = param<float *>(params, 1) + param<int64_t>(params, 2);
-    int64_t n = param<int64_t>(params, 3), xStride = param<int64_t>(params, 4);
-    auto *y = param<float *>(params, 6) + param<int64_t>(params, 7);
-    int64_t yStride = param<int64_t>(params, 9);
-    float factor = param<float>(params, 10);
-    for (int64_t i = 0; i < int64_t(gx) * 64 && i < n; ++i)
-      y[i * yStride] = factor * x[i * xStride];
+    fake::runScale(params, gx);
     return kSuccess;
   }
   return kNotFound;

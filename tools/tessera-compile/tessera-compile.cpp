@@ -195,22 +195,36 @@ static LogicalResult writeModule(ModuleOp module) {
   return writeFile(outputFile, text);
 }
 
-/// A clone of `module` for `chip`, lowered to per-thread GPU code (and
-/// --gpu-passes run on it).
-static OwningOpRef<ModuleOp> lowerToGpu(ModuleOp module, StringRef chip) {
-  OwningOpRef<ModuleOp> copy = module.clone();
+/// A clone of `module` for `chip` in `copy`, lowered to per-thread GPU code
+/// (and --gpu-passes run on it), then to the LLVM dialect of the chip's
+/// vendor; true when --emit=gpu or llvm has written that form instead.
+static FailureOr<bool> lowerToLlvm(ModuleOp module, StringRef chip,
+                                   OwningOpRef<ModuleOp> &copy) {
+  copy = module.clone();
   tessera::setModuleTarget(*copy, chip);
   PassManager toGpu(module.getContext(), ModuleOp::getOperationName());
   tessera::buildTileToGPUPipeline(toGpu);
   if (!gpuPasses.empty() &&
-      failed(parsePassPipeline(gpuPasses, toGpu, llvm::errs()))) {
-    emitError(module.getLoc())
-        << "cannot parse --gpu-passes='" << gpuPasses << "'";
-    return nullptr;
-  }
+      failed(parsePassPipeline(gpuPasses, toGpu, llvm::errs())))
+    return emitError(module.getLoc())
+           << "cannot parse --gpu-passes='" << gpuPasses << "'";
   if (failed(toGpu.run(*copy)))
-    return nullptr;
-  return copy;
+    return failure();
+  if (emit == "gpu")
+    return failed(writeModule(*copy)) ? FailureOr<bool>(failure()) : true;
+  PassManager toLlvm(module.getContext(), ModuleOp::getOperationName());
+  if (isAmdChip(chip))
+    tessera::buildGPUToROCDLPipeline(toLlvm, chip);
+  else
+    tessera::buildGPUToNVVMPipeline(toLlvm, chip);
+  if (failed(toLlvm.run(*copy)))
+    return failure();
+  // NVPTX and AMDGPU both take an external zero-sized shared array as the
+  // dynamic shared memory.
+  tessera::makeDynamicSharedExternal(*copy);
+  if (emit == "llvm")
+    return failed(writeModule(*copy)) ? FailureOr<bool>(failure()) : true;
+  return false;
 }
 
 /// The emulator image of `deviceIR` (--device=emu) for `chip`.
@@ -235,20 +249,10 @@ static FailureOr<bool>
 compileAmd(ModuleOp module, StringRef chip,
            const std::vector<tessera::KernelInfo> &kernels,
            std::vector<tessera::TargetImage> &images) {
-  OwningOpRef<ModuleOp> copy = lowerToGpu(module, chip);
-  if (!copy)
-    return failure();
-  if (emit == "gpu")
-    return failed(writeModule(*copy)) ? FailureOr<bool>(failure()) : true;
-  PassManager toLlvm(module.getContext(), ModuleOp::getOperationName());
-  tessera::buildGPUToROCDLPipeline(toLlvm, chip);
-  if (failed(toLlvm.run(*copy)))
-    return failure();
-  // AMDGPU, like NVPTX, takes an external zero-sized LDS array as the
-  // dynamic LDS.
-  tessera::makeDynamicSharedExternal(*copy);
-  if (emit == "llvm")
-    return failed(writeModule(*copy)) ? FailureOr<bool>(failure()) : true;
+  OwningOpRef<ModuleOp> copy;
+  FailureOr<bool> done = lowerToLlvm(module, chip, copy);
+  if (failed(done) || *done)
+    return done;
   std::string deviceIR;
   FailureOr<std::string> hsaco =
       tessera::serializeToHsaco(*copy, chip, &deviceIR);
@@ -286,18 +290,10 @@ static FailureOr<bool>
 compileNvidia(ModuleOp module, StringRef chip,
               const std::vector<tessera::KernelInfo> &kernels,
               std::vector<tessera::TargetImage> &images) {
-  OwningOpRef<ModuleOp> copy = lowerToGpu(module, chip);
-  if (!copy)
-    return failure();
-  if (emit == "gpu")
-    return failed(writeModule(*copy)) ? FailureOr<bool>(failure()) : true;
-  PassManager toLlvm(module.getContext(), ModuleOp::getOperationName());
-  tessera::buildGPUToNVVMPipeline(toLlvm, chip);
-  if (failed(toLlvm.run(*copy)))
-    return failure();
-  tessera::makeDynamicSharedExternal(*copy);
-  if (emit == "llvm")
-    return failed(writeModule(*copy)) ? FailureOr<bool>(failure()) : true;
+  OwningOpRef<ModuleOp> copy;
+  FailureOr<bool> done = lowerToLlvm(module, chip, copy);
+  if (failed(done) || *done)
+    return done;
   std::string deviceIR;
   FailureOr<std::string> ptx = tessera::serializeToPtx(*copy, &deviceIR);
   if (failed(ptx))

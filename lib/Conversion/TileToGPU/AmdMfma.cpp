@@ -20,12 +20,7 @@ using namespace mlir;
 using namespace tessera;
 
 LogicalResult GPULowering::lowerMfma(tile::MmaOp op) {
-  LinearLayout la = layoutOf(op.getA()), lb = layoutOf(op.getB()),
-               lc = layoutOf(op.getAcc());
-  if (op.getTransposeA())
-    la = la.transposed();
-  if (op.getTransposeB())
-    lb = lb.transposed();
+  auto [la, lb, lc] = mmaLayouts(op);
   Type element = cast<RankedTensorType>(op.getA().getType()).getElementType();
   if (!(element.isBF16() || element.isF16()) ||
       !cast<RankedTensorType>(op.getAcc().getType()).getElementType().isF32())
@@ -41,12 +36,8 @@ LogicalResult GPULowering::lowerMfma(tile::MmaOp op) {
         extendsAtom(lc, atoms::mfma32x32C().withShape(lc.getShape()))))
     return op.emitOpError("operand layouts are not tilings of the "
                           "v_mfma_f32_32x32x8 fragments");
-  for (int64_t w = 0; w < numWarps; ++w) {
-    Coord a = la.apply(0, 0, w), b = lb.apply(0, 0, w), c = lc.apply(0, 0, w);
-    if (a[0] != c[0] || a[1] != 0 || b[1] != c[1] || b[0] != 0)
-      return op.emitOpError("operand layouts place wave ")
-             << w << " inconsistently in A, B and the accumulator";
-  }
+  if (failed(checkWarpPlacement(op, la, lb, lc)))
+    return failure();
   Value a = mapping.lookup(op.getA()), b = mapping.lookup(op.getB());
   Value acc = mapping.lookup(op.getAcc());
   int64_t k = la.getShape()[1];

@@ -24,6 +24,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <array>
 #include <map>
 
 namespace tessera {
@@ -101,6 +102,14 @@ private:
   // --- Compute (NvidiaMma.cpp, AmdMfma.cpp) -------------------------------
   mlir::LogicalResult lowerMma(tile::MmaOp op);
   mlir::LogicalResult lowerMfma(tile::MmaOp op);
+  /// The layouts of an MMA's A, B and accumulator as [M, K], [K, N] and
+  /// [M, N] (a transposed operand's layout transposed).
+  std::array<LinearLayout, 3> mmaLayouts(tile::MmaOp op);
+  /// An error unless each warp's rows of A are its rows of the accumulator
+  /// and its columns of B its columns.
+  mlir::LogicalResult checkWarpPlacement(tile::MmaOp op, const LinearLayout &la,
+                                         const LinearLayout &lb,
+                                         const LinearLayout &lc);
   /// Whether this kernel is lowered for an AMD chip.
   bool isAmd() const { return target.vendor == Vendor::Amd; }
 

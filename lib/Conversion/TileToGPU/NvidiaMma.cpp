@@ -30,34 +30,48 @@ bool tessera::extendsAtom(const LinearLayout &layout,
   return std::equal(atomRegs.begin(), atomRegs.end(), regs.begin());
 }
 
-LogicalResult GPULowering::lowerMma(tile::MmaOp op) {
+std::array<LinearLayout, 3> GPULowering::mmaLayouts(tile::MmaOp op) {
   // Transposed operands hold the same registers with coordinates swapped:
   // work with the [M, K] and [K, N] views of their layouts.
-  LinearLayout la = layoutOf(op.getA()), lb = layoutOf(op.getB()),
-               lc = layoutOf(op.getAcc());
+  LinearLayout la = layoutOf(op.getA()), lb = layoutOf(op.getB());
   if (op.getTransposeA())
     la = la.transposed();
   if (op.getTransposeB())
     lb = lb.transposed();
+  return {la, lb, layoutOf(op.getAcc())};
+}
+
+LogicalResult GPULowering::checkWarpPlacement(tile::MmaOp op,
+                                              const LinearLayout &la,
+                                              const LinearLayout &lb,
+                                              const LinearLayout &lc) {
+  // Warp w's rows of A are its rows of D, its columns of B its columns of D.
+  for (int64_t w = 0; w < numWarps; ++w) {
+    Coord a = la.apply(0, 0, w), b = lb.apply(0, 0, w), c = lc.apply(0, 0, w);
+    if (a[0] != c[0] || a[1] != 0 || b[1] != c[1] || b[0] != 0)
+      return op.emitOpError("operand layouts place ")
+             << (isAmd() ? "wave " : "warp ") << w
+             << " inconsistently in A, B and the accumulator";
+  }
+  return success();
+}
+
+LogicalResult GPULowering::lowerMma(tile::MmaOp op) {
+  auto [la, lb, lc] = mmaLayouts(op);
   auto aType = cast<RankedTensorType>(op.getA().getType());
   Type element = aType.getElementType();
   if (!(element.isBF16() || element.isF16()) ||
       !cast<RankedTensorType>(op.getAcc().getType()).getElementType().isF32())
     return op.emitOpError("is lowered to mma.sync for bf16 and f16 operands "
                           "with f32 accumulators only, so far");
-  // The layouts must be tilings of the atoms whose warps agree: warp w's
-  // rows of A are its rows of D, its columns of B its columns of D.
+  // The layouts must be tilings of the atoms whose warps agree.
   if (!extendsAtom(la, atoms::mmaM16N8K16A().withShape(la.getShape())) ||
       !extendsAtom(lb, atoms::mmaM16N8K16B().withShape(lb.getShape())) ||
       !extendsAtom(lc, atoms::mmaM16N8C().withShape(lc.getShape())))
     return op.emitOpError("operand layouts are not tilings of the "
                           "mma.sync.m16n8k16 fragments");
-  for (int64_t w = 0; w < numWarps; ++w) {
-    Coord a = la.apply(0, 0, w), b = lb.apply(0, 0, w), c = lc.apply(0, 0, w);
-    if (a[0] != c[0] || a[1] != 0 || b[1] != c[1] || b[0] != 0)
-      return op.emitOpError("operand layouts place warp ")
-             << w << " inconsistently in A, B and the accumulator";
-  }
+  if (failed(checkWarpPlacement(op, la, lb, lc)))
+    return failure();
   MLIRContext *ctx = builder.getContext();
   Type f32 = builder.getF32Type(), i32 = builder.getI32Type();
   auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
