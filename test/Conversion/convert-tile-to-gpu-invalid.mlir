@@ -72,12 +72,12 @@ module attributes {tile.target = "sm_80"} {
 // -----
 
 module attributes {tile.target = "sm_80"} {
-  tile.kernel @k(%Q: !tile.view<?x?xf8E4M3FN>, %S: !tile.view<?x?xf32>, %C: !tile.view<?x?xbf16>) threads(32) {
+  tile.kernel @k(%Q: !tile.view<?x?xf8E5M2>, %S: !tile.view<?x?xf32>, %C: !tile.view<?x?xbf16>) threads(32) {
     %c0 = arith.constant 0 : index
-    %q = tile.load %Q[%c0, %c0] : !tile.view<?x?xf8E4M3FN> -> tensor<2x32xf8E4M3FN, #tile.linear<register = [[1, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>>
+    %q = tile.load %Q[%c0, %c0] : !tile.view<?x?xf8E5M2> -> tensor<2x32xf8E5M2, #tile.linear<register = [[1, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>>
     %s = tile.load %S[%c0, %c0] : !tile.view<?x?xf32> -> tensor<1x32xf32, #tile.linear<register = [[0, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>>
-    // expected-error @below {{'tile.dequant' op of 'f8E4M3FN' codes is not supported by convert-tile-to-gpu yet (int4 and int8 are)}}
-    %w = tile.dequant %q, %s group [2, 1] : tensor<2x32xf8E4M3FN, #tile.linear<register = [[1, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>>, tensor<1x32xf32, #tile.linear<register = [[0, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>> -> tensor<2x32xbf16, #tile.linear<register = [[1, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>>
+    // expected-error @below {{'tile.dequant' op of 'f8E5M2' codes is not supported by convert-tile-to-gpu yet (int4, int8 and f8E4M3FN are)}}
+    %w = tile.dequant %q, %s group [2, 1] : tensor<2x32xf8E5M2, #tile.linear<register = [[1, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>>, tensor<1x32xf32, #tile.linear<register = [[0, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>> -> tensor<2x32xbf16, #tile.linear<register = [[1, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>>
     tile.store %w -> %C[%c0, %c0] : tensor<2x32xbf16, #tile.linear<register = [[1, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>> -> !tile.view<?x?xbf16>
     tile.return
   }

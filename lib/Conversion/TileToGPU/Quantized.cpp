@@ -1,4 +1,4 @@
-//===- Quantized.cpp - Packed int4 codes and dequantization on sm_80 -----===//
+//===- Quantized.cpp - Packed int4 codes and dequantization on GPUs ------===//
 //
 // int4 codes are stored two per byte, low nibble first: a view or shared
 // buffer of [.., n, 2] nibble pairs is a byte array [.., n] here (the pair
@@ -7,11 +7,15 @@
 // tile.unpack is then a renaming of registers (tile-assign-layouts gives
 // the packed tile the unpacked tile's layout with the dimension split), and
 // tile.dequant scales each register by the scale register of the same index
-// (the scales' layout is the codes' layout divided by the groups).
+// (the scales' layout is the codes' layout divided by the groups). fp8
+// (e4m3) codes are held as their bits in i8 and decoded with integer and
+// f32 arithmetic (no fp8 instruction is needed).
 //
 //===----------------------------------------------------------------------===//
 
 #include "GPULowering.h"
+
+#include "tessera/Conversion/Fp8.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -20,8 +24,9 @@ using namespace mlir;
 using namespace tessera;
 
 Type tessera::getGPUStorageType(Type element) {
-  return element.isInteger(4) ? IntegerType::get(element.getContext(), 8)
-                              : element;
+  return element.isInteger(4) || isa<Float8E4M3FNType>(element)
+             ? IntegerType::get(element.getContext(), 8)
+             : element;
 }
 
 Value GPULowering::pairBytes(Value view) {
@@ -87,11 +92,12 @@ LogicalResult GPULowering::lowerUnpack(tile::UnpackOp op) {
 
 LogicalResult GPULowering::lowerDequant(tile::DequantOp op) {
   auto codes = cast<RankedTensorType>(op.getCodes().getType());
-  if (!isa<IntegerType>(codes.getElementType()))
+  bool fp8 = isa<Float8E4M3FNType>(codes.getElementType());
+  if (!isa<IntegerType>(codes.getElementType()) && !fp8)
     return op.emitOpError("of ")
            << codes.getElementType()
-           << " codes is not supported by convert-tile-to-gpu yet (int4 and "
-              "int8 are)";
+           << " codes is not supported by convert-tile-to-gpu yet (int4, "
+              "int8 and f8E4M3FN are)";
   LinearLayout layout = layoutOf(op.getResult());
   if (layoutOf(op.getCodes()) != layout)
     return op.emitOpError("needs its codes in its result's layout");
@@ -114,8 +120,11 @@ LogicalResult GPULowering::lowerDequant(tile::DequantOp op) {
       return tile;
     return arith::ExtFOp::create(builder, loc, wide, tile);
   };
-  Value value = arith::SIToFPOp::create(builder, loc, wide,
-                                        mapping.lookup(op.getCodes()));
+  // fp8 codes are held as their bits (i8).
+  Value value = fp8 ? decodeE4M3(builder, loc, mapping.lookup(op.getCodes()))
+                    : arith::SIToFPOp::create(builder, loc, wide,
+                                              mapping.lookup(op.getCodes()))
+                          .getResult();
   if (op.getZeros())
     value = arith::SubFOp::create(builder, loc, value,
                                   widen(mapping.lookup(op.getZeros())));

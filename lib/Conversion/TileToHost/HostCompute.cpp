@@ -8,6 +8,8 @@
 
 #include "HostLowering.h"
 
+#include "tessera/Conversion/Fp8.h"
+
 #include "mlir/Dialect/Math/IR/Math.h"
 
 #include <limits>
@@ -19,46 +21,6 @@ using utils::IteratorType;
 
 static bool isFp8(Type type) {
   return isa<Float8E4M3FNType>(getElementTypeOrSelf(type));
-}
-
-/// f8E4M3FN bits (an i8) to f32.
-static Value decodeE4M3(OpBuilder &b, Location l, Value bits) {
-  Type i32 = b.getI32Type(), f32 = b.getF32Type();
-  auto int32 = [&](int64_t v) {
-    return arith::ConstantOp::create(b, l, b.getI32IntegerAttr(v));
-  };
-  auto real = [&](float v) {
-    return arith::ConstantOp::create(b, l, b.getF32FloatAttr(v));
-  };
-  auto eq = [&](Value x, Value y) {
-    return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, y);
-  };
-  Value u = arith::ExtUIOp::create(b, l, i32, bits);
-  Value sign = arith::ShLIOp::create(
-      b, l, arith::AndIOp::create(b, l, u, int32(0x80)), int32(24));
-  Value magnitude = arith::AndIOp::create(b, l, u, int32(0x7F));
-  // Normal: exponent bias 7 -> 127 and the 3 mantissa bits on top of f32's.
-  Value normal = arith::BitcastOp::create(
-      b, l, f32,
-      arith::AddIOp::create(b, l,
-                            arith::ShLIOp::create(b, l, magnitude, int32(20)),
-                            int32(120 << 23)));
-  // Subnormal: mantissa * 2^-9.
-  Value subnormal = arith::MulFOp::create(
-      b, l,
-      arith::UIToFPOp::create(b, l, f32,
-                              arith::AndIOp::create(b, l, u, int32(7))),
-      real(1.0f / 512));
-  Value isSubnormal =
-      eq(arith::ShRUIOp::create(b, l, magnitude, int32(3)), int32(0));
-  Value value = arith::SelectOp::create(b, l, isSubnormal, subnormal, normal);
-  value = arith::SelectOp::create(b, l, eq(magnitude, int32(0x7F)),
-                                  real(std::numeric_limits<float>::quiet_NaN()),
-                                  value);
-  return arith::BitcastOp::create(
-      b, l, f32,
-      arith::OrIOp::create(b, l, arith::BitcastOp::create(b, l, i32, value),
-                           sign));
 }
 
 /// f32 to f8E4M3FN bits: rounded to nearest even, saturated to +-448
