@@ -1,6 +1,7 @@
 //===- tessera-compile.cpp - Compile tile kernels into a bundle -*- C++ -*-===//
 //
-//   tessera-compile a.mlir [b.mlir...] --target=host -o k.bundle
+//   tessera-compile a.mlir [b.mlir...] --target=host[,sm_80,sm_90a,gfx942,
+//       gfx90a] -o k.bundle
 //       [--emit-header=k.h] [--emit-embed=k.cpp] [--passes=PIPELINE]
 //       [--no-tag-check] [--emit=gpu|llvm|ptx] [--resource-usage]
 //       [--ptxas=PATH] [--gpu-passes=PIPELINE]
@@ -85,7 +86,8 @@ static cl::opt<std::string>
               cl::value_desc("pipeline"));
 static cl::opt<bool>
     resourceUsage("resource-usage",
-                  cl::desc("Print each GPU kernel's registers, spills and "
+                  cl::desc("Print each GPU kernel's registers (VGPRs, AGPRs, "
+                           "SGPRs on AMD), spills and "
                            "shared memory per target"));
 static cl::opt<std::string>
     ptxasPath("ptxas", cl::desc("The ptxas to assemble cubins with"),
