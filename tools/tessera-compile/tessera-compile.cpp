@@ -245,6 +245,17 @@ addEmulatorImage(Location loc, StringRef chip, StringRef deviceIR,
   return success();
 }
 
+/// The dynamic shared memory (LDS) kernel `name`'s buffers take: the
+/// metadata's, since the buffers live there.
+static int64_t
+dynamicSharedBytes(const std::vector<tessera::KernelInfo> &kernels,
+                   StringRef name) {
+  for (const tessera::KernelInfo &info : kernels)
+    if (info.name == name)
+      return info.sharedBytes;
+  return 0;
+}
+
 /// Compiles a clone of `module` for AMD `chip` and appends its HSACO and
 /// emulator images; with --emit, writes that form instead and returns true.
 static FailureOr<bool>
@@ -265,11 +276,7 @@ compileAmd(ModuleOp module, StringRef chip,
     if (failed(resources))
       return failure();
     for (const tessera::AmdKernelResources &k : *resources) {
-      // Buffers live in dynamic LDS: its size is the metadata's.
-      int64_t shared = k.ldsBytes;
-      for (const tessera::KernelInfo &info : kernels)
-        if (info.name == k.kernel)
-          shared += info.sharedBytes;
+      int64_t shared = k.ldsBytes + dynamicSharedBytes(kernels, k.kernel);
       llvm::outs() << k.kernel << " " << chip << ": VGPRs " << k.vgprs
                    << ", AGPRs " << k.agprs << ", SGPRs " << k.sgprs
                    << ", spills " << k.vgprSpills << " VGPRs " << k.sgprSpills
@@ -322,11 +329,7 @@ compileNvidia(ModuleOp module, StringRef chip,
       return failure();
     if (resourceUsage)
       for (const tessera::KernelResources &k : resources) {
-        // Buffers live in dynamic shared memory: its size is the metadata's.
-        int64_t shared = 0;
-        for (const tessera::KernelInfo &info : kernels)
-          if (info.name == k.kernel)
-            shared = info.sharedBytes;
+        int64_t shared = dynamicSharedBytes(kernels, k.kernel);
         llvm::outs() << k.kernel << " " << chip << ": registers " << k.registers
                      << ", spill stores " << k.spillStoreBytes
                      << " bytes, spill loads " << k.spillLoadBytes

@@ -23,9 +23,7 @@ Value tessera::decodeE4M3(OpBuilder &b, Location l, Value bits) {
                                        DenseElementsAttr::get(vector, scalar));
     return arith::ConstantOp::create(b, l, scalar);
   };
-  auto int32 = [&](int64_t v) {
-    return constant(i32, b.getI32IntegerAttr(v));
-  };
+  auto int32 = [&](int64_t v) { return constant(i32, b.getI32IntegerAttr(v)); };
   auto real = [&](float v) { return constant(f32, b.getF32FloatAttr(v)); };
   auto eq = [&](Value x, Value y) {
     return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, y);
