@@ -235,10 +235,12 @@ void access(const void *address, size_t bytes, bool write, const char *op,
 }
 
 uint32_t lane() { return block->running->tid % block->warpSize; }
-Warp &warp() { return block->warps[block->running->tid / block->warpSize]; }
-unsigned lanesOf(unsigned warpIndex) {
-  unsigned first = block->warpSize * warpIndex;
-  return std::min(block->warpSize, block->ntid - first);
+/// The running thread's warp, its index and how many lanes it has (the
+/// last warp of a block may be partial).
+uint32_t warpIndex() { return block->running->tid / block->warpSize; }
+Warp &warp() { return block->warps[warpIndex()]; }
+unsigned lanesOfWarp() {
+  return std::min(block->warpSize, block->ntid - block->warpSize * warpIndex());
 }
 
 /// Arrives at a collective of kind `kind`; the last lane runs `compute`.
@@ -247,14 +249,13 @@ template <typename Compute> void collective(const char *kind, Compute compute) {
   if (block->failed)
     return;
   if (w.arrived && w.kind != kind)
-    return failBlock(std::string("warp ") +
-                     std::to_string(block->running->tid / block->warpSize) +
+    return failBlock(std::string("warp ") + std::to_string(warpIndex()) +
                      " diverged: lanes wait at '" + w.kind + "' and lane " +
                      std::to_string(lane()) + " reached '" + kind + "'");
   w.kind = kind;
   ++block->progress;
   uint64_t generation = w.generation;
-  if (++w.arrived == lanesOf(block->running->tid / block->warpSize)) {
+  if (++w.arrived == lanesOfWarp()) {
     compute(w);
     w.arrived = 0;
     ++w.generation;
@@ -473,7 +474,7 @@ uint32_t shuffleXor(uint32_t value, uint32_t mask, uint32_t clamp) {
   w.shuffled[l] = value;
   w.laneMask[l] = mask;
   collective("shfl.sync.bfly", [](Warp &w) {
-    unsigned lanes = lanesOf(block->running->tid / block->warpSize);
+    unsigned lanes = lanesOfWarp();
     for (unsigned i = 0; i < lanes; ++i) {
       unsigned j = i ^ w.laneMask[i];
       w.out[i][0] = j < lanes ? w.shuffled[j] : w.shuffled[i];
@@ -540,7 +541,7 @@ uint32_t emuDsBpermute(uint32_t address, uint32_t data) {
   w.shuffled[l] = data;
   w.laneMask[l] = address;
   collective("ds_bpermute", [](Warp &w) {
-    unsigned lanes = lanesOf(block->running->tid / block->warpSize);
+    unsigned lanes = lanesOfWarp();
     for (unsigned i = 0; i < lanes; ++i) {
       unsigned from = (w.laneMask[i] / 4) % block->warpSize;
       w.out[i][0] = from < lanes ? w.shuffled[from] : 0;
