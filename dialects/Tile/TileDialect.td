@@ -52,6 +52,9 @@ def Tile_Dialect : Dialect {
     "::mlir::StringAttr":$target,
     // The stored order of a shared buffer (tile.alloc_shared).
     "::tessera::tile::SwizzleAttr":$swizzle,
+    // A shared buffer filled by TMA and read by wgmma (tile.alloc_shared):
+    // 128-byte swizzled panels of 128-byte rows, 1024-byte aligned.
+    "::mlir::UnitAttr":$tma,
     // The offset width tag-check proved sufficient for a view access.
     "::mlir::IntegerAttr":$index_bits,
     // A pipelined loop's schedule: per op, its estimated latency, stage and

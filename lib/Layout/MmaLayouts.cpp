@@ -43,6 +43,45 @@ static std::optional<WarpGrid> chooseWarpGrid(int64_t m, int64_t n,
   return best;
 }
 
+std::optional<WgmmaLayouts> tessera::getWgmmaLayouts(int64_t m, int64_t n,
+                                                     int64_t k,
+                                                     int64_t numWarps,
+                                                     std::string *why) {
+  auto fail = [&](const std::string &message) -> std::optional<WgmmaLayouts> {
+    if (why)
+      *why = message;
+    return std::nullopt;
+  };
+  if (!isPowerOfTwoShape({m, n, k, numWarps}))
+    return fail("MMA sizes and the warp count must be powers of two");
+  if (numWarps % 4)
+    return fail("wgmma needs whole warpgroups of 4 warps, not " +
+                std::to_string(numWarps) + " warps");
+  int64_t groups = numWarps / 4;
+  if (m % (64 * groups))
+    return fail("the " + std::to_string(groups) +
+                " warpgroups cannot each take whole 64-row blocks of " +
+                std::to_string(m) + " rows");
+  if (n < 64 || n > 256)
+    return fail("wgmma from 128-byte swizzled tiles needs 64 <= N <= 256, "
+                "not " +
+                std::to_string(n));
+  if (k % 64)
+    return fail("wgmma from 128-byte swizzled tiles needs K a multiple of "
+                "64, not " +
+                std::to_string(k));
+  WgmmaLayouts l;
+  l.warpgroups = groups;
+  l.repetitions = m / (64 * groups);
+  // The warpgroup's m64nN fragment, its 64-row repetitions (register bits)
+  // above the warpgroups' blocks (warp bits above the atom's two).
+  l.c = atoms::wgmmaAccumulator(n)
+            .withShape({m, n})
+            .withBases(LinearLayout::Register, steps(0, 64 * groups, m))
+            .withBases(LinearLayout::Warp, steps(0, 64, 64 * groups));
+  return l;
+}
+
 std::optional<MmaSyncLayouts>
 tessera::getMmaSyncLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
                            std::string *why, bool warpsAlongM) {

@@ -61,6 +61,8 @@ tessera::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
     os << kernel.name << ' ' << kernel.threads << ' ' << kernel.sharedBytes;
     for (const std::string &arg : kernel.args)
       os << ' ' << arg;
+    for (const std::string &map : kernel.tensorMaps)
+      os << ' ' << map;
     os << '\n';
   }
   return text;
@@ -92,7 +94,11 @@ std::string tessera::writeBundle(const std::vector<KernelInfo> &kernels,
     }
     image.StringData["triple"] = target.triple;
     image.StringData["arch"] = target.arch;
-    image.StringData[TESSERA_BUNDLE_KERNELS_KEY] = metadata;
+    std::string own;
+    if (target.kernels)
+      own = serializeKernelInfo(*target.kernels);
+    image.StringData[TESSERA_BUNDLE_KERNELS_KEY] =
+        target.kernels ? own : metadata;
     image.Image = llvm::MemoryBuffer::getMemBuffer(target.image, "", false);
     llvm::SmallString<0> binary = llvm::object::OffloadBinary::write(image);
     bundle.append(binary.begin(), binary.end());

@@ -32,6 +32,7 @@
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Target/TargetMachine.h"
 
 using namespace mlir;
@@ -50,6 +51,7 @@ public:
 private:
   unsigned entry(llvm::StringRef name);
   llvm::Value *loadEntry(llvm::IRBuilder<> &b, unsigned index);
+  LogicalResult rewriteWgmma();
   LogicalResult rewriteIntrinsics();
   LogicalResult rewriteSharedMemory();
   void instrumentSharedAccesses();
@@ -82,6 +84,75 @@ llvm::Value *EmulatorRewrite::loadEntry(llvm::IRBuilder<> &b, unsigned index) {
   llvm::Value *slot =
       b.CreateConstInBoundsGEP2_64(table->getValueType(), table, 0, index);
   return b.CreateLoad(ptr, slot);
+}
+
+LogicalResult EmulatorRewrite::rewriteWgmma() {
+  // NVVM prints wgmma.mma_async (shared-memory A and B, f32 accumulators)
+  // as inline asm whose operands are the N/2 accumulators (outputs, then
+  // the tied inputs), descriptor A, descriptor B, scale-d (a predicate),
+  // then the immediates scale-a, scale-b, trans-a, trans-b. The call
+  // becomes one to the emulator's warpgroup collective with the
+  // accumulators in memory.
+  llvm::Regex shape("^\\{\\.reg\\.predp;setp\\.ne\\.b32p,\\$([0-9]+),0;"
+                    "wgmma\\.mma_async\\.sync\\.aligned\\.m64n([0-9]+)k16"
+                    "\\.f32\\.(bf16|f16)\\.(bf16|f16)\\{[$0-9,]*\\},"
+                    "\\$([0-9]+),\\$([0-9]+),p,\\$([0-9]+),\\$([0-9]+),"
+                    "\\$([0-9]+),\\$([0-9]+);\\}$");
+  llvm::SmallVector<llvm::CallInst *> calls;
+  for (llvm::Function &f : module)
+    for (llvm::BasicBlock &block : f)
+      for (llvm::Instruction &inst : block)
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+          if (auto *code =
+                  llvm::dyn_cast<llvm::InlineAsm>(call->getCalledOperand()))
+            if (llvm::StringRef(code->getAsmString()).contains("wgmma."))
+              calls.push_back(call);
+  auto *i32 = llvm::Type::getInt32Ty(ctx);
+  auto *f32 = llvm::Type::getFloatTy(ctx);
+  for (llvm::CallInst *call : calls) {
+    std::string text = llvm::cast<llvm::InlineAsm>(call->getCalledOperand())
+                           ->getAsmString()
+                           .str();
+    llvm::erase_if(text, [](char c) { return std::isspace(c); });
+    llvm::SmallVector<llvm::StringRef> m;
+    unsigned n = 0;
+    if (!shape.match(text, &m) || m[2].getAsInteger(10, n) || m[3] != m[4])
+      continue; // reported as unsupported inline asm below
+    unsigned count = n / 2;
+    // The operand numbers must be where NVVM puts them.
+    // Groups: 1 scale-d, 5 and 6 the descriptors, 7-10 the immediates;
+    // operand 2 count + j is call argument count + j.
+    bool expected = call->arg_size() == count + 7;
+    const std::pair<unsigned, unsigned> operands[] = {
+        {1, 2}, {5, 0}, {6, 1}, {7, 3}, {8, 4}, {9, 5}, {10, 6}};
+    for (auto [group, j] : operands)
+      expected &= m[group] == std::to_string(2 * count + j);
+    if (!expected)
+      continue;
+    llvm::IRBuilder<> b(call);
+    llvm::IRBuilder<> entryBuilder(
+        &*call->getFunction()->getEntryBlock().getFirstInsertionPt());
+    auto *array = llvm::ArrayType::get(f32, count);
+    llvm::AllocaInst *in = entryBuilder.CreateAlloca(array);
+    llvm::Type *result = call->getType();
+    llvm::AllocaInst *out = entryBuilder.CreateAlloca(result);
+    for (unsigned i = 0; i < count; ++i)
+      b.CreateStore(call->getArgOperand(i),
+                    b.CreateConstInBoundsGEP2_32(array, in, 0, i));
+    llvm::SmallVector<llvm::Value *> args = {out, in};
+    for (unsigned i = count; i < count + 7; ++i)
+      args.push_back(call->getArgOperand(i));
+    args.push_back(b.getInt32(n));
+    auto *type = llvm::FunctionType::get(
+        llvm::Type::getVoidTy(ctx),
+        {ptr, ptr, i64, i64, i32, i32, i32, i32, i32, i32}, false);
+    llvm::Value *callee =
+        loadEntry(b, entry(("tessera.emu.wgmma.f32." + m[3]).str()));
+    b.CreateCall(type, callee, args);
+    call->replaceAllUsesWith(b.CreateLoad(result, out));
+    call->eraseFromParent();
+  }
+  return success();
 }
 
 LogicalResult EmulatorRewrite::rewriteIntrinsics() {
@@ -307,6 +378,16 @@ LogicalResult EmulatorRewrite::addEntry(const KernelInfo &kernel) {
                             << "' takes fewer parameters than its arguments";
     param(b.CreateLoad(bodyType->getParamType(args.size()), slot));
   }
+  // Tensor maps follow the arguments, each a pointer (in its slot).
+  for (size_t t = 0; t < kernel.tensorMaps.size(); ++t) {
+    if (args.size() >= bodyType->getNumParams())
+      return emitError(loc) << "kernel '" << kernel.name
+                            << "' takes fewer parameters than its tensor maps";
+    llvm::Value *slot =
+        b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, thread->getArg(0),
+                                                       kernel.args.size() + t));
+    param(b.CreateLoad(ptr, slot));
+  }
   if (args.size() != bodyType->getNumParams())
     return emitError(loc) << "kernel '" << kernel.name << "' takes "
                           << bodyType->getNumParams()
@@ -370,7 +451,8 @@ LogicalResult EmulatorRewrite::run(const std::vector<KernelInfo> &kernels,
   table = new llvm::GlobalVariable(
       module, wide, false, llvm::GlobalValue::ExternalLinkage,
       llvm::ConstantAggregateZero::get(wide), TESSERA_EMU_TABLE_SYMBOL);
-  if (failed(rewriteIntrinsics()) || failed(rewriteSharedMemory()))
+  if (failed(rewriteWgmma()) || failed(rewriteIntrinsics()) ||
+      failed(rewriteSharedMemory()))
     return failure();
   instrumentSharedAccesses();
   instrumentGlobalStores();

@@ -66,10 +66,16 @@ void tessera::makeDynamicSharedExternal(ModuleOp module) {
   // global, which NVPTX prints as a 1-byte static `.shared` variable that
   // the dynamic region then follows; an external one becomes
   // `.extern .shared ... []`, the dynamic shared memory itself.
+  // It is 1024-byte aligned: sm_90a's 128-byte swizzled TMA and wgmma
+  // tiles swizzle on address bits, and the lowering places them at
+  // multiples of 1024 bytes from its start.
   module.walk([](LLVM::GlobalOp global) {
     auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
-    if (global.getAddrSpace() == 3 && array && array.getNumElements() == 0)
+    if (global.getAddrSpace() == 3 && array && array.getNumElements() == 0) {
       global.setLinkage(LLVM::Linkage::External);
+      global.setAlignment(
+          std::max<uint64_t>(global.getAlignment().value_or(0), 1024));
+    }
   });
 }
 

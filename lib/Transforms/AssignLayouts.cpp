@@ -70,6 +70,9 @@ private:
   LogicalResult require(Value value, const LinearLayout &layout,
                         Operation *user);
   LogicalResult anchorMma(tile::MmaOp mma);
+  /// Why `mma` cannot run as wgmma reading its operands from TMA-filled
+  /// shared tiles; empty when it can.
+  std::string whyNotWgmma(tile::MmaOp mma);
   /// Gives every value of `group` the layout one of them has; reports
   /// whether anything changed.
   FailureOr<bool> unify(ArrayRef<Value> group, Operation *op);
@@ -118,6 +121,31 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
   int64_t m = a.getDimSize(ta ? 1 : 0), k = a.getDimSize(ta ? 0 : 1),
           n = b.getDimSize(tb ? 0 : 1);
   LinearLayout la, lb, lc;
+  tile::MmaKind kind = mma.getKind().value_or(tile::MmaKind::automatic);
+  if (kind == tile::MmaKind::wgmma && target.asyncCopy != AsyncCopyKind::Tma)
+    return mma.emitOpError("of kind wgmma needs sm_90a, not ") << target.chip;
+  if (target.asyncCopy == AsyncCopyKind::Tma &&
+      (kind == tile::MmaKind::automatic || kind == tile::MmaKind::wgmma)) {
+    std::string notWgmma = whyNotWgmma(mma);
+    if (notWgmma.empty()) {
+      // A and B stay in shared memory: only the accumulator is laid out;
+      // the operand loads keep a coalesced layout and emit no code.
+      std::optional<WgmmaLayouts> l = getWgmmaLayouts(m, n, k, numWarps, &why);
+      mma.setKind(tile::MmaKind::wgmma);
+      for (Value operand : {mma.getA(), mma.getB()}) {
+        auto load = operand.getDefiningOp<tile::LoadOp>();
+        tile::TileDialect::TmaAttrHelper(mma.getContext())
+            .setAttr(load.getSource().getDefiningOp(),
+                     UnitAttr::get(mma.getContext()));
+      }
+      if (failed(require(mma.getAcc(), l->c, mma)) ||
+          failed(require(mma.getResult(), l->c, mma)))
+        return failure();
+      return success();
+    }
+    if (kind == tile::MmaKind::wgmma)
+      return mma.emitOpError("cannot run as wgmma: ") << notWgmma;
+  }
   if (target.vendor == Vendor::Amd) {
     std::optional<MfmaLayouts> l =
         getMfmaLayouts(m, n, k, numWarps, &why, warpsAlongM);
@@ -138,6 +166,56 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
       failed(require(mma.getResult(), lc, mma)))
     return failure();
   return success();
+}
+
+std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
+  auto a = cast<RankedTensorType>(mma.getA().getType());
+  Type element = a.getElementType();
+  if (mma.getTransposeA() || mma.getTransposeB())
+    return "transposed operands are not supported yet";
+  if (!cast<RankedTensorType>(mma.getAcc().getType()).getElementType().isF32())
+    return "the accumulator is not f32";
+  int64_t m = a.getDimSize(0), k = a.getDimSize(1),
+          n = cast<RankedTensorType>(mma.getB().getType()).getDimSize(1);
+  std::string why;
+  if (!getWgmmaLayouts(m, n, k, numWarps, &why))
+    return why;
+  if (m > 256 || k > 256)
+    return "an operand tile has more than 256 rows (a TMA box's limit)";
+  int64_t rowBytes = element.getIntOrFloatBitWidth() / 8;
+  for (Value operand : {mma.getA(), mma.getB()}) {
+    auto load = operand.getDefiningOp<tile::LoadOp>();
+    if (!load || !operand.hasOneUse())
+      return "an operand is not a tile.load from shared memory used only by "
+             "this MMA";
+    auto alloc = load.getSource().getDefiningOp<tile::AllocSharedOp>();
+    if (!alloc)
+      return "an operand is not loaded from a shared buffer";
+    // Only TMA fills the buffer, and only wgmma reads it.
+    for (Operation *user : alloc->getUsers()) {
+      if (auto copy = dyn_cast<tile::CopyOp>(user)) {
+        auto arg = dyn_cast<BlockArgument>(copy.getSource());
+        if (!arg || arg.getOwner()->getParentOp() != kernel ||
+            copy.getSource().getType().getRank() != 2)
+          return "a copy into an operand's buffer is not from a 2-D kernel "
+                 "argument";
+        if (auto pad = copy.getPadAttr())
+          if (!matchPattern(pad, m_AnyZeroFloat()) &&
+              !matchPattern(pad, m_Zero()))
+            return "a copy into an operand's buffer pads with non-zeros";
+        continue;
+      }
+      auto other = dyn_cast<tile::LoadOp>(user);
+      if (!other || !other->hasOneUse() ||
+          !isa<tile::MmaOp>(*other->user_begin()))
+        return "an operand's shared buffer is used other than by copies "
+               "into it and loads for MMAs";
+    }
+    int64_t cols = cast<RankedTensorType>(operand.getType()).getDimSize(1);
+    if ((cols * rowBytes) % 128)
+      return "an operand's rows are not whole 128-byte swizzle rows";
+  }
+  return "";
 }
 
 FailureOr<bool> LayoutAssigner::unify(ArrayRef<Value> group, Operation *op) {
@@ -385,7 +463,9 @@ LogicalResult LayoutAssigner::run() {
   kernel.walk([&](tile::AllocSharedOp alloc) {
     tile::SharedType type = alloc.getType();
     SmallVector<int64_t> shape = type.getStoredShape();
-    if (shape.size() != 2)
+    if (shape.size() != 2 ||
+        tile::TileDialect::TmaAttrHelper(kernel.getContext())
+            .isAttrPresent(alloc))
       return;
     Swizzle s = chooseSwizzle(shape[1], type.getStoredElementBits());
     if (!s.isIdentity())

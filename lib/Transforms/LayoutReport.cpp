@@ -57,6 +57,15 @@ struct TileLayoutReportPass
                          : nullptr;
         if (!attr)
           continue;
+        if (auto load = dyn_cast<tile::LoadOp>(op);
+            load && isa<tile::SharedType>(load.getSource().getType()) &&
+            tile::TileDialect::TmaAttrHelper(op->getContext())
+                .isAttrPresent(load.getSource().getDefiningOp())) {
+          op->emitRemark() << "layout of " << name(result)
+                           << ": not held in registers; wgmma reads it from "
+                              "shared memory";
+          continue;
+        }
         LinearLayout l = attr.toLinearLayout(type.getShape());
         // Zero lane and warp bases: threads holding the same elements.
         int64_t holders = 1;
@@ -83,6 +92,26 @@ struct TileLayoutReportPass
       bool packed = tile::isNibblePairs(type.getElementType(), type.getShape());
       if (shape.size() != 2)
         return;
+      if (tile::TileDialect::TmaAttrHelper(op->getContext())
+              .isAttrPresent(alloc)) {
+        // sm_90a: the layout TMA writes and wgmma reads.
+        InFlightDiagnostic remark =
+            alloc.emitRemark()
+            << "shared " << name(alloc) << ": 128-byte swizzle in "
+            << shape[1] * bytes / 128
+            << " panel(s) of 128-byte rows, 1024-byte aligned; written by "
+               "bulk tensor copies (TMA) onto mbarriers";
+        for (Operation *user : alloc->getUsers())
+          if (auto load = dyn_cast<tile::LoadOp>(user)) {
+            auto mma = cast<tile::MmaOp>(*load->user_begin());
+            remark << "; read by " << name(mma.getResult())
+                   << " with wgmma through a "
+                   << (load.getResult() == mma.getA() ? "K" : "N")
+                   << "-major matrix descriptor";
+          }
+        remark << "; bank conflicts of TMA and wgmma are not modelled";
+        return;
+      }
       Swizzle swizzle = getSwizzle(alloc);
       InFlightDiagnostic remark = alloc.emitRemark()
                                   << "shared " << name(alloc) << ": "

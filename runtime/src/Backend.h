@@ -12,6 +12,7 @@
 
 #include "Internal.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -26,6 +27,21 @@ namespace tessera::runtime {
 struct LaunchArgs {
   std::vector<std::vector<int64_t>> slots;
   std::vector<bool> views;
+  /// The tensor maps the kernel takes after its arguments (sm_90a), as
+  /// cuTensorMapEncodeTiled's operands; the backend encodes them and
+  /// appends one pointer slot per map, null where the view breaks TMA's
+  /// rules (the kernel then copies without it).
+  struct TensorMap {
+    const void *base;
+    uint64_t dims[2];     // innermost first
+    uint64_t strideBytes; // of dimension 1
+    uint32_t elementBytes;
+    uint32_t box[2];
+  };
+  std::vector<TensorMap> tensorMaps;
+  /// Host-side storage of encoded maps (128 bytes each), kept with the
+  /// launch.
+  std::vector<std::array<uint64_t, 16>> encoded;
 
   /// The host entry ABI: a pointer per argument, to its descriptor or value.
   std::vector<void *> perArgument();

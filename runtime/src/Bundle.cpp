@@ -35,9 +35,82 @@ bool readString(std::string_view binary, uint64_t at, std::string_view &out) {
   return true;
 }
 
-/// The bytes of a scalar argument of MLIR type `type`; 0 if the runtime
-/// cannot pass it.
-size_t scalarBytes(std::string_view type) {
+/// Parses `view:<element>:<rank>` with 1 <= rank <= the runtime's largest,
+/// or `scalar:<type>` of a type the runtime can pass: launches rely on it.
+bool parseArgument(const std::string &arg, ArgSpec &spec) {
+  if (arg.rfind("scalar:", 0) == 0) {
+    spec.element = arg.substr(7);
+    spec.bytes = scalarBytes(spec.element);
+    return spec.bytes != 0;
+  }
+  if (arg.rfind("view:", 0) != 0)
+    return false;
+  size_t colon = arg.rfind(':');
+  if (colon <= 5 || colon + 2 != arg.size())
+    return false;
+  char rank = arg.back();
+  if (rank < '1' || rank > char('0' + TESSERA_MAX_RANK))
+    return false;
+  spec.view = true;
+  spec.element = arg.substr(5, colon - 5);
+  spec.rank = rank - '0';
+  return true;
+}
+
+/// Parses `tmap:<arg>:<cols>x<rows>` of a 2-D view argument with 16-bit or
+/// narrower elements, a box row of 128 bytes and at most 256 rows.
+bool parseTensorMap(const std::string &token, KernelEntry &kernel) {
+  unsigned long arg = 0, cols = 0, rows = 0;
+  char x = 0;
+  std::istringstream in(token.substr(5));
+  char colon = 0;
+  if (!(in >> arg >> colon >> cols >> x >> rows) || colon != ':' || x != 'x' ||
+      !in.eof() || arg >= kernel.specs.size())
+    return false;
+  const ArgSpec &spec = kernel.specs[arg];
+  size_t bytes = scalarBytes(spec.element);
+  if (!spec.view || spec.rank != 2 || !bytes || cols * bytes != 128 ||
+      rows < 1 || rows > 256)
+    return false;
+  kernel.tensorMaps.push_back(
+      {arg, static_cast<uint32_t>(cols), static_cast<uint32_t>(rows)});
+  return true;
+}
+
+bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
+  std::istringstream lines{std::string(text)};
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    KernelEntry kernel;
+    if (!(words >> kernel.name >> kernel.threads >> kernel.sharedBytes) ||
+        kernel.threads < 1 || kernel.sharedBytes < 0)
+      return false;
+    std::string arg;
+    while (words >> arg) {
+      if (arg.rfind("tmap:", 0) == 0) {
+        if (!parseTensorMap(arg, kernel))
+          return false;
+        continue;
+      }
+      if (!kernel.tensorMaps.empty())
+        return false; // tensor maps follow the arguments
+      ArgSpec spec;
+      if (!parseArgument(arg, spec))
+        return false;
+      kernel.args.push_back(arg);
+      kernel.specs.push_back(std::move(spec));
+    }
+    kernels.push_back(std::move(kernel));
+  }
+  for (KernelEntry &kernel : kernels)
+    for (const std::string &arg : kernel.args)
+      kernel.argPointers.push_back(arg.c_str());
+  return true;
+}
+} // namespace
+
+size_t tessera::runtime::scalarBytes(std::string_view type) {
   if (type == "index")
     return 8;
   if (type.rfind("f8", 0) == 0)
@@ -65,54 +138,6 @@ size_t scalarBytes(std::string_view type) {
     bytes *= 2;
   return bytes;
 }
-
-/// Parses `view:<element>:<rank>` with 1 <= rank <= the runtime's largest,
-/// or `scalar:<type>` of a type the runtime can pass: launches rely on it.
-bool parseArgument(const std::string &arg, ArgSpec &spec) {
-  if (arg.rfind("scalar:", 0) == 0) {
-    spec.element = arg.substr(7);
-    spec.bytes = scalarBytes(spec.element);
-    return spec.bytes != 0;
-  }
-  if (arg.rfind("view:", 0) != 0)
-    return false;
-  size_t colon = arg.rfind(':');
-  if (colon <= 5 || colon + 2 != arg.size())
-    return false;
-  char rank = arg.back();
-  if (rank < '1' || rank > char('0' + TESSERA_MAX_RANK))
-    return false;
-  spec.view = true;
-  spec.element = arg.substr(5, colon - 5);
-  spec.rank = rank - '0';
-  return true;
-}
-
-bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
-  std::istringstream lines{std::string(text)};
-  std::string line;
-  while (std::getline(lines, line)) {
-    std::istringstream words(line);
-    KernelEntry kernel;
-    if (!(words >> kernel.name >> kernel.threads >> kernel.sharedBytes) ||
-        kernel.threads < 1 || kernel.sharedBytes < 0)
-      return false;
-    std::string arg;
-    while (words >> arg) {
-      ArgSpec spec;
-      if (!parseArgument(arg, spec))
-        return false;
-      kernel.args.push_back(arg);
-      kernel.specs.push_back(std::move(spec));
-    }
-    kernels.push_back(std::move(kernel));
-  }
-  for (KernelEntry &kernel : kernels)
-    for (const std::string &arg : kernel.args)
-      kernel.argPointers.push_back(arg.c_str());
-  return true;
-}
-} // namespace
 
 std::string tessera::runtime::describeImage(std::string_view arch,
                                             uint16_t kind) {
@@ -180,7 +205,8 @@ tessera_status tessera::runtime::readBundle(std::string_view data,
                       " image (each kernel: name, threads, shared bytes, "
                       "then view:<element>:<rank> or scalar:<type> "
                       "arguments, scalars integers or floats of at most "
-                      "64 bits)");
+                      "64 bits, then tmap:<arg>:<cols>x<rows> tensor maps "
+                      "of 2-D views with 128-byte box rows)");
     images.push_back(std::move(image));
     at += (size + 7) / 8 * 8;
   }

@@ -168,6 +168,12 @@ public:
                         LaunchArgs args, Stream *stream) override {
     if (tessera_status status = current())
       return status;
+    if (!args.tensorMaps.empty())
+      return fail(TESSERA_ERROR_UNSUPPORTED,
+                  kernel.entry->name + " copies with TMA; encoding its "
+                                       "tensor maps on a GPU is not "
+                                       "implemented yet (run it on the "
+                                       "emulator, or compile for sm_80)");
     std::vector<void *> params = args.perParameter();
     const KernelEntry &entry = *kernel.entry;
     if (tessera_status status =

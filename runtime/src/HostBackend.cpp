@@ -185,6 +185,7 @@ public:
 
   tessera_status launch(const Kernel &kernel, tessera_grid grid,
                         LaunchArgs args, Stream *stream) override {
+    encodeTensorMaps(args);
     std::shared_ptr<ThreadPool> workers = currentPool();
     auto task = [this, kernel, grid, workers,
                  args = std::move(args)]() mutable {
@@ -296,6 +297,25 @@ private:
 
   tessera_status run(const Kernel &kernel, tessera_grid grid, LaunchArgs &args,
                      ThreadPool &workers);
+
+  /// The emulator's tensor maps (emu::TensorMap), one pointer argument
+  /// each after the kernel's arguments; a null pointer where TMA cannot
+  /// read the view (the kernel's threads then copy it).
+  void encodeTensorMaps(LaunchArgs &args) {
+    args.encoded.resize(args.tensorMaps.size());
+    for (size_t i = 0; i < args.tensorMaps.size(); ++i) {
+      const LaunchArgs::TensorMap &m = args.tensorMaps[i];
+      tessera::emu::TensorMap map;
+      bool encoded = tessera::emu::encodeTensorMap(
+          map, m.base, m.elementBytes, m.dims, m.strideBytes, m.box, nullptr);
+      if (encoded)
+        std::memcpy(args.encoded[i].data(), &map, sizeof map);
+      args.slots.push_back({encoded ? int64_t(reinterpret_cast<uintptr_t>(
+                                          args.encoded[i].data()))
+                                    : 0});
+      args.views.push_back(false);
+    }
+  }
 
   tessera_device_kind deviceKind;
   std::string chip; // emulator

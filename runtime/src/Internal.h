@@ -24,18 +24,30 @@ struct ArgSpec {
   size_t bytes = 0;    // scalars: the size of the value
 };
 
+/// A tensor map an sm_90a kernel takes after its arguments (`tmap:`): of
+/// 2-D view argument `arg`, a box of `boxCols` x `boxRows` elements.
+struct TensorMapSpec {
+  size_t arg = 0;
+  uint32_t boxCols = 0, boxRows = 0;
+};
+
 struct KernelEntry {
   std::string name;
   int64_t threads = 0;
   int64_t sharedBytes = 0;
   std::vector<std::string> args;
-  std::vector<ArgSpec> specs;            // args, parsed
+  std::vector<ArgSpec> specs; // args, parsed
+  std::vector<TensorMapSpec> tensorMaps;
   std::vector<const char *> argPointers; // for tessera_kernel_info
 };
 
 /// The kinds of LLVM offload images (llvm::object::ImageKind) the runtime
 /// tells apart.
 enum ImageKind : uint16_t { kImageObject = 1, kImageCubin = 3, kImagePtx = 5 };
+
+/// The bytes of a scalar argument (or view element) of MLIR type `type`;
+/// 0 if the runtime cannot pass it.
+size_t scalarBytes(std::string_view type);
 
 /// "host", "sm_80 cubin", "sm_80 PTX": an image as error messages name it.
 std::string describeImage(std::string_view arch, uint16_t kind);

@@ -83,6 +83,16 @@ tessera_status marshal(const KernelEntry &entry, void *const *args,
     out.slots.push_back(std::move(slots));
     out.views.push_back(true);
   }
+  for (const TensorMapSpec &map : entry.tensorMaps) {
+    const auto *view = static_cast<const tessera_view *>(args[map.arg]);
+    uint32_t bytes = uint32_t(scalarBytes(entry.specs[map.arg].element));
+    out.tensorMaps.push_back(
+        {view->data,
+         {uint64_t(view->sizes[1]), uint64_t(view->sizes[0])},
+         uint64_t(view->strides[0]) * bytes,
+         bytes,
+         {map.boxCols, map.boxRows}});
+  }
   return TESSERA_SUCCESS;
 }
 } // namespace

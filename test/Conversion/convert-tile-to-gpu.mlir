@@ -14,7 +14,7 @@
 
 // CHECK: module attributes {gpu.container_module, tile.target = "sm_80"}
 // CHECK: gpu.module @tessera_kernels
-// CHECK: gpu.func @gemm_bf16(%{{.*}}: memref<?x?xbf16, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xbf16, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xbf16, strided<[?, 1], offset: ?>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK: gpu.func @gemm_bf16(%{{.*}}: memref<?x?xbf16, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xbf16, strided<[?, 1], offset: ?>>, %{{.*}}: memref<?x?xbf16, strided<[?, 1], offset: ?>>) kernel attributes {known_block_size = array<i32: 256, 1, 1>, tessera.shared_bytes = 98304 : i64}
 // CHECK: gpu.thread_id x
 // CHECK: gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK: memref.view {{.*}} to memref<3x128x64xbf16, #gpu.address_space<workgroup>>

@@ -71,3 +71,71 @@ module attributes {tile.target = "sm_80"} {
     tile.return
   }
 }
+
+// -----
+
+// wgmma is an sm_90a instruction.
+module attributes {tile.target = "sm_80"} {
+  tile.kernel @k(%A: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-error @below {{'tile.mma' op of kind wgmma needs sm_90a, not sm_80}}
+    %d = tile.mma %a, %a, %z kind wgmma : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}
+
+// -----
+
+// A pinned wgmma whose operands are not in TMA-filled shared buffers.
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: an operand is not a tile.load from shared memory used only by this MMA}}
+    %d = tile.mma %a, %a, %z kind wgmma : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %s = tile.alloc_shared : !tile.shared<64x64xbf16>
+    tile.copy %A[%c0, %c0] -> %s : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+    tile.barrier
+    %a = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %b = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: transposed operands are not supported yet}}
+    %d = tile.mma %a, %b, %z kind wgmma transpose_b : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %s = tile.alloc_shared : !tile.shared<64x32xbf16>
+    %t = tile.alloc_shared : !tile.shared<32x64xbf16>
+    tile.copy %A[%c0, %c0] -> %s : !tile.view<?x?xbf16> -> !tile.shared<64x32xbf16>
+    tile.copy %A[%c0, %c0] -> %t : !tile.view<?x?xbf16> -> !tile.shared<32x64xbf16>
+    tile.barrier
+    %a = tile.load %s : !tile.shared<64x32xbf16> -> tensor<64x32xbf16>
+    %b = tile.load %t : !tile.shared<32x64xbf16> -> tensor<32x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: wgmma from 128-byte swizzled tiles needs K a multiple of 64, not 32}}
+    %d = tile.mma %a, %b, %z kind wgmma : tensor<64x32xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
+    tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}

@@ -39,7 +39,8 @@ struct TestGPUPlantBugPass
       llvm::cl::desc("ldmatrix-address, fragment-swap, swizzle-read, "
                      "store-lane, no-barrier, divergent-barrier, "
                      "wait-group, nibble-order, scale-register, row-index, "
-                     "atomic-store or mfma-swap")};
+                     "atomic-store, mfma-swap, mbarrier-wait, "
+                     "mbarrier-parity or wgmma-layout")};
 
   template <typename OpT> OpT first() {
     OpT found;
@@ -257,6 +258,40 @@ struct TestGPUPlantBugPass
         add.erase();
       }
       return success(!adds.empty());
+    }
+    if (bug == "mbarrier-wait") {
+      // The K loop reads its ring slot without waiting for the TMA fill:
+      // the first try_wait there reports the phase complete at once.
+      auto wait = firstInLoop<NVVM::MBarrierTryWaitOp>();
+      if (!wait)
+        return failure();
+      OpBuilder b(wait);
+      b.setInsertionPointAfter(wait);
+      wait.getResult().replaceAllUsesWith(
+          arith::ConstantIntOp::create(b, wait.getLoc(), b.getI1Type(), 1));
+      wait.erase();
+      return success();
+    }
+    if (bug == "mbarrier-parity") {
+      // The first wait in the K loop asks for the other phase parity: the
+      // phase before the one it needs, long complete.
+      auto wait = firstInLoop<NVVM::MBarrierTryWaitOp>();
+      if (!wait)
+        return failure();
+      OpBuilder b(wait);
+      Value one =
+          arith::ConstantIntOp::create(b, wait.getLoc(), b.getI32Type(), 1);
+      wait->setOperand(
+          1, arith::XOrIOp::create(b, wait.getLoc(), wait->getOperand(1), one));
+      return success();
+    }
+    if (bug == "wgmma-layout") {
+      // The wgmma reads B as K-major, not N-major.
+      auto mma = first<NVVM::WgmmaMmaAsyncOp>();
+      if (!mma)
+        return failure();
+      mma.setLayoutB(NVVM::MMALayout::col);
+      return success();
     }
     getOperation().emitError() << "unknown bug '" << bug << "'";
     return failure();

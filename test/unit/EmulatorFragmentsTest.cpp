@@ -153,4 +153,76 @@ TEST_P(EmulatorMfma, MatchesTheAtomLayouts) {
 
 INSTANTIATE_TEST_SUITE_P(Bf16AndF16, EmulatorMfma, ::testing::Bool());
 
+class EmulatorWgmma : public ::testing::TestWithParam<bool> {};
+
+TEST_P(EmulatorWgmma, MatchesTheAccumulatorAtom) {
+  // wgmma.m64nNk16's accumulator registers (the emulator's table, from the
+  // PTX ISA) against the compiler's atom: thread l = 32 w + lane, register i.
+  bool f16 = GetParam();
+  auto encode = [&](float v) -> uint16_t {
+    return f16 ? tessera::toF16(v) : toBf16(v);
+  };
+  for (unsigned n : {64u, 128u, 256u}) {
+    std::mt19937 rng(n);
+    std::uniform_int_distribution<int> small(-8, 8);
+    static uint16_t a[64][16], b[16][256];
+    static float A[64][16], B[16][256], C[64][256];
+    static float c[128][128], d[128][128];
+    for (unsigned m = 0; m < 64; ++m)
+      for (unsigned k = 0; k < 16; ++k)
+        a[m][k] = encode(A[m][k] = float(small(rng)));
+    for (unsigned k = 0; k < 16; ++k)
+      for (unsigned j = 0; j < n; ++j)
+        b[k][j] = encode(B[k][j] = float(small(rng)));
+    LinearLayout lc = atoms::wgmmaAccumulator(n);
+    for (unsigned t = 0; t < 128; ++t)
+      for (unsigned i = 0; i < n / 2; ++i) {
+        Coord x = lc.apply(i, t % 32, t / 32);
+        c[t][i] = C[x[0]][x[1]] = float(small(rng));
+      }
+    for (bool accumulate : {true, false}) {
+      emu::wgmmaM64NK16(a, b, n, 1, -1, accumulate, c, d, f16);
+      for (unsigned t = 0; t < 128; ++t)
+        for (unsigned i = 0; i < n / 2; ++i) {
+          Coord x = lc.apply(i, t % 32, t / 32);
+          float want = accumulate ? C[x[0]][x[1]] : 0.0f;
+          for (unsigned k = 0; k < 16; ++k)
+            want -= A[x[0]][k] * B[k][x[1]];
+          ASSERT_EQ(d[t][i], want)
+              << "n " << n << " thread " << t << " register " << i;
+        }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Bf16AndF16, EmulatorWgmma, ::testing::Bool());
+
+TEST(EmulatorTensorMap, EncodesWhatTmaCanRead) {
+  alignas(16) static char data[4096];
+  uint64_t dims[2] = {64, 32};
+  uint32_t box[2] = {64, 128};
+  emu::TensorMap map;
+  std::string why;
+  ASSERT_TRUE(emu::encodeTensorMap(map, data, 2, dims, 128, box, &why)) << why;
+  EXPECT_EQ(map.magic, emu::kTensorMapMagic);
+  EXPECT_EQ(map.dims[0], 64u);
+  EXPECT_EQ(map.strideBytes, 128u);
+  // TMA's rules: an aligned base, 16-byte multiple strides, non-empty
+  // dimensions, boxes of 128-byte rows and at most 256 elements.
+  EXPECT_FALSE(emu::encodeTensorMap(map, data + 2, 2, dims, 128, box, &why));
+  EXPECT_EQ(why, "the base address is not 16-byte aligned");
+  EXPECT_FALSE(emu::encodeTensorMap(map, data, 2, dims, 200, box, &why));
+  EXPECT_EQ(why, "the row stride (200 bytes) is not a multiple of 16 bytes "
+                 "below 2^40");
+  uint64_t empty[2] = {0, 32};
+  EXPECT_FALSE(emu::encodeTensorMap(map, data, 2, empty, 128, box, &why));
+  EXPECT_EQ(why, "dimension 0 has size 0, outside [1, 2^32]");
+  uint32_t tall[2] = {64, 512};
+  EXPECT_FALSE(emu::encodeTensorMap(map, data, 2, dims, 128, tall, &why));
+  EXPECT_EQ(why, "the box is not 1 to 256 elements wide");
+  uint32_t narrow[2] = {32, 128};
+  EXPECT_FALSE(emu::encodeTensorMap(map, data, 2, dims, 128, narrow, &why));
+  EXPECT_EQ(why, "a box row is not the 128-byte swizzle span");
+}
+
 } // namespace

@@ -24,6 +24,7 @@
 #include "tessera/Target/TargetInfo.h"
 #include "tessera/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
@@ -197,11 +198,33 @@ static LogicalResult writeModule(ModuleOp module) {
   return writeFile(outputFile, text);
 }
 
+/// The launch metadata of `chip`'s lowering: `kernels` with the dynamic
+/// shared memory and tensor maps each gpu.func of `gpuCode` records.
+static std::vector<tessera::KernelInfo>
+loweredKernelInfo(ModuleOp gpuCode,
+                  const std::vector<tessera::KernelInfo> &kernels) {
+  std::vector<tessera::KernelInfo> lowered = kernels;
+  gpuCode.walk([&](gpu::GPUFuncOp func) {
+    for (tessera::KernelInfo &info : lowered) {
+      if (info.name != func.getName())
+        continue;
+      if (auto bytes = func->getAttrOfType<IntegerAttr>("tessera.shared_bytes"))
+        info.sharedBytes = bytes.getInt();
+      if (auto maps = func->getAttrOfType<ArrayAttr>("tessera.tensor_maps"))
+        for (auto map : maps.getAsValueRange<StringAttr>())
+          info.tensorMaps.push_back(map.str());
+    }
+  });
+  return lowered;
+}
+
 /// A clone of `module` for `chip` in `copy`, lowered to per-thread GPU code
 /// (and --gpu-passes run on it), then to the LLVM dialect of the chip's
 /// vendor; true when --emit=gpu or llvm has written that form instead.
-static FailureOr<bool> lowerToLlvm(ModuleOp module, StringRef chip,
-                                   OwningOpRef<ModuleOp> &copy) {
+static FailureOr<bool>
+lowerToLlvm(ModuleOp module, StringRef chip, OwningOpRef<ModuleOp> &copy,
+            const std::vector<tessera::KernelInfo> &kernels,
+            std::vector<tessera::KernelInfo> &lowered) {
   copy = module.clone();
   tessera::setModuleTarget(*copy, chip);
   PassManager toGpu(module.getContext(), ModuleOp::getOperationName());
@@ -212,6 +235,7 @@ static FailureOr<bool> lowerToLlvm(ModuleOp module, StringRef chip,
            << "cannot parse --gpu-passes='" << gpuPasses << "'";
   if (failed(toGpu.run(*copy)))
     return failure();
+  lowered = loweredKernelInfo(*copy, kernels);
   if (emit == "gpu")
     return failed(writeModule(*copy)) ? FailureOr<bool>(failure()) : true;
   PassManager toLlvm(module.getContext(), ModuleOp::getOperationName());
@@ -240,8 +264,8 @@ addEmulatorImage(Location loc, StringRef chip, StringRef deviceIR,
       tessera::buildEmulatorImage(loc, deviceIR, kernels, hostOptions);
   if (failed(emulator))
     return failure();
-  images.push_back(
-      {("emu-" + chip).str(), llvm::sys::getProcessTriple(), *emulator});
+  images.push_back({("emu-" + chip).str(), llvm::sys::getProcessTriple(),
+                    *emulator, tessera::TargetImage::Kind::Object, kernels});
   return success();
 }
 
@@ -263,7 +287,8 @@ compileAmd(ModuleOp module, StringRef chip,
            const std::vector<tessera::KernelInfo> &kernels,
            std::vector<tessera::TargetImage> &images) {
   OwningOpRef<ModuleOp> copy;
-  FailureOr<bool> done = lowerToLlvm(module, chip, copy);
+  std::vector<tessera::KernelInfo> lowered;
+  FailureOr<bool> done = lowerToLlvm(module, chip, copy, kernels, lowered);
   if (failed(done) || *done)
     return done;
   std::string deviceIR;
@@ -276,7 +301,7 @@ compileAmd(ModuleOp module, StringRef chip,
     if (failed(resources))
       return failure();
     for (const tessera::AmdKernelResources &k : *resources) {
-      int64_t shared = k.ldsBytes + dynamicSharedBytes(kernels, k.kernel);
+      int64_t shared = k.ldsBytes + dynamicSharedBytes(lowered, k.kernel);
       llvm::outs() << k.kernel << " " << chip << ": VGPRs " << k.vgprs
                    << ", AGPRs " << k.agprs << ", SGPRs " << k.sgprs
                    << ", spills " << k.vgprSpills << " VGPRs " << k.sgprSpills
@@ -286,9 +311,9 @@ compileAmd(ModuleOp module, StringRef chip,
     }
   }
   images.push_back({chip.str(), "amdgcn-amd-amdhsa", *hsaco,
-                    tessera::TargetImage::Kind::Hsaco});
+                    tessera::TargetImage::Kind::Hsaco, lowered});
   if (failed(
-          addEmulatorImage(module.getLoc(), chip, deviceIR, kernels, images)))
+          addEmulatorImage(module.getLoc(), chip, deviceIR, lowered, images)))
     return failure();
   return false;
 }
@@ -300,7 +325,8 @@ compileNvidia(ModuleOp module, StringRef chip,
               const std::vector<tessera::KernelInfo> &kernels,
               std::vector<tessera::TargetImage> &images) {
   OwningOpRef<ModuleOp> copy;
-  FailureOr<bool> done = lowerToLlvm(module, chip, copy);
+  std::vector<tessera::KernelInfo> lowered;
+  FailureOr<bool> done = lowerToLlvm(module, chip, copy, kernels, lowered);
   if (failed(done) || *done)
     return done;
   std::string deviceIR;
@@ -329,20 +355,21 @@ compileNvidia(ModuleOp module, StringRef chip,
       return failure();
     if (resourceUsage)
       for (const tessera::KernelResources &k : resources) {
-        int64_t shared = dynamicSharedBytes(kernels, k.kernel);
+        int64_t shared = dynamicSharedBytes(lowered, k.kernel);
         llvm::outs() << k.kernel << " " << chip << ": registers " << k.registers
                      << ", spill stores " << k.spillStoreBytes
                      << " bytes, spill loads " << k.spillLoadBytes
                      << " bytes, stack " << k.stackBytes << " bytes, shared "
                      << shared << " bytes\n";
       }
-    images.push_back(
-        {chip.str(), triple, *cubin, tessera::TargetImage::Kind::Cubin});
+    images.push_back({chip.str(), triple, *cubin,
+                      tessera::TargetImage::Kind::Cubin, lowered});
   }
-  images.push_back({chip.str(), triple, *ptx, tessera::TargetImage::Kind::Ptx});
+  images.push_back(
+      {chip.str(), triple, *ptx, tessera::TargetImage::Kind::Ptx, lowered});
   // The same device code for the runtime's emulator (--device=emu).
   if (failed(
-          addEmulatorImage(module.getLoc(), chip, deviceIR, kernels, images)))
+          addEmulatorImage(module.getLoc(), chip, deviceIR, lowered, images)))
     return failure();
   return false;
 }

@@ -64,6 +64,24 @@ std::optional<MfmaLayouts> getMfmaLayouts(int64_t m, int64_t n, int64_t k,
                                           int64_t numWarps, std::string *why,
                                           bool warpsAlongM = false);
 
+/// The layouts of an sm_90a wgmma m64nNk16 tile MMA whose A ([M, K],
+/// K-major) and B ([K, N], N-major) are read from shared memory through
+/// matrix descriptors: only the accumulator lives in registers.
+struct WgmmaLayouts {
+  /// Warpgroups (4 warps each); warpgroup g computes rows 64 g + 64 G r of
+  /// the accumulator for each repetition r (G warpgroups), all N columns.
+  int64_t warpgroups = 1;
+  int64_t repetitions = 1;
+  LinearLayout c;
+};
+
+/// The layouts for an M x N x K MMA of 16-bit operands run by `numWarps`
+/// warps as wgmma.m64nNk16 over 128-byte swizzled shared tiles; none (with
+/// `why`) when the shape does not split that way: M a multiple of 64 per
+/// warpgroup, 64 <= N <= 256 and K a multiple of 64 (whole 128-byte rows).
+std::optional<WgmmaLayouts> getWgmmaLayouts(int64_t m, int64_t n, int64_t k,
+                                            int64_t numWarps, std::string *why);
+
 /// How a register tile is read from shared memory with ldmatrix.
 struct LdmatrixPlan {
   unsigned numMatrices = 4;

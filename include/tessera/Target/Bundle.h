@@ -5,9 +5,13 @@
 // each holding the target's binary and the kernels' metadata as strings:
 //   "triple", "arch" (host, sm_90a, ...), "tessera.kernels".
 // "tessera.kernels" has one line per kernel:
-//   <name> <threads> <shared-bytes> <arg>...
-// with each argument `view:<element>:<rank>` or `scalar:<type>`. The
-// runtime reads bundles with a small reader of its own.
+//   <name> <threads> <shared-bytes> <arg>... <tensor-map>...
+// with each argument `view:<element>:<rank>` or `scalar:<type>`, and each
+// tensor map (sm_90a kernels that copy with TMA) `tmap:<arg>:<cols>x<rows>`:
+// a trailing kernel parameter, a pointer to the 128-byte tensor map of 2-D
+// view argument <arg> with a box of <cols> x <rows> elements and 128-byte
+// swizzling, which the runtime encodes at launch. The runtime reads bundles
+// with a small reader of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +22,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +37,8 @@ struct KernelInfo {
   std::vector<std::string> args;
   /// The arguments' names in the source (without `%`), for headers.
   std::vector<std::string> argNames;
+  /// The tensor maps one target's image needs (`tmap:...`).
+  std::vector<std::string> tensorMaps;
 };
 
 struct TargetImage {
@@ -41,6 +48,9 @@ struct TargetImage {
   /// What `image` holds: a host shared object, a cubin, PTX text or an AMD
   /// HSA code object.
   enum class Kind { Object, Cubin, Ptx, Hsaco } kind = Kind::Object;
+  /// This image's kernel metadata when it differs from the bundle's (the
+  /// shared memory and tensor maps of one GPU target's lowering).
+  std::optional<std::vector<KernelInfo>> kernels;
 };
 
 /// The launch metadata of every kernel in `module`.

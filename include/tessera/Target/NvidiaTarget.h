@@ -30,7 +30,8 @@ void buildTileToGPUPipeline(mlir::OpPassManager &pm);
 void buildGPUToNVVMPipeline(mlir::OpPassManager &pm, llvm::StringRef chip);
 
 /// Gives the dynamic shared memory global external linkage, so that PTX
-/// declares it `.extern .shared` (run after buildGPUToNVVMPipeline).
+/// declares it `.extern .shared`, and 1024-byte alignment (run after
+/// buildGPUToNVVMPipeline).
 void makeDynamicSharedExternal(mlir::ModuleOp module);
 
 /// Serializes the lowered gpu.module of `module` to PTX; with

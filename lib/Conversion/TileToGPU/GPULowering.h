@@ -99,6 +99,45 @@ private:
   /// Whether a view's rows start 16-byte aligned (computed once per view).
   mlir::Value rowsAligned(mlir::Value view, int64_t bytes);
 
+  // --- sm_90a: TMA copies and wgmma (NvidiaTma.cpp) ------------------------
+  /// A tensor map parameter: the kernel argument it describes and its box.
+  struct TensorMap {
+    unsigned arg;
+    int64_t boxCols, boxRows;
+    mlir::Value pointer;
+  };
+  /// A tile.tma buffer: panels of 128-byte rows, 1024-byte aligned slots.
+  struct TmaBuffer {
+    int64_t offset = 0, rows = 0, panels = 0, slotBytes = 0;
+    int64_t firstBarrier = 0, elementBytes = 0;
+  };
+  /// Appends a pointer parameter per distinct (argument, box) that copies
+  /// into tile.tma buffers read.
+  mlir::LogicalResult planTensorMaps(llvm::SmallVectorImpl<mlir::Type> &args);
+  mlir::Value tensorMapFor(tile::CopyOp copy);
+  mlir::LogicalResult lowerTmaAlloc(tile::AllocSharedOp op);
+  mlir::LogicalResult lowerTmaCopy(tile::CopyOp op);
+  mlir::LogicalResult lowerTmaLoad(tile::LoadOp op);
+  /// The threads' copy into a TMA buffer when the tensor map is null.
+  void copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
+                      mlir::Value slot, mlir::Value id);
+  mlir::LogicalResult lowerWgmma(tile::MmaOp op);
+  /// Waits for the pending fill of mbarrier `id` (an i32), if any.
+  void waitPending(mlir::Value id);
+  /// Waits for every pending fill (before exits and async_wait 0).
+  void drainTma();
+  /// Flips bit `id` of parity mask `which` (0 issued, 1 waited for).
+  void flipPhase(int64_t which, mlir::Value id);
+  mlir::Value barrierIndex(const TmaBuffer &buffer, mlir::Value slot);
+  mlir::Value barrierPointer(mlir::Value id);
+  /// The shared address (i64) of a slot, of a byte offset, as a pointer.
+  mlir::Value slotAddress(const TmaBuffer &buffer, mlir::Value slot);
+  mlir::Value sharedAddress(int64_t offset);
+  mlir::Value sharedPointer(mlir::Value address);
+  mlir::Value index32(int64_t value);
+  /// Whether this is thread 0 of the block (the one that issues TMA).
+  mlir::Value isThreadZero();
+
   // --- Compute (NvidiaMma.cpp, AmdMfma.cpp) -------------------------------
   mlir::LogicalResult lowerMma(tile::MmaOp op);
   mlir::LogicalResult lowerMfma(tile::MmaOp op);
@@ -149,6 +188,15 @@ private:
   /// The kernel's dynamic shared memory and the bytes its buffers take.
   mlir::Value dynamicShared;
   int64_t sharedBytes = 0;
+  /// sm_90a: tensor maps, TMA buffers, the mbarriers (after the buffers
+  /// placed before the first TMA buffer; -1 before it), the per-thread
+  /// parity masks, and the slot each wgmma operand reads.
+  llvm::SmallVector<TensorMap> tensorMaps;
+  llvm::DenseMap<mlir::Value, TmaBuffer> tmaBuffers;
+  int64_t barrierOffset = -1, nextBarrier = 0;
+  mlir::Value phases, sharedBase;
+  llvm::DenseMap<mlir::Value, std::pair<TmaBuffer, mlir::Value>>
+      descriptorOperands;
   /// The lane- and warp-dependent part of each layout's coordinates.
   std::map<std::string, llvm::SmallVector<mlir::Value>> threadParts;
   int64_t numWarps;
@@ -163,6 +211,8 @@ mlir::Type getGPUStorageType(mlir::Type element);
 /// Whether `layout` starts with the register bases and has the lane bases
 /// of `atom` (a tiling of one instruction's fragments).
 bool extendsAtom(const LinearLayout &layout, const LinearLayout &atom);
+/// Whether `memory` is a shared buffer marked tile.tma.
+bool isTmaBuffer(mlir::Value memory);
 /// Nibble `which` (an index, 0 or 1) of `byte`, sign-extended to i8.
 mlir::Value nibble(mlir::OpBuilder &b, mlir::Location loc, mlir::Value byte,
                    mlir::Value which);

@@ -56,6 +56,8 @@ LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
         MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
                         MemRefLayoutAttrInterface(), workgroup));
   }
+  if (isTmaBuffer(op.getResult()))
+    return lowerTmaAlloc(op);
   int64_t offset = llvm::alignTo(sharedBytes, 128);
   sharedBytes = offset + type.getSizeInBytes();
   SharedBuffer buffer;
@@ -126,6 +128,8 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
     if (!matchPattern(pad, m_AnyZeroFloat()) && !matchPattern(pad, m_Zero()))
       return op.emitOpError("with a non-zero pad is not supported by "
                             "convert-tile-to-gpu yet (cp.async fills zeros)");
+  if (isTmaBuffer(op.getDest()))
+    return lowerTmaCopy(op);
   tile::SharedType type = op.getDest().getType();
   const SharedBuffer &buffer = shared.at(op.getDest());
   Value view = mapping.lookup(op.getSource());
@@ -249,6 +253,8 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
 }
 
 LogicalResult GPULowering::lowerSharedLoad(tile::LoadOp op) {
+  if (isTmaBuffer(op.getSource()))
+    return lowerTmaLoad(op);
   const SharedBuffer &buffer = shared.at(op.getSource());
   Value slot =
       op.getIndices().empty() ? Value() : mapping.lookup(op.getIndices()[0]);

@@ -135,6 +135,8 @@ LogicalResult GPULowering::run() {
     }
     argTypes.push_back(arg.getType());
   }
+  if (failed(planTensorMaps(argTypes)))
+    return failure();
   builder.setInsertionPointToEnd(gpuModule.getBody());
   func = gpu::GPUFuncOp::create(builder, loc, kernel.getSymName(),
                                 FunctionType::get(ctx, argTypes, {}));
@@ -143,9 +145,10 @@ LogicalResult GPULowering::run() {
   func.setKnownBlockSizeAttr(
       builder.getDenseI32ArrayAttr({int32_t(kernel.getThreads()), 1, 1}));
   Block &entry = func.getBody().front();
-  for (auto [from, to] :
-       llvm::zip_equal(kernel.getArguments(), entry.getArguments()))
+  for (auto [from, to] : llvm::zip(kernel.getArguments(), entry.getArguments()))
     mapping.map(from, to);
+  for (auto [i, map] : llvm::enumerate(tensorMaps))
+    map.pointer = entry.getArgument(kernel.getNumArguments() + i);
 
   // tag-check has proved the invariants; the ghost values go too.
   tag::eraseTagOps(kernel);
@@ -160,6 +163,17 @@ LogicalResult GPULowering::run() {
     return failure();
   if (marker->use_empty())
     marker->erase();
+  // What the launch needs beyond the tile-level metadata: the dynamic
+  // shared memory this lowering placed and the tensor maps to encode.
+  func->setAttr("tessera.shared_bytes", builder.getI64IntegerAttr(sharedBytes));
+  if (!tensorMaps.empty()) {
+    SmallVector<Attribute> maps;
+    for (const TensorMap &map : tensorMaps)
+      maps.push_back(builder.getStringAttr("tmap:" + std::to_string(map.arg) +
+                                           ":" + std::to_string(map.boxCols) +
+                                           "x" + std::to_string(map.boxRows)));
+    func->setAttr("tessera.tensor_maps", builder.getArrayAttr(maps));
+  }
   kernel.erase();
   return success();
 }
@@ -393,6 +407,9 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
   if (auto wait = dyn_cast<tile::AsyncWaitOp>(op)) {
     if (!isAmd())
       NVVM::CpAsyncWaitGroupOp::create(builder, loc, wait.getPending());
+    // TMA fills are waited for where they are read; all of them here.
+    if (wait.getPending() == 0)
+      drainTma();
     return success();
   }
   if (auto load = dyn_cast<tile::LoadOp>(op))
@@ -414,7 +431,9 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
     return lowerExtract(extract);
   if (auto mma = dyn_cast<tile::MmaOp>(op))
-    return isAmd() ? lowerMfma(mma) : lowerMma(mma);
+    return isAmd()                                 ? lowerMfma(mma)
+           : mma.getKind() == tile::MmaKind::wgmma ? lowerWgmma(mma)
+                                                   : lowerMma(mma);
   if (auto reduce = dyn_cast<tile::ReduceOp>(op))
     return lowerReduce(reduce);
   if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
@@ -424,6 +443,8 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
   if (auto dequant = dyn_cast<tile::DequantOp>(op))
     return lowerDequant(dequant);
   if (isa<tile::ReturnOp>(op)) {
+    // No bulk copy may still be writing the block's shared memory.
+    drainTma();
     gpu::ReturnOp::create(builder, loc);
     return success();
   }

@@ -92,6 +92,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return wrongOp("tile.alloc_shared");
     return success();
   }
+  // A shared buffer filled by TMA and read by wgmma (tile-assign-layouts).
+  if (name == TmaAttrHelper::getNameStr()) {
+    if (!isa<UnitAttr>(value))
+      return wrongKind("a unit attribute");
+    if (!isa<AllocSharedOp>(op))
+      return wrongOp("tile.alloc_shared");
+    return success();
+  }
   // The schedule of a pipelined loop's ops (tile-pipeline's steps).
   if (llvm::is_contained(
           {LatencyAttrHelper::getNameStr(), StageAttrHelper::getNameStr(),

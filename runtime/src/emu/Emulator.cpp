@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Emulator.h"
+#include "Block.h"
 
 #include "tessera/runtime/kernel_abi.h"
 
@@ -72,22 +72,6 @@ struct PooledStack {
   }
 };
 
-struct Copy {
-  void *dst;
-  const void *src;
-  uint32_t bytes, srcBytes;
-  uint64_t issueEpoch;
-};
-
-/// What the race detector remembers of one 4-byte word of shared memory:
-/// the last write and the reads since, by barrier epoch.
-struct Shadow {
-  int64_t writeEpoch = -1, readEpoch = -1;
-  uint32_t writer = 0, reader = 0;
-  bool manyReaders = false;
-  const char *writeOp = nullptr, *readOp = nullptr;
-};
-
 std::atomic<bool> raceDetection{false};
 
 /// With race detection: which block (linear id) first wrote each global
@@ -102,58 +86,17 @@ std::unordered_map<uintptr_t, GlobalWrite> globalWrites;
 std::mutex errorMutex;
 std::string firstError;
 
+} // namespace
+
+namespace tessera::emu::detail {
+
+thread_local Block *block;
+
 void report(std::string message) {
   std::lock_guard<std::mutex> lock(errorMutex);
   if (firstError.empty())
     firstError = std::move(message);
 }
-
-struct Thread {
-  ctx::fiber self, sink;
-  uint32_t tid = 0;
-  bool done = false;
-  const char *waitingFor = nullptr;
-  std::vector<Copy> open;
-  std::deque<std::vector<Copy>> groups;
-};
-
-/// Lanes in the widest warp (AMD's wave64).
-constexpr unsigned kMaxLanes = 64;
-
-/// One warp's rendezvous for a collective.
-struct Warp {
-  unsigned arrived = 0;
-  uint64_t generation = 0;
-  const char *kind = nullptr;
-  const void *address[kMaxLanes];
-  uint32_t a[kMaxLanes][4], b[kMaxLanes][2], out[kMaxLanes][4];
-  uint32_t shuffled[kMaxLanes], laneMask[kMaxLanes];
-  float c[kMaxLanes][4], d[kMaxLanes][4];
-  // MFMA operands: four 16-bit elements of A and B, 16 accumulators.
-  uint64_t mfmaA[kMaxLanes], mfmaB[kMaxLanes];
-  float mfmaC[kMaxLanes][16], mfmaD[kMaxLanes][16];
-};
-
-struct Block {
-  uint32_t ctaid[3], nctaid[3], ntid;
-  /// Lanes per warp: 32 (NVIDIA) or 64 (AMD's waves).
-  uint32_t warpSize = 32;
-  std::vector<Thread> threads;
-  Thread *running = nullptr;
-  char *shared = nullptr;
-  unsigned barrierArrived = 0;
-  uint64_t barrierGeneration = 0;
-  std::vector<Warp> warps;
-  uint64_t progress = 0;
-  int64_t sharedBytes = 0;
-  std::vector<Shadow> shadow; // with race detection
-  bool raced = false;         // one report per block
-  /// After a deadlock or divergence: waits return at once so that every
-  /// thread runs to its end; the launch reports the error.
-  bool failed = false;
-};
-
-thread_local Block *block;
 
 /// Reports a block's unrecoverable error and lets its threads finish
 /// without waiting (the results are then meaningless; the launch fails).
@@ -169,15 +112,6 @@ void yield() {
   self->sink = std::move(self->sink).resume();
 }
 
-/// Yields until `ready()`; `what` names the wait in a deadlock report.
-template <typename Ready> void waitUntil(const char *what, Ready ready) {
-  while (!block->failed && !ready()) {
-    block->running->waitingFor = what;
-    yield();
-  }
-  block->running->waitingFor = nullptr;
-}
-
 std::string who(uint32_t tid) {
   uint32_t size = block->warpSize;
   return "thread " + std::to_string(tid) + " (warp " +
@@ -189,7 +123,7 @@ std::string who(uint32_t tid) {
 /// shadow of shared memory. Writes by cp.async land at their wait but may
 /// happen any time after their issue (`since`).
 void access(const void *address, size_t bytes, bool write, const char *op,
-            uint32_t tid, int64_t since = -1) {
+            uint32_t tid, int64_t since) {
   Block &b = *block;
   if (b.shadow.empty() || b.raced)
     return;
@@ -243,26 +177,11 @@ unsigned lanesOfWarp() {
   return std::min(block->warpSize, block->ntid - block->warpSize * warpIndex());
 }
 
-/// Arrives at a collective of kind `kind`; the last lane runs `compute`.
-template <typename Compute> void collective(const char *kind, Compute compute) {
-  Warp &w = warp();
-  if (block->failed)
-    return;
-  if (w.arrived && w.kind != kind)
-    return failBlock(std::string("warp ") + std::to_string(warpIndex()) +
-                     " diverged: lanes wait at '" + w.kind + "' and lane " +
-                     std::to_string(lane()) + " reached '" + kind + "'");
-  w.kind = kind;
-  ++block->progress;
-  uint64_t generation = w.generation;
-  if (++w.arrived == lanesOfWarp()) {
-    compute(w);
-    w.arrived = 0;
-    ++w.generation;
-    return;
-  }
-  waitUntil(kind, [&] { return w.generation != generation; });
-}
+} // namespace tessera::emu::detail
+
+using namespace tessera::emu::detail;
+
+namespace {
 
 void runBlock(void (*thread)(void *), void *args) {
   Block &b = *block;
@@ -323,9 +242,10 @@ template <uint32_t WarpSize>
 void emuRunGrid(void (*thread)(void *), void *args, int64_t gx, int64_t gy,
                 int64_t gz, int64_t begin, int64_t end, int64_t threads,
                 int64_t sharedBytes) {
-  std::vector<char> shared(size_t(sharedBytes) + 128);
+  // 1024-byte aligned: TMA and wgmma swizzle on address bits 4 to 9.
+  std::vector<char> shared(size_t(sharedBytes) + 1024);
   char *aligned = reinterpret_cast<char *>(
-      (reinterpret_cast<uintptr_t>(shared.data()) + 127) & ~uintptr_t(127));
+      (reinterpret_cast<uintptr_t>(shared.data()) + 1023) & ~uintptr_t(1023));
   for (int64_t p = begin; p < end; ++p) {
     Block b;
     b.ctaid[0] = uint32_t(p % gx);
@@ -570,84 +490,93 @@ void emuMfma32x32x8(float *d, uint64_t a, uint64_t b, const float *c,
 }
 
 const std::unordered_map<std::string_view, void *> &registry() {
-  static const std::unordered_map<std::string_view, void *> table = {
-      {TESSERA_EMU_RUN_GRID, reinterpret_cast<void *>(emuRunGrid<32>)},
-      {TESSERA_EMU_RUN_GRID_WAVE64, reinterpret_cast<void *>(emuRunGrid<64>)},
-      {"tessera.emu.dynamic_shared",
-       reinterpret_cast<void *>(emuDynamicShared)},
-      {"tessera.emu.shared_access", reinterpret_cast<void *>(emuSharedAccess)},
-      {"tessera.emu.global_store", reinterpret_cast<void *>(emuGlobalStore)},
-      {"llvm.nvvm.read.ptx.sreg.tid.x", reinterpret_cast<void *>(emuTidX)},
-      {"llvm.nvvm.read.ptx.sreg.tid.y", reinterpret_cast<void *>(emuZero)},
-      {"llvm.nvvm.read.ptx.sreg.tid.z", reinterpret_cast<void *>(emuZero)},
-      {"llvm.nvvm.read.ptx.sreg.ntid.x", reinterpret_cast<void *>(emuNtidX)},
-      {"llvm.nvvm.read.ptx.sreg.ntid.y", reinterpret_cast<void *>(emuOne)},
-      {"llvm.nvvm.read.ptx.sreg.ntid.z", reinterpret_cast<void *>(emuOne)},
-      {"llvm.nvvm.read.ptx.sreg.ctaid.x", reinterpret_cast<void *>(emuCtaidX)},
-      {"llvm.nvvm.read.ptx.sreg.ctaid.y", reinterpret_cast<void *>(emuCtaidY)},
-      {"llvm.nvvm.read.ptx.sreg.ctaid.z", reinterpret_cast<void *>(emuCtaidZ)},
-      {"llvm.nvvm.read.ptx.sreg.nctaid.x",
-       reinterpret_cast<void *>(emuNctaidX)},
-      {"llvm.nvvm.read.ptx.sreg.nctaid.y",
-       reinterpret_cast<void *>(emuNctaidY)},
-      {"llvm.nvvm.read.ptx.sreg.nctaid.z",
-       reinterpret_cast<void *>(emuNctaidZ)},
-      {"llvm.nvvm.read.ptx.sreg.laneid", reinterpret_cast<void *>(emuLaneId)},
-      {"llvm.nvvm.barrier.cta.sync.aligned.all",
-       reinterpret_cast<void *>(emuBarrier)},
-      {"llvm.nvvm.barrier0", reinterpret_cast<void *>(emuBarrier0)},
-      {"llvm.nvvm.cp.async.cg.shared.global.16.s",
-       reinterpret_cast<void *>(emuCpAsync16)},
-      {"llvm.nvvm.cp.async.ca.shared.global.16.s",
-       reinterpret_cast<void *>(emuCpAsync16)},
-      {"llvm.nvvm.cp.async.cg.shared.global.16",
-       reinterpret_cast<void *>(emuCpAsync16Full)},
-      {"llvm.nvvm.cp.async.ca.shared.global.16",
-       reinterpret_cast<void *>(emuCpAsync16Full)},
-      {"llvm.nvvm.cp.async.commit.group",
-       reinterpret_cast<void *>(emuCommitGroup)},
-      {"llvm.nvvm.cp.async.wait.group", reinterpret_cast<void *>(emuWaitGroup)},
-      {"llvm.nvvm.cp.async.wait.all", reinterpret_cast<void *>(emuWaitAll)},
-      {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x1.b16.p3",
-       reinterpret_cast<void *>(emuLdmatrixX1)},
-      {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x1.trans.b16.p3",
-       reinterpret_cast<void *>(emuLdmatrixX1Trans)},
-      {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x2.b16.p3",
-       reinterpret_cast<void *>(emuLdmatrix<2, false>)},
-      {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x2.trans.b16.p3",
-       reinterpret_cast<void *>(emuLdmatrix<2, true>)},
-      {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3",
-       reinterpret_cast<void *>(emuLdmatrix<4, false>)},
-      {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3",
-       reinterpret_cast<void *>(emuLdmatrix<4, true>)},
-      {"llvm.nvvm.fabs.f32", reinterpret_cast<void *>(emuFabsF32)},
-      {"llvm.nvvm.ex2.approx.ftz.f32",
-       reinterpret_cast<void *>(emuEx2ApproxFtz)},
-      {"llvm.nvvm.shfl.sync.bfly.i32",
-       reinterpret_cast<void *>(emuShflBflyI32)},
-      {"llvm.nvvm.shfl.sync.bfly.f32",
-       reinterpret_cast<void *>(emuShflBflyF32)},
-      {"llvm.nvvm.mma.m16n8k16.row.col.bf16",
-       reinterpret_cast<void *>(emuMma<false>)},
-      {"llvm.nvvm.mma.m16n8k16.row.col.f32.f32",
-       reinterpret_cast<void *>(emuMma<true>)},
-      {"llvm.amdgcn.workitem.id.x", reinterpret_cast<void *>(emuTidX)},
-      {"llvm.amdgcn.workitem.id.y", reinterpret_cast<void *>(emuZero)},
-      {"llvm.amdgcn.workitem.id.z", reinterpret_cast<void *>(emuZero)},
-      {"llvm.amdgcn.workgroup.id.x", reinterpret_cast<void *>(emuCtaidX)},
-      {"llvm.amdgcn.workgroup.id.y", reinterpret_cast<void *>(emuCtaidY)},
-      {"llvm.amdgcn.workgroup.id.z", reinterpret_cast<void *>(emuCtaidZ)},
-      {"llvm.amdgcn.s.barrier", reinterpret_cast<void *>(emuSBarrier)},
-      {"llvm.amdgcn.mbcnt.lo", reinterpret_cast<void *>(emuMbcntLo)},
-      {"llvm.amdgcn.mbcnt.hi", reinterpret_cast<void *>(emuMbcntHi)},
-      {"llvm.amdgcn.ds.bpermute", reinterpret_cast<void *>(emuDsBpermute)},
-      // v_exp_f32, modelled as ex2.approx.ftz is (its error is not).
-      {"llvm.amdgcn.exp2.f32", reinterpret_cast<void *>(emuEx2ApproxFtz)},
-      {"llvm.amdgcn.mfma.f32.32x32x8bf16.1k",
-       reinterpret_cast<void *>(emuMfma32x32x8<false>)},
-      {"llvm.amdgcn.mfma.f32.32x32x8f16",
-       reinterpret_cast<void *>(emuMfma32x32x8<true>)},
-  };
+  static const std::unordered_map<std::string_view, void *> table = [] {
+    std::unordered_map<std::string_view, void *> table = {
+        {TESSERA_EMU_RUN_GRID, reinterpret_cast<void *>(emuRunGrid<32>)},
+        {TESSERA_EMU_RUN_GRID_WAVE64, reinterpret_cast<void *>(emuRunGrid<64>)},
+        {"tessera.emu.dynamic_shared",
+         reinterpret_cast<void *>(emuDynamicShared)},
+        {"tessera.emu.shared_access",
+         reinterpret_cast<void *>(emuSharedAccess)},
+        {"tessera.emu.global_store", reinterpret_cast<void *>(emuGlobalStore)},
+        {"llvm.nvvm.read.ptx.sreg.tid.x", reinterpret_cast<void *>(emuTidX)},
+        {"llvm.nvvm.read.ptx.sreg.tid.y", reinterpret_cast<void *>(emuZero)},
+        {"llvm.nvvm.read.ptx.sreg.tid.z", reinterpret_cast<void *>(emuZero)},
+        {"llvm.nvvm.read.ptx.sreg.ntid.x", reinterpret_cast<void *>(emuNtidX)},
+        {"llvm.nvvm.read.ptx.sreg.ntid.y", reinterpret_cast<void *>(emuOne)},
+        {"llvm.nvvm.read.ptx.sreg.ntid.z", reinterpret_cast<void *>(emuOne)},
+        {"llvm.nvvm.read.ptx.sreg.ctaid.x",
+         reinterpret_cast<void *>(emuCtaidX)},
+        {"llvm.nvvm.read.ptx.sreg.ctaid.y",
+         reinterpret_cast<void *>(emuCtaidY)},
+        {"llvm.nvvm.read.ptx.sreg.ctaid.z",
+         reinterpret_cast<void *>(emuCtaidZ)},
+        {"llvm.nvvm.read.ptx.sreg.nctaid.x",
+         reinterpret_cast<void *>(emuNctaidX)},
+        {"llvm.nvvm.read.ptx.sreg.nctaid.y",
+         reinterpret_cast<void *>(emuNctaidY)},
+        {"llvm.nvvm.read.ptx.sreg.nctaid.z",
+         reinterpret_cast<void *>(emuNctaidZ)},
+        {"llvm.nvvm.read.ptx.sreg.laneid", reinterpret_cast<void *>(emuLaneId)},
+        {"llvm.nvvm.barrier.cta.sync.aligned.all",
+         reinterpret_cast<void *>(emuBarrier)},
+        {"llvm.nvvm.barrier0", reinterpret_cast<void *>(emuBarrier0)},
+        {"llvm.nvvm.cp.async.cg.shared.global.16.s",
+         reinterpret_cast<void *>(emuCpAsync16)},
+        {"llvm.nvvm.cp.async.ca.shared.global.16.s",
+         reinterpret_cast<void *>(emuCpAsync16)},
+        {"llvm.nvvm.cp.async.cg.shared.global.16",
+         reinterpret_cast<void *>(emuCpAsync16Full)},
+        {"llvm.nvvm.cp.async.ca.shared.global.16",
+         reinterpret_cast<void *>(emuCpAsync16Full)},
+        {"llvm.nvvm.cp.async.commit.group",
+         reinterpret_cast<void *>(emuCommitGroup)},
+        {"llvm.nvvm.cp.async.wait.group",
+         reinterpret_cast<void *>(emuWaitGroup)},
+        {"llvm.nvvm.cp.async.wait.all", reinterpret_cast<void *>(emuWaitAll)},
+        {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x1.b16.p3",
+         reinterpret_cast<void *>(emuLdmatrixX1)},
+        {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x1.trans.b16.p3",
+         reinterpret_cast<void *>(emuLdmatrixX1Trans)},
+        {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x2.b16.p3",
+         reinterpret_cast<void *>(emuLdmatrix<2, false>)},
+        {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x2.trans.b16.p3",
+         reinterpret_cast<void *>(emuLdmatrix<2, true>)},
+        {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3",
+         reinterpret_cast<void *>(emuLdmatrix<4, false>)},
+        {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3",
+         reinterpret_cast<void *>(emuLdmatrix<4, true>)},
+        {"llvm.nvvm.fabs.f32", reinterpret_cast<void *>(emuFabsF32)},
+        {"llvm.nvvm.ex2.approx.ftz.f32",
+         reinterpret_cast<void *>(emuEx2ApproxFtz)},
+        {"llvm.nvvm.shfl.sync.bfly.i32",
+         reinterpret_cast<void *>(emuShflBflyI32)},
+        {"llvm.nvvm.shfl.sync.bfly.f32",
+         reinterpret_cast<void *>(emuShflBflyF32)},
+        {"llvm.nvvm.mma.m16n8k16.row.col.bf16",
+         reinterpret_cast<void *>(emuMma<false>)},
+        {"llvm.nvvm.mma.m16n8k16.row.col.f32.f32",
+         reinterpret_cast<void *>(emuMma<true>)},
+        {"llvm.amdgcn.workitem.id.x", reinterpret_cast<void *>(emuTidX)},
+        {"llvm.amdgcn.workitem.id.y", reinterpret_cast<void *>(emuZero)},
+        {"llvm.amdgcn.workitem.id.z", reinterpret_cast<void *>(emuZero)},
+        {"llvm.amdgcn.workgroup.id.x", reinterpret_cast<void *>(emuCtaidX)},
+        {"llvm.amdgcn.workgroup.id.y", reinterpret_cast<void *>(emuCtaidY)},
+        {"llvm.amdgcn.workgroup.id.z", reinterpret_cast<void *>(emuCtaidZ)},
+        {"llvm.amdgcn.s.barrier", reinterpret_cast<void *>(emuSBarrier)},
+        {"llvm.amdgcn.mbcnt.lo", reinterpret_cast<void *>(emuMbcntLo)},
+        {"llvm.amdgcn.mbcnt.hi", reinterpret_cast<void *>(emuMbcntHi)},
+        {"llvm.amdgcn.ds.bpermute", reinterpret_cast<void *>(emuDsBpermute)},
+        // v_exp_f32, modelled as ex2.approx.ftz is (its error is not).
+        {"llvm.amdgcn.exp2.f32", reinterpret_cast<void *>(emuEx2ApproxFtz)},
+        {"llvm.amdgcn.mfma.f32.32x32x8bf16.1k",
+         reinterpret_cast<void *>(emuMfma32x32x8<false>)},
+        {"llvm.amdgcn.mfma.f32.32x32x8f16",
+         reinterpret_cast<void *>(emuMfma32x32x8<true>)},
+    };
+    addHopperEntries(table);
+    return table;
+  }();
   return table;
 }
 

@@ -28,6 +28,29 @@
 
 namespace tessera::emu {
 
+/// The emulator's stand-in for a CUtensorMap: sm_90a kernels receive a
+/// pointer to one per `tmap:` entry of their metadata and only hand it to
+/// their bulk tensor copies. A 2-D tiled map with 128-byte swizzling and
+/// zero fill, as the compiler asks for; dimension 0 is the innermost.
+struct TensorMap {
+  uint32_t magic;
+  uint32_t elementBytes;
+  uint32_t box[2];
+  const void *base;
+  uint64_t dims[2];
+  uint64_t strideBytes; // between consecutive indices of dimension 1
+};
+static_assert(sizeof(TensorMap) <= 128, "a CUtensorMap has 128 bytes");
+constexpr uint32_t kTensorMapMagic = 0x50414d54; // "TMAP"
+
+/// Fills `map` as cuTensorMapEncodeTiled would, with its rules: a 16-byte
+/// aligned base, a stride that is a multiple of 16 bytes, boxes of at most
+/// 256 elements per dimension whose rows are the 128-byte swizzle span.
+/// False, with the broken rule in `why`, otherwise.
+bool encodeTensorMap(TensorMap &map, const void *base, uint32_t elementBytes,
+                     const uint64_t dims[2], uint64_t strideBytes,
+                     const uint32_t box[2], std::string *why);
+
 /// Race detection in this process's emulator (off by default): shared
 /// memory accesses are checked for happens-before through barriers.
 void setRaceDetection(bool enabled);
@@ -64,6 +87,14 @@ void mmaM16N8K16(const uint32_t a[32][4], const uint32_t b[32][2],
 /// registers per lane).
 void mfma32x32x8(const uint64_t a[64], const uint64_t b[64],
                  const float c[64][16], float d[64][16], bool f16);
+
+/// wgmma.mma_async.m64nNk16.f32.{bf16,f16} of one warpgroup over A
+/// (64 x 16) and B (16 x n) as read from shared memory: c/d hold the n / 2
+/// accumulator registers of each of the 128 threads; `accumulate` is
+/// scale-d, `scaleA`/`scaleB` the +-1 immediates.
+void wgmmaM64NK16(const uint16_t a[64][16], const uint16_t b[16][256],
+                  unsigned n, int scaleA, int scaleB, bool accumulate,
+                  const float c[128][128], float d[128][128], bool f16);
 
 } // namespace tessera::emu
 

@@ -114,3 +114,24 @@ void emu::mfma32x32x8(const uint64_t a[64], const uint64_t b[64],
       d[lane][g] = float(sum);
     }
 }
+
+void emu::wgmmaM64NK16(const uint16_t a[64][16], const uint16_t b[16][256],
+                       unsigned n, int scaleA, int scaleB, bool accumulate,
+                       const float c[128][128], float d[128][128], bool f16) {
+  auto toFloat = [f16](uint16_t bits) {
+    return double(f16 ? f16ToFloat(bits) : bf16ToFloat(bits));
+  };
+  // "Matrix Fragments for wgmma.mma_async.m64nNk16", accumulator D: warp
+  // w = l / 32 of the warpgroup holds rows 16w..16w+15; register i of
+  // thread l holds row 16w + (l % 32) / 4 + 8 ((i / 2) % 2), column
+  // 8 (i / 4) + 2 (l % 4) + i % 2.
+  for (unsigned l = 0; l < 128; ++l)
+    for (unsigned i = 0; i < n / 2; ++i) {
+      unsigned row = 16 * (l / 32) + (l % 32) / 4 + 8 * ((i / 2) % 2);
+      unsigned col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
+      double sum = accumulate ? c[l][i] : 0.0;
+      for (unsigned k = 0; k < 16; ++k)
+        sum += scaleA * toFloat(a[row][k]) * scaleB * toFloat(b[k][col]);
+      d[l][i] = float(sum);
+    }
+}

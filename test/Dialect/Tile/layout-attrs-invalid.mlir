@@ -57,3 +57,17 @@ module {
   // expected-error @below {{'tile.swizzle' must be a #tile.swizzle attribute, got 8 : i64}}
   func.func private @f() attributes {tile.swizzle = 8}
 }
+
+// -----
+
+module {
+  // expected-error @below {{'tile.tma' applies to tile.alloc_shared, not to 'func.func'}}
+  func.func private @f() attributes {tile.tma}
+}
+
+// -----
+
+module {
+  // expected-error @below {{'tile.tma' must be a unit attribute, got 1 : i64}}
+  func.func private @f() attributes {tile.tma = 1}
+}

@@ -1,0 +1,512 @@
+//===- NvidiaTma.cpp - TMA copies and wgmma on sm_90a ---------------------===//
+//
+// Shared buffers marked `tile.tma` (tile-assign-layouts: filled only by
+// copies from 2-D kernel arguments, read only by wgmma) are stored the way
+// TMA writes them with 128-byte swizzling: panels of 128-byte rows (64
+// 16-bit columns) one after the other, each panel `rows` x 128 bytes, the
+// 16-byte chunk c of row r at chunk c ^ (r % 8); buffers and ring slots are
+// 1024-byte aligned so that the hardware's address-based swizzle agrees.
+//
+// Each copy source gets a tensor map: a kernel parameter (a pointer to the
+// 128-byte CUtensorMap the runtime encodes from the view and the box the
+// gpu.func's `tessera.tensor_maps` attribute names). One thread issues a
+// copy as mbarrier.arrive.expect_tx on the slot's mbarrier followed by one
+// cp.async.bulk.tensor per panel. Every thread keeps two bit masks in
+// registers: the parity of fills issued to each mbarrier and of fills it
+// has waited for. A read (the wgmma's tile.load) waits, if a fill is
+// pending, with mbarrier.try_wait.parity; async_wait 0 and the kernel's
+// return wait for every pending fill, so that no bulk copy is in flight
+// when the block exits. Commit groups do not apply to these copies.
+//
+// tile.mma of kind wgmma: warpgroup g issues, per 64-row block and k16
+// step, wgmma.mma_async.m64nNk16 with A (K-major) and B (N-major) matrix
+// descriptors into the slots, then commits and waits for the group before
+// the accumulator is used, so that a later copy may refill the slots after
+// the next barrier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPULowering.h"
+
+#include "tessera/Layout/MmaLayouts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace tessera;
+
+/// Bytes of one swizzled row and of the swizzle's repeating block.
+static constexpr int64_t kRowBytes = 128, kSwizzleBytes = 1024;
+
+bool tessera::isTmaBuffer(Value memory) {
+  Operation *alloc = memory.getDefiningOp<tile::AllocSharedOp>();
+  return alloc && tile::TileDialect::TmaAttrHelper(memory.getContext())
+                      .isAttrPresent(alloc);
+}
+
+LogicalResult GPULowering::planTensorMaps(SmallVectorImpl<Type> &argTypes) {
+  auto pointer = LLVM::LLVMPointerType::get(kernel.getContext());
+  WalkResult walk = kernel.walk([&](tile::CopyOp copy) {
+    if (!isTmaBuffer(copy.getDest()))
+      return WalkResult::advance();
+    if (isAmd() || target.asyncCopy != AsyncCopyKind::Tma) {
+      copy.emitOpError("into a tile.tma buffer needs sm_90a, not ")
+          << target.chip;
+      return WalkResult::interrupt();
+    }
+    auto arg = dyn_cast<BlockArgument>(copy.getSource());
+    if (!arg || arg.getOwner() != &kernel.getBody().front() ||
+        copy.getSource().getType().getRank() != 2) {
+      copy.emitOpError("into a tile.tma buffer must copy from a 2-D kernel "
+                       "argument");
+      return WalkResult::interrupt();
+    }
+    tile::SharedType type = copy.getDest().getType();
+    int64_t bytes = type.getStoredElementBits() / 8;
+    TensorMap map{arg.getArgNumber(), kRowBytes / bytes, type.getShape()[0],
+                  Value()};
+    for (const TensorMap &known : tensorMaps)
+      if (known.arg == map.arg && known.boxCols == map.boxCols &&
+          known.boxRows == map.boxRows)
+        return WalkResult::advance();
+    tensorMaps.push_back(map);
+    argTypes.push_back(pointer);
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+Value GPULowering::tensorMapFor(tile::CopyOp copy) {
+  tile::SharedType type = copy.getDest().getType();
+  unsigned arg = cast<BlockArgument>(copy.getSource()).getArgNumber();
+  int64_t boxCols = kRowBytes / (type.getStoredElementBits() / 8);
+  for (const TensorMap &map : tensorMaps)
+    if (map.arg == arg && map.boxCols == boxCols &&
+        map.boxRows == type.getShape()[0])
+      return map.pointer;
+  return {};
+}
+
+Value GPULowering::sharedAddress(int64_t offset) {
+  // The dynamic shared memory's address as an i64, computed once.
+  if (!sharedBase) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointAfterValue(dynamicShared);
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
+                                                                dynamicShared);
+    sharedBase =
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), base);
+  }
+  return arith::AddIOp::create(
+      builder, loc, sharedBase,
+      arith::ConstantIntOp::create(builder, loc, builder.getI64Type(), offset));
+}
+
+Value GPULowering::sharedPointer(Value address) {
+  auto shared = LLVM::LLVMPointerType::get(builder.getContext(), 3);
+  return LLVM::IntToPtrOp::create(builder, loc, shared, address);
+}
+
+LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
+  tile::SharedType type = op.getType();
+  int64_t bytes = type.getStoredElementBits() / 8;
+  SmallVector<int64_t> shape = type.getStoredShape();
+  if (shape.size() != 2 || (shape[1] * bytes) % kRowBytes || shape[0] % 8 ||
+      shape[0] > 256)
+    return op.emitOpError("marked tile.tma must have whole 128-byte rows, a "
+                          "multiple of 8 and at most 256 rows");
+  // The first TMA buffer also places the mbarriers (8 bytes per slot of
+  // every TMA buffer) and has thread 0 initialize them.
+  if (barrierOffset < 0) {
+    int64_t count = 0;
+    kernel.walk([&](tile::AllocSharedOp alloc) {
+      if (isTmaBuffer(alloc.getResult()))
+        count += std::max<int64_t>(1, alloc.getType().getStages());
+    });
+    if (count > 32)
+      return op.emitOpError("needs ")
+             << count << " mbarriers; at most 32 TMA buffer slots are "
+             << "supported";
+    barrierOffset = llvm::alignTo(sharedBytes, 8);
+    sharedBytes = barrierOffset + 8 * count;
+    // Per-thread parity masks: [0] fills issued, [1] fills waited for.
+    auto i32 = builder.getI32Type();
+    phases = memref::AllocaOp::create(builder, loc, MemRefType::get({2}, i32));
+    Value zero = arith::ConstantIntOp::create(builder, loc, i32, 0);
+    for (int64_t i = 0; i < 2; ++i)
+      memref::StoreOp::create(builder, loc, zero, phases, index(i));
+    auto init = scf::IfOp::create(builder, loc, isThreadZero());
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(init.thenBlock());
+      Value one = arith::ConstantIntOp::create(builder, loc, i32, 1);
+      for (int64_t i = 0; i < count; ++i)
+        NVVM::MBarrierInitOp::create(
+            builder, loc, sharedPointer(sharedAddress(barrierOffset + 8 * i)),
+            one, Value());
+    }
+    gpu::BarrierOp::create(builder, loc);
+  }
+  int64_t slots = std::max<int64_t>(1, type.getStages());
+  TmaBuffer buffer;
+  buffer.offset = llvm::alignTo(sharedBytes, kSwizzleBytes);
+  buffer.rows = shape[0];
+  buffer.panels = shape[1] * bytes / kRowBytes;
+  buffer.slotBytes = llvm::alignTo(shape[0] * shape[1] * bytes, kSwizzleBytes);
+  buffer.firstBarrier = nextBarrier;
+  buffer.elementBytes = bytes;
+  nextBarrier += slots;
+  sharedBytes = buffer.offset + slots * buffer.slotBytes;
+  tmaBuffers[op.getResult()] = buffer;
+  // Nothing reads the buffer through a memref; map it to the shared base.
+  mapping.map(op.getResult(), dynamicShared);
+  return success();
+}
+
+Value GPULowering::barrierIndex(const TmaBuffer &buffer, Value slot) {
+  Value id = index(buffer.firstBarrier);
+  if (slot)
+    id = arith::AddIOp::create(builder, loc, id, slot);
+  return arith::IndexCastOp::create(builder, loc, builder.getI32Type(), id);
+}
+
+Value GPULowering::barrierPointer(Value id) {
+  Value offset = arith::MulIOp::create(
+      builder, loc,
+      arith::ExtUIOp::create(builder, loc, builder.getI64Type(), id),
+      arith::ConstantIntOp::create(builder, loc, builder.getI64Type(), 8));
+  return sharedPointer(arith::AddIOp::create(
+      builder, loc, sharedAddress(barrierOffset), offset));
+}
+
+Value GPULowering::slotAddress(const TmaBuffer &buffer, Value slot) {
+  Value address = sharedAddress(buffer.offset);
+  if (!slot)
+    return address;
+  Value slotOffset = arith::MulIOp::create(
+      builder, loc,
+      arith::IndexCastOp::create(builder, loc, builder.getI64Type(), slot),
+      arith::ConstantIntOp::create(builder, loc, builder.getI64Type(),
+                                   buffer.slotBytes));
+  return arith::AddIOp::create(builder, loc, address, slotOffset);
+}
+
+void GPULowering::flipPhase(int64_t which, Value id) {
+  Value mask = memref::LoadOp::create(builder, loc, phases, index(which));
+  Value bit = arith::ShLIOp::create(
+      builder, loc, arith::ConstantIntOp::create(builder, loc, id.getType(), 1),
+      id);
+  memref::StoreOp::create(builder, loc,
+                          arith::XOrIOp::create(builder, loc, mask, bit),
+                          phases, index(which));
+}
+
+LogicalResult GPULowering::lowerTmaCopy(tile::CopyOp op) {
+  const TmaBuffer &buffer = tmaBuffers.at(op.getDest());
+  Value map = tensorMapFor(op);
+  Value slot = op.getSlot() ? mapping.lookup(op.getSlot()) : Value();
+  Value id = barrierIndex(buffer, slot);
+  auto i32 = builder.getI32Type();
+  Value row = arith::IndexCastOp::create(builder, loc, i32,
+                                         mapping.lookup(op.getOffsets()[0]));
+  Value col = arith::IndexCastOp::create(builder, loc, i32,
+                                         mapping.lookup(op.getOffsets()[1]));
+  // A null tensor map: the runtime could not encode one (rows not 16-byte
+  // aligned, an empty view); the threads copy instead.
+  Value isNull =
+      LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq, map,
+                           LLVM::ZeroOp::create(builder, loc, map.getType()));
+  auto withMap = scf::IfOp::create(builder, loc, isNull, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(withMap.thenBlock());
+    copyWithoutMap(op, buffer, slot, id);
+  }
+  OpBuilder::InsertionGuard outer(builder);
+  builder.setInsertionPointToStart(withMap.elseBlock());
+  auto issue = scf::IfOp::create(builder, loc, isThreadZero());
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(issue.thenBlock());
+    Value barrier = barrierPointer(id);
+    int64_t panelBytes = buffer.rows * kRowBytes;
+    // The whole box counts, zero-filled parts included.
+    NVVM::MBarrierArriveExpectTxOp::create(
+        builder, loc, Type(), barrier,
+        arith::ConstantIntOp::create(builder, loc, i32,
+                                     buffer.panels * panelBytes),
+        NVVM::MemScopeKind::CTA, false, Value());
+    Value base = slotAddress(buffer, slot);
+    int64_t panelCols = kRowBytes / buffer.elementBytes;
+    for (int64_t p = 0; p < buffer.panels; ++p) {
+      // The destination is the block's own window of shared::cluster.
+      Value dest = LLVM::AddrSpaceCastOp::create(
+          builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 7),
+          sharedPointer(arith::AddIOp::create(
+              builder, loc, base,
+              arith::ConstantIntOp::create(builder, loc, builder.getI64Type(),
+                                           p * panelBytes))));
+      // Coordinates innermost first: (column, row).
+      Value panelCol = arith::AddIOp::create(
+          builder, loc, col,
+          arith::ConstantIntOp::create(builder, loc, i32, p * panelCols));
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          builder, loc, dest, map, ValueRange{panelCol, row}, barrier,
+          ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false,
+          nullptr, Value());
+    }
+  }
+  builder.setInsertionPointAfter(withMap);
+  flipPhase(0, id);
+  return success();
+}
+
+void GPULowering::copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
+                                 Value slot, Value id) {
+  // Thread t stores 16-byte chunks t, t + T, t + 2T, ... of the tile
+  // (row-major, so a warp's loads are coalesced) where TMA would have put
+  // them, zero outside the view; the stores are made visible to the async
+  // proxy that wgmma reads through, and thread 0 completes the phase after
+  // a barrier. A loop, not unrolled code: this path is the exception.
+  tile::SharedType type = op.getDest().getType();
+  Type element = getGPUStorageType(type.getElementType());
+  Value view = mapping.lookup(op.getSource());
+  SmallVector<Value> offsets;
+  for (Value offset : op.getOffsets())
+    offsets.push_back(mapping.lookup(offset));
+  int64_t vec = 16 / buffer.elementBytes;
+  int64_t chunksPerRow = type.getShape()[1] / vec;
+  int64_t panelChunks = kRowBytes / 16;
+  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  Value base = slotAddress(buffer, slot);
+  auto loop =
+      scf::ForOp::create(builder, loc, tid, index(buffer.rows * chunksPerRow),
+                         index(kernel.getThreads()));
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(loop.getBody());
+    Value linear = loop.getInductionVar();
+    Value row =
+        arith::DivUIOp::create(builder, loc, linear, index(chunksPerRow));
+    Value chunk =
+        arith::RemUIOp::create(builder, loc, linear, index(chunksPerRow));
+    Value col = arith::MulIOp::create(builder, loc, chunk, index(vec));
+    auto vectorType = VectorType::get({vec}, element);
+    Value data = arith::ConstantOp::create(builder, loc, vectorType,
+                                           builder.getZeroAttr(vectorType));
+    for (int64_t e = 0; e < vec; ++e) {
+      Value at = arith::AddIOp::create(builder, loc, col, index(e));
+      auto [indices, inside] = viewElement(view, offsets, {row, at});
+      auto load = scf::IfOp::create(builder, loc, TypeRange{vectorType}, inside,
+                                    /*withElse=*/true);
+      OpBuilder::InsertionGuard inner(builder);
+      builder.setInsertionPointToStart(load.thenBlock());
+      Value value = memref::LoadOp::create(builder, loc, view, indices);
+      scf::YieldOp::create(
+          builder, loc,
+          vector::InsertOp::create(builder, loc, value, data, e).getResult());
+      builder.setInsertionPointToStart(load.elseBlock());
+      scf::YieldOp::create(builder, loc, data);
+      data = load.getResult(0);
+    }
+    // Chunk c of row r of panel p sits at p * panel + r * 128 +
+    // 16 (c xor r % 8).
+    Value panel =
+        arith::DivUIOp::create(builder, loc, chunk, index(panelChunks));
+    Value swizzled = arith::XOrIOp::create(
+        builder, loc,
+        arith::RemUIOp::create(builder, loc, chunk, index(panelChunks)),
+        arith::RemUIOp::create(builder, loc, row, index(8)));
+    Value offset = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, panel,
+                              index(buffer.rows * kRowBytes)),
+        arith::AddIOp::create(
+            builder, loc, arith::MulIOp::create(builder, loc, row, index(128)),
+            arith::MulIOp::create(builder, loc, swizzled, index(16))));
+    Value address = arith::AddIOp::create(
+        builder, loc, base,
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), offset));
+    LLVM::StoreOp::create(builder, loc, data, sharedPointer(address), 16);
+  }
+  NVVM::FenceProxyOp::create(
+      builder, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(builder.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  gpu::BarrierOp::create(builder, loc);
+  auto arrive = scf::IfOp::create(builder, loc, isThreadZero());
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(arrive.thenBlock());
+  NVVM::MBarrierArriveOp::create(builder, loc, Type(), barrierPointer(id),
+                                 Value());
+}
+
+void GPULowering::waitPending(Value id) {
+  auto i32 = builder.getI32Type();
+  Value issued = memref::LoadOp::create(builder, loc, phases, index(0));
+  Value waited = memref::LoadOp::create(builder, loc, phases, index(1));
+  Value one = arith::ConstantIntOp::create(builder, loc, i32, 1);
+  Value pendingBit = arith::AndIOp::create(
+      builder, loc,
+      arith::ShRUIOp::create(
+          builder, loc, arith::XOrIOp::create(builder, loc, issued, waited),
+          id),
+      one);
+  Value pending = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
+                                        pendingBit, index32(0));
+  auto branch = scf::IfOp::create(builder, loc, pending);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(branch.thenBlock());
+  // The phase to wait for has the parity of the fills already waited for.
+  Value parity = arith::AndIOp::create(
+      builder, loc, arith::ShRUIOp::create(builder, loc, waited, id), one);
+  Value barrier = barrierPointer(id);
+  auto spin = scf::WhileOp::create(builder, loc, TypeRange{}, ValueRange{});
+  {
+    Block *before = builder.createBlock(&spin.getBefore());
+    Value done = NVVM::MBarrierTryWaitOp::create(
+        builder, loc, builder.getI1Type(), barrier, parity, Value());
+    Value notDone = arith::XOrIOp::create(
+        builder, loc, done,
+        arith::ConstantIntOp::create(builder, loc, builder.getI1Type(), 1));
+    scf::ConditionOp::create(builder, loc, notDone, ValueRange{});
+    (void)before;
+    builder.createBlock(&spin.getAfter());
+    scf::YieldOp::create(builder, loc);
+  }
+  builder.setInsertionPointAfter(spin);
+  flipPhase(1, id);
+}
+
+Value GPULowering::isThreadZero() {
+  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, tid,
+                               index(0));
+}
+
+Value GPULowering::index32(int64_t value) {
+  return arith::ConstantIntOp::create(builder, loc, builder.getI32Type(),
+                                      value);
+}
+
+LogicalResult GPULowering::lowerTmaLoad(tile::LoadOp op) {
+  // No registers are loaded: the wgmma reads the slot once its fill landed.
+  const TmaBuffer &buffer = tmaBuffers.at(op.getSource());
+  Value slot =
+      op.getIndices().empty() ? Value() : mapping.lookup(op.getIndices()[0]);
+  waitPending(barrierIndex(buffer, slot));
+  Value address = slotAddress(buffer, slot);
+  descriptorOperands[op.getResult()] = {buffer, address};
+  // The lowering of every user (the wgmma) asks for the operand here.
+  mapping.map(op.getResult(), address);
+  return success();
+}
+
+void GPULowering::drainTma() {
+  for (int64_t id = 0; id < nextBarrier; ++id)
+    waitPending(index32(id));
+}
+
+/// A wgmma matrix descriptor of a 128-byte swizzled operand at shared
+/// `address`: start, leading and stride byte offsets in 16-byte units.
+static Value matrixDescriptor(OpBuilder &b, Location loc, Value address,
+                              int64_t leading, int64_t stride) {
+  auto i64 = b.getI64Type();
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  };
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, address, constant(0x3FFFF)),
+      constant(4));
+  int64_t fixed = ((leading >> 4) << 16) | ((stride >> 4) << 32) |
+                  (int64_t(1) << 62); // layout type 1: 128-byte swizzle
+  return arith::OrIOp::create(b, loc, start, constant(fixed));
+}
+
+LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
+  auto aType = cast<RankedTensorType>(op.getA().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1),
+          n = bType.getDimSize(1);
+  Type element = aType.getElementType();
+  std::string why;
+  std::optional<WgmmaLayouts> l = getWgmmaLayouts(m, n, k, numWarps, &why);
+  if (!l)
+    return op.emitOpError("cannot run as wgmma: ") << why;
+  if (layoutOf(op.getAcc()) != l->c)
+    return op.emitOpError("has an accumulator layout that is not the wgmma "
+                          "fragments' (")
+           << l->c.str() << ")";
+  auto a = descriptorOperands.find(op.getA());
+  auto b = descriptorOperands.find(op.getB());
+  if (a == descriptorOperands.end() || b == descriptorOperands.end() ||
+      !(element.isBF16() || element.isF16()))
+    return op.emitOpError("of kind wgmma needs bf16 or f16 operands loaded "
+                          "from tile.tma buffers");
+  const TmaBuffer &bufferA = a->second.first, &bufferB = b->second.first;
+  MLIRContext *ctx = builder.getContext();
+  auto i64 = builder.getI64Type();
+  auto f32 = builder.getF32Type();
+  int64_t perBlock = n / 2;
+  auto fragment =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perBlock, f32));
+  // This thread's warpgroup picks its 64-row blocks of A.
+  Value group = arith::IndexCastOp::create(
+      builder, loc, i64, arith::DivUIOp::create(builder, loc, warp, index(4)));
+  Value groupRows = arith::MulIOp::create(
+      builder, loc, group,
+      arith::ConstantIntOp::create(builder, loc, i64, 64 * kRowBytes));
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIntOp::create(builder, loc, i64, v);
+  };
+  NVVM::WGMMATypes type =
+      element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  Value acc = mapping.lookup(op.getAcc());
+  int64_t panelColsA = kRowBytes / bufferA.elementBytes;
+  NVVM::WgmmaFenceAlignedOp::create(builder, loc);
+  SmallVector<Value> results;
+  for (int64_t rep = 0; rep < l->repetitions; ++rep) {
+    Value d = LLVM::UndefOp::create(builder, loc, fragment);
+    for (int64_t i = 0; i < perBlock; ++i)
+      d = LLVM::InsertValueOp::create(
+          builder, loc, d,
+          vector::ExtractOp::create(builder, loc, acc, rep * perBlock + i), i);
+    for (int64_t k0 = 0; k0 < k; k0 += 16) {
+      // A: row block (64 g + 64 G rep), panel k0 / 64, 2 bytes per k.
+      int64_t offsetA = (k0 / panelColsA) * bufferA.rows * kRowBytes +
+                        rep * 64 * l->warpgroups * kRowBytes +
+                        (k0 % panelColsA) * bufferA.elementBytes;
+      Value addressA = arith::AddIOp::create(
+          builder, loc, a->second.second,
+          arith::AddIOp::create(builder, loc, groupRows, constant(offsetA)));
+      // K-major: 8-row groups 1024 bytes apart; the leading offset unused.
+      Value descA = matrixDescriptor(builder, loc, addressA, 16, kSwizzleBytes);
+      // B: rows k0..k0+15 of every 64-column panel (panels rows x 128 B).
+      Value addressB = arith::AddIOp::create(builder, loc, b->second.second,
+                                             constant(k0 * kRowBytes));
+      Value descB = matrixDescriptor(builder, loc, addressB,
+                                     bufferB.rows * kRowBytes, kSwizzleBytes);
+      d = NVVM::WgmmaMmaAsyncOp::create(
+          builder, loc, fragment, d, descA, descB,
+          NVVM::MMAShapeAttr::get(ctx, 64, n, 16), type, type,
+          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row, NVVM::MMALayout::row, nullptr);
+    }
+    results.push_back(d);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(builder, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(builder, loc, 0);
+  // The accumulators are read only once the group is complete.
+  for (auto [rep, d] : llvm::enumerate(results))
+    for (int64_t i = 0; i < perBlock; ++i)
+      acc = vector::InsertOp::create(
+          builder, loc, LLVM::ExtractValueOp::create(builder, loc, d, i), acc,
+          int64_t(rep) * perBlock + i);
+  mapping.map(op.getResult(), acc);
+  return success();
+}

@@ -1,0 +1,174 @@
+//===- Block.h - The emulator's state of a running block --------*- C++ -*-===//
+//
+// Private to runtime/src/emu: the block an OS thread runs (its GPU threads
+// as fibers, warps, shared memory, barriers) and the helpers the
+// instruction implementations share. Emulator.cpp runs blocks and
+// implements the sm_80 and AMD instructions, Hopper.cpp sm_90a's mbarriers,
+// TMA and wgmma.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_RUNTIME_EMU_BLOCK_H
+#define TESSERA_RUNTIME_EMU_BLOCK_H
+
+#include "Emulator.h"
+
+#include <boost/context/fiber.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace tessera::emu::detail {
+
+struct Copy {
+  void *dst;
+  const void *src;
+  uint32_t bytes, srcBytes;
+  uint64_t issueEpoch;
+};
+
+/// What the race detector remembers of one 4-byte word of shared memory:
+/// the last write and the reads since, by barrier epoch.
+struct Shadow {
+  int64_t writeEpoch = -1, readEpoch = -1;
+  uint32_t writer = 0, reader = 0;
+  bool manyReaders = false;
+  const char *writeOp = nullptr, *readOp = nullptr;
+};
+
+struct Thread {
+  boost::context::fiber self, sink;
+  uint32_t tid = 0;
+  bool done = false;
+  const char *waitingFor = nullptr;
+  std::vector<Copy> open;
+  std::deque<std::vector<Copy>> groups;
+};
+
+/// Lanes in the widest warp (AMD's wave64).
+constexpr unsigned kMaxLanes = 64;
+
+/// One warp's rendezvous for a collective.
+struct Warp {
+  unsigned arrived = 0;
+  uint64_t generation = 0;
+  const char *kind = nullptr;
+  const void *address[kMaxLanes];
+  uint32_t a[kMaxLanes][4], b[kMaxLanes][2], out[kMaxLanes][4];
+  uint32_t shuffled[kMaxLanes], laneMask[kMaxLanes];
+  float c[kMaxLanes][4], d[kMaxLanes][4];
+  // MFMA operands: four 16-bit elements of A and B, 16 accumulators.
+  uint64_t mfmaA[kMaxLanes], mfmaB[kMaxLanes];
+  float mfmaC[kMaxLanes][16], mfmaD[kMaxLanes][16];
+};
+
+/// An sm_90a bulk tensor copy issued onto an mbarrier, performed when a
+/// thread polls that mbarrier (so a read without a wait sees no data).
+struct BulkCopy {
+  char *dst;
+  const TensorMap *map;
+  int32_t c0, c1;
+};
+
+/// An mbarrier's state: arrivals and transaction bytes still expected in
+/// the current phase, and the copies that will complete them.
+struct MBarrier {
+  uint32_t expected = 0, pending = 0;
+  int64_t tx = 0;
+  uint32_t phase = 0;
+  std::vector<BulkCopy> inFlight;
+};
+
+/// One warpgroup's (128 threads') rendezvous for a wgmma.
+struct Warpgroup {
+  unsigned arrived = 0;
+  uint64_t generation = 0;
+  uint64_t descA = 0, descB = 0;
+  uint32_t flags = 0;
+  float in[128][128], out[128][128];
+};
+
+struct Block {
+  uint32_t ctaid[3], nctaid[3], ntid;
+  /// Lanes per warp: 32 (NVIDIA) or 64 (AMD's waves).
+  uint32_t warpSize = 32;
+  std::vector<Thread> threads;
+  Thread *running = nullptr;
+  char *shared = nullptr;
+  unsigned barrierArrived = 0;
+  uint64_t barrierGeneration = 0;
+  std::vector<Warp> warps;
+  uint64_t progress = 0;
+  int64_t sharedBytes = 0;
+  std::vector<Shadow> shadow; // with race detection
+  bool raced = false;         // one report per block
+  /// After a deadlock or divergence: waits return at once so that every
+  /// thread runs to its end; the launch reports the error.
+  bool failed = false;
+  /// sm_90a: mbarriers by shared offset, warpgroups (made on first use).
+  std::map<int64_t, MBarrier> mbarriers;
+  std::vector<std::unique_ptr<Warpgroup>> warpgroups;
+};
+
+/// The block the calling OS thread runs.
+extern thread_local Block *block;
+
+/// Records the launch's first error.
+void report(std::string message);
+/// Reports a block's unrecoverable error and lets its threads finish
+/// without waiting (the results are then meaningless; the launch fails).
+void failBlock(const std::string &message);
+/// Switches to the next fiber of the block.
+void yield();
+/// "thread T (warp W, lane L)".
+std::string who(uint32_t tid);
+/// Checks a shared-memory access against the race detector's shadow.
+void access(const void *address, size_t bytes, bool write, const char *op,
+            uint32_t tid, int64_t since = -1);
+uint32_t lane();
+uint32_t warpIndex();
+Warp &warp();
+unsigned lanesOfWarp();
+
+/// Yields until `ready()`; `what` names the wait in a deadlock report.
+template <typename Ready> void waitUntil(const char *what, Ready ready) {
+  while (!block->failed && !ready()) {
+    block->running->waitingFor = what;
+    yield();
+  }
+  block->running->waitingFor = nullptr;
+}
+
+/// Arrives at a collective of kind `kind`; the last lane runs `compute`.
+template <typename Compute> void collective(const char *kind, Compute compute) {
+  Warp &w = warp();
+  if (block->failed)
+    return;
+  if (w.arrived && w.kind != kind)
+    return failBlock(std::string("warp ") + std::to_string(warpIndex()) +
+                     " diverged: lanes wait at '" + w.kind + "' and lane " +
+                     std::to_string(lane()) + " reached '" + kind + "'");
+  w.kind = kind;
+  ++block->progress;
+  uint64_t generation = w.generation;
+  if (++w.arrived == lanesOfWarp()) {
+    compute(w);
+    w.arrived = 0;
+    ++w.generation;
+    return;
+  }
+  waitUntil(kind, [&] { return w.generation != generation; });
+}
+
+/// Adds the sm_90a entries (Hopper.cpp) to the emulator's table.
+void addHopperEntries(std::unordered_map<std::string_view, void *> &table);
+
+} // namespace tessera::emu::detail
+
+#endif // TESSERA_RUNTIME_EMU_BLOCK_H

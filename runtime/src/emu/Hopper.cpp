@@ -1,0 +1,332 @@
+//===- Hopper.cpp - sm_90a mbarriers, TMA and wgmma -----------------------===//
+//
+// Written from the PTX ISA ("mbarrier", "cp.async.bulk.tensor", "Tensor
+// Memory Access" swizzling modes, "Matrix Descriptor Format" and the wgmma
+// shared memory matrix layouts), not from the compiler's lowering:
+//  - an mbarrier is a side table entry keyed by its shared offset: expected
+//    and pending arrivals, transaction bytes, phase;
+//  - a bulk tensor copy is queued on its mbarrier and performed when a
+//    thread polls that mbarrier (try_wait), completing its bytes then; a
+//    kernel that reads the destination without waiting reads the poisoned
+//    shared memory, and a wgmma that reads bytes a queued copy will write
+//    is reported as a race;
+//  - wgmma is a warpgroup collective: the last of the 128 threads decodes
+//    the descriptors, reads A and B from shared memory and computes D;
+//    results are final at issue, so fence, commit and wait do nothing.
+// Only what the compiler emits is modelled: 2-D tiled copies with 128-byte
+// swizzling and zero fill, descriptors of 128-byte swizzled layouts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Block.h"
+
+#include <cstring>
+
+using namespace tessera;
+using namespace tessera::emu::detail;
+
+bool emu::encodeTensorMap(TensorMap &map, const void *base,
+                          uint32_t elementBytes, const uint64_t dims[2],
+                          uint64_t strideBytes, const uint32_t box[2],
+                          std::string *why) {
+  auto fail = [&](const std::string &message) {
+    if (why)
+      *why = message;
+    return false;
+  };
+  if (reinterpret_cast<uintptr_t>(base) % 16)
+    return fail("the base address is not 16-byte aligned");
+  if (strideBytes % 16 || strideBytes >= (uint64_t(1) << 40))
+    return fail("the row stride (" + std::to_string(strideBytes) +
+                " bytes) is not a multiple of 16 bytes below 2^40");
+  for (int d = 0; d < 2; ++d) {
+    if (dims[d] == 0 || dims[d] > (uint64_t(1) << 32))
+      return fail("dimension " + std::to_string(d) + " has size " +
+                  std::to_string(dims[d]) + ", outside [1, 2^32]");
+    if (box[d] == 0 || box[d] > 256)
+      return fail("the box is not 1 to 256 elements wide");
+  }
+  if (box[0] * elementBytes != 128)
+    return fail("a box row is not the 128-byte swizzle span");
+  std::memset(&map, 0, sizeof map);
+  map.magic = kTensorMapMagic;
+  map.elementBytes = elementBytes;
+  map.box[0] = box[0];
+  map.box[1] = box[1];
+  map.base = base;
+  map.dims[0] = dims[0];
+  map.dims[1] = dims[1];
+  map.strideBytes = strideBytes;
+  return true;
+}
+
+namespace {
+
+/// 128-byte swizzling of a shared offset (the block's memory is 1024-byte
+/// aligned, so offset bits are address bits): the 16-byte chunk index
+/// (bits 4-6) XOR the row index within 8 rows of 128 bytes (bits 7-9).
+int64_t swizzle128(int64_t offset) {
+  return offset ^ (((offset >> 7) & 7) << 4);
+}
+
+int64_t sharedOffset(const void *address) {
+  return static_cast<const char *>(address) - block->shared;
+}
+
+MBarrier *findBarrier(const void *address, const char *op) {
+  auto it = block->mbarriers.find(sharedOffset(address));
+  if (it == block->mbarriers.end()) {
+    failBlock(std::string(op) + " on shared offset " +
+              std::to_string(sharedOffset(address)) +
+              ", which holds no initialized mbarrier");
+    return nullptr;
+  }
+  return &it->second;
+}
+
+void completeIfDone(MBarrier &bar) {
+  if (bar.pending || bar.tx)
+    return;
+  ++bar.phase;
+  bar.pending = bar.expected;
+  ++block->progress;
+}
+
+/// Performs a queued copy: element (i0, i1) of the box is global element
+/// (c0 + i0, c1 + i1), zero outside the tensor.
+void land(const BulkCopy &copy) {
+  const emu::TensorMap &m = *copy.map;
+  int64_t start = sharedOffset(copy.dst);
+  int64_t bytes = int64_t(m.box[0]) * m.box[1] * m.elementBytes;
+  if (start < 0 || start + bytes > block->sharedBytes || start % 1024)
+    return failBlock("a bulk tensor copy writes shared offset " +
+                     std::to_string(start) +
+                     ", outside the kernel's shared memory or not 1024-byte "
+                     "aligned for 128-byte swizzling");
+  for (uint32_t i1 = 0; i1 < m.box[1]; ++i1)
+    for (uint32_t i0 = 0; i0 < m.box[0]; ++i0) {
+      int64_t x = int64_t(copy.c0) + i0, y = int64_t(copy.c1) + i1;
+      char *dst =
+          block->shared +
+          swizzle128(start + (int64_t(i1) * m.box[0] + i0) * m.elementBytes);
+      if (x < 0 || y < 0 || uint64_t(x) >= m.dims[0] ||
+          uint64_t(y) >= m.dims[1]) {
+        std::memset(dst, 0, m.elementBytes);
+        continue;
+      }
+      std::memcpy(dst,
+                  static_cast<const char *>(m.base) + y * m.strideBytes +
+                      x * m.elementBytes,
+                  m.elementBytes);
+    }
+}
+
+void emuMbarrierInit(void *address, uint32_t count) {
+  if (count == 0)
+    return failBlock("mbarrier.init with an arrival count of 0");
+  MBarrier &bar = block->mbarriers[sharedOffset(address)];
+  if (!bar.inFlight.empty())
+    return failBlock("mbarrier.init on an mbarrier with copies in flight");
+  bar = MBarrier();
+  bar.expected = bar.pending = count;
+  ++block->progress;
+}
+
+/// An arrival on the mbarrier at `address` that expects `bytes` more
+/// transaction bytes; returns the phase before it.
+uint64_t arrive(void *address, uint32_t bytes, const char *op) {
+  MBarrier *bar = findBarrier(address, op);
+  if (!bar)
+    return 0;
+  if (bar->pending == 0) {
+    failBlock(std::string(op) + " with no arrival pending");
+    return 0;
+  }
+  uint64_t state = bar->phase;
+  bar->tx += bytes;
+  --bar->pending;
+  ++block->progress;
+  completeIfDone(*bar);
+  return state;
+}
+
+uint64_t emuArriveExpectTx(void *address, uint32_t bytes) {
+  return arrive(address, bytes, "mbarrier.arrive.expect_tx");
+}
+uint64_t emuArrive(void *address) {
+  return arrive(address, 0, "mbarrier.arrive");
+}
+
+bool emuTryWaitParity(void *address, uint32_t parity) {
+  MBarrier *bar = findBarrier(address, "mbarrier.try_wait.parity");
+  if (!bar)
+    return true;
+  // Polling lands the copies that complete on this mbarrier.
+  if (!bar->inFlight.empty()) {
+    for (const BulkCopy &copy : bar->inFlight) {
+      land(copy);
+      bar->tx -=
+          int64_t(copy.map->box[0]) * copy.map->box[1] * copy.map->elementBytes;
+    }
+    bar->inFlight.clear();
+    ++block->progress;
+    completeIfDone(*bar);
+  }
+  // The phase of parity `parity` has completed once the current phase's
+  // parity differs.
+  bool done = (bar->phase & 1) != (parity & 1);
+  if (!done && !block->failed) {
+    block->running->waitingFor = "mbarrier.try_wait.parity";
+    yield();
+    block->running->waitingFor = nullptr;
+  }
+  return done || block->failed;
+}
+
+void emuTmaLoad2d(void *dst, void *address, const void *map, int32_t c0,
+                  int32_t c1, uint32_t, uint64_t, uint32_t useMask,
+                  uint32_t useHint, uint32_t) {
+  if ((useMask & 1) || (useHint & 1))
+    return failBlock("a bulk tensor copy with a multicast mask or cache "
+                     "hint, which the emulator does not model");
+  auto *m = static_cast<const emu::TensorMap *>(map);
+  if (!m || m->magic != emu::kTensorMapMagic)
+    return failBlock("a bulk tensor copy whose tensor map the emulator's "
+                     "runtime did not encode");
+  MBarrier *bar = findBarrier(address, "cp.async.bulk.tensor");
+  if (!bar)
+    return;
+  bar->inFlight.push_back({static_cast<char *>(dst), m, c0, c1});
+  ++block->progress;
+}
+
+void emuNothing() {}
+void emuWaitGroup(uint64_t) {}
+
+/// The shared offset of element (mn, k) of a wgmma operand with `desc`:
+/// K-major or MN-major (transposed) 128-byte swizzled layouts.
+int64_t operandOffset(uint64_t desc, bool mnMajor, unsigned mn, unsigned k,
+                      unsigned bytes) {
+  int64_t start = int64_t(desc & 0x3FFF) << 4;
+  int64_t leading = int64_t((desc >> 16) & 0x3FFF) << 4;
+  int64_t stride = int64_t((desc >> 32) & 0x3FFF) << 4;
+  // The descriptor holds address bits 4-17; the block's memory starts at a
+  // known address, and shared memory spans less than 256 KiB.
+  int64_t base = int64_t(reinterpret_cast<uintptr_t>(block->shared) & 0x3FFFF);
+  int64_t offset = (start - base) & 0x3FFFF;
+  if (mnMajor)
+    offset += (mn * bytes) % 128 + (k % 8) * 128 + (k / 8) * stride +
+              (mn * bytes / 128) * leading;
+  else
+    offset += (mn % 8) * 128 + (mn / 8) * stride + k * bytes;
+  return swizzle128(offset);
+}
+
+/// Whether a queued copy will write shared byte `offset`.
+bool pendingWrite(int64_t offset) {
+  for (auto &[at, bar] : block->mbarriers)
+    for (const BulkCopy &copy : bar.inFlight) {
+      int64_t start = sharedOffset(copy.dst);
+      int64_t bytes =
+          int64_t(copy.map->box[0]) * copy.map->box[1] * copy.map->elementBytes;
+      if (offset >= start && offset < start + bytes)
+        return true;
+    }
+  return false;
+}
+
+template <bool F16>
+void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
+              uint32_t scaleD, int32_t scaleA, int32_t scaleB, uint32_t transA,
+              uint32_t transB, uint32_t n) {
+  Block &b = *block;
+  uint32_t tid = b.running->tid, group = tid / 128;
+  if (b.ntid % 128)
+    return failBlock("wgmma in a block that is not whole warpgroups");
+  if (b.warpgroups.size() <= group)
+    b.warpgroups.resize(group + 1);
+  if (!b.warpgroups[group])
+    b.warpgroups[group] = std::make_unique<Warpgroup>();
+  Warpgroup &w = *b.warpgroups[group];
+  uint32_t flags = (scaleD & 1) | (transA & 1) << 1 | (transB & 1) << 2 |
+                   (scaleA < 0) << 3 | (scaleB < 0) << 4 | n << 8;
+  if (w.arrived && (w.descA != descA || w.descB != descB || w.flags != flags))
+    return failBlock("the threads of warpgroup " + std::to_string(group) +
+                     " issue different wgmma instructions");
+  w.descA = descA;
+  w.descB = descB;
+  w.flags = flags;
+  std::memcpy(w.in[tid % 128], in, sizeof(float) * n / 2);
+  ++b.progress;
+  uint64_t generation = w.generation;
+  if (++w.arrived < 128) {
+    waitUntil("wgmma", [&] { return w.generation != generation; });
+  } else {
+    for (uint64_t desc : {descA, descB})
+      if ((desc >> 62) != 1 || ((desc >> 49) & 7))
+        return failBlock("a wgmma descriptor with a layout other than "
+                         "128-byte swizzling, or a base offset, which the "
+                         "emulator does not model");
+    static thread_local uint16_t a[64][16], bm[16][256];
+    auto read = [&](uint64_t desc, bool mnMajor, unsigned mn, unsigned k,
+                    uint16_t &value) {
+      int64_t offset = operandOffset(desc, mnMajor, mn, k, 2);
+      if (offset < 0 || offset + 2 > b.sharedBytes) {
+        failBlock("wgmma reads shared offset " + std::to_string(offset) +
+                  ", outside the kernel's shared memory");
+        return false;
+      }
+      if (pendingWrite(offset)) {
+        report("block (" + std::to_string(b.ctaid[0]) + ", " +
+               std::to_string(b.ctaid[1]) + ", " + std::to_string(b.ctaid[2]) +
+               "): wgmma reads shared byte " + std::to_string(offset) +
+               " while a bulk tensor copy to it is pending (its mbarrier was "
+               "not waited on)");
+        b.raced = true;
+      }
+      std::memcpy(&value, b.shared + offset, 2);
+      return true;
+    };
+    for (unsigned m = 0; m < 64; ++m)
+      for (unsigned k = 0; k < 16; ++k)
+        if (!read(descA, transA & 1, m, k, a[m][k]))
+          return;
+    for (unsigned k = 0; k < 16; ++k)
+      for (unsigned col = 0; col < n; ++col)
+        if (!read(descB, transB & 1, col, k, bm[k][col]))
+          return;
+    emu::wgmmaM64NK16(a, bm, n, scaleA < 0 ? -1 : 1, scaleB < 0 ? -1 : 1,
+                      scaleD & 1, w.in, w.out, F16);
+    w.arrived = 0;
+    ++w.generation;
+  }
+  std::memcpy(out, w.out[tid % 128], sizeof(float) * n / 2);
+}
+
+} // namespace
+
+void tessera::emu::detail::addHopperEntries(
+    std::unordered_map<std::string_view, void *> &table) {
+  table.insert({
+      {"llvm.nvvm.mbarrier.init.shared",
+       reinterpret_cast<void *>(emuMbarrierInit)},
+      {"llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta",
+       reinterpret_cast<void *>(emuArriveExpectTx)},
+      {"llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta",
+       reinterpret_cast<void *>(emuTryWaitParity)},
+      {"llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d",
+       reinterpret_cast<void *>(emuTmaLoad2d)},
+      {"llvm.nvvm.mbarrier.arrive.shared", reinterpret_cast<void *>(emuArrive)},
+      // Shared memory is one memory for every proxy here.
+      {"llvm.nvvm.fence.proxy.async.shared_cta",
+       reinterpret_cast<void *>(emuNothing)},
+      {"llvm.nvvm.wgmma.fence.sync.aligned",
+       reinterpret_cast<void *>(emuNothing)},
+      {"llvm.nvvm.wgmma.commit_group.sync.aligned",
+       reinterpret_cast<void *>(emuNothing)},
+      {"llvm.nvvm.wgmma.wait_group.sync.aligned",
+       reinterpret_cast<void *>(emuWaitGroup)},
+      {"tessera.emu.wgmma.f32.bf16", reinterpret_cast<void *>(emuWgmma<false>)},
+      {"tessera.emu.wgmma.f32.f16", reinterpret_cast<void *>(emuWgmma<true>)},
+  });
+}
