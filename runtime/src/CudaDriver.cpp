@@ -59,6 +59,10 @@ struct Driver {
   CUresult (*cuEventSynchronize)(Handle);
   CUresult (*cuEventElapsedTime)(float *, Handle, Handle);
   CUresult (*cuEventDestroy)(Handle);
+  CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *,
+                                     const uint64_t *, const uint64_t *,
+                                     const unsigned *, const unsigned *, int,
+                                     int, int, int);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
 };
@@ -128,6 +132,20 @@ int launch(void *function, tessera_grid grid, unsigned threads,
                                sharedBytes, stream, params, nullptr);
 }
 
+int encodeTensorMap(void *map, const LaunchArgs::TensorMap &tensor) {
+  // CU_TENSOR_MAP_DATA_TYPE_UINT8/16/32/64 by element size (the bits are
+  // copied, zero filled outside the tensor), no interleave, 128-byte
+  // swizzle, 128-byte L2 promotion, zero fill.
+  int type = tensor.elementBytes == 1   ? 0
+             : tensor.elementBytes == 2 ? 1
+             : tensor.elementBytes == 4 ? 2
+                                        : 4;
+  const unsigned elementStrides[2] = {1, 1};
+  return driver.cuTensorMapEncodeTiled(
+      map, type, 2, const_cast<void *>(tensor.base), tensor.dims,
+      &tensor.strideBytes, tensor.box, elementStrides, /*interleave=*/0,
+      /*swizzle=*/3, /*l2Promotion=*/2, /*oobFill=*/0);
+}
 int allocate(void **data, size_t bytes) {
   CUdeviceptr pointer = 0;
   CUresult result = driver.cuMemAlloc(&pointer, bytes);
@@ -192,6 +210,11 @@ bool load() {
   bind(driver.cuEventDestroy, "cuEventDestroy_v2");
   bind(driver.cuGetErrorName, "cuGetErrorName");
   bind(driver.cuGetErrorString, "cuGetErrorString");
+  // Tensor maps came with CUDA 12: without them, sm_90a kernels copy with
+  // their threads.
+  driver.cuTensorMapEncodeTiled =
+      reinterpret_cast<decltype(driver.cuTensorMapEncodeTiled)>(
+          dlsym(bind.library, "cuTensorMapEncodeTiled"));
   if (!bind.missing.empty()) {
     fail(TESSERA_ERROR_NO_DRIVER, std::string(library) + " lacks " +
                                       bind.missing + "; the driver is too old");
@@ -236,6 +259,8 @@ bool load() {
   api.eventSynchronize = driver.cuEventSynchronize;
   api.eventElapsedMs = driver.cuEventElapsedTime;
   api.eventDestroy = driver.cuEventDestroy;
+  api.encodeTensorMap =
+      driver.cuTensorMapEncodeTiled ? encodeTensorMap : nullptr;
   api.describe = describe;
   api.noDevice = kNoDevice;
   return true;

@@ -10,7 +10,9 @@
 #include "GpuApi.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <map>
 #include <mutex>
 
 using namespace tessera::runtime;
@@ -75,7 +77,12 @@ public:
     if (api.properties(ordinal, props) == 0)
       arch = props.arch;
   }
-  ~GpuBackend() override { api.close(ordinal, context); }
+  ~GpuBackend() override {
+    if (!tensorMaps.empty() && api.makeCurrent(ordinal, context) == 0)
+      for (auto &[map, pointer] : tensorMaps)
+        api.release(pointer);
+    api.close(ordinal, context);
+  }
 
   tessera_device_kind kind() const override { return api.kind; }
 
@@ -168,12 +175,8 @@ public:
                         LaunchArgs args, Stream *stream) override {
     if (tessera_status status = current())
       return status;
-    if (!args.tensorMaps.empty())
-      return fail(TESSERA_ERROR_UNSUPPORTED,
-                  kernel.entry->name + " copies with TMA; encoding its "
-                                       "tensor maps on a GPU is not "
-                                       "implemented yet (run it on the "
-                                       "emulator, or compile for sm_80)");
+    if (tessera_status status = appendTensorMaps(args))
+      return status;
     std::vector<void *> params = args.perParameter();
     const KernelEntry &entry = *kernel.entry;
     if (tessera_status status =
@@ -237,6 +240,38 @@ public:
 private:
   DeviceRef self() const { return {api, ordinal, context}; }
 
+  /// One pointer parameter per tensor map the kernel takes: to a device
+  /// copy of the encoded map (kept for the device's life, one per distinct
+  /// map, so that no launch in flight loses it), or null where the driver
+  /// cannot encode it (the kernel's threads then copy).
+  tessera_status appendTensorMaps(LaunchArgs &args) {
+    for (const LaunchArgs::TensorMap &m : args.tensorMaps) {
+      alignas(64) std::array<uint64_t, 16> map{};
+      void *pointer = nullptr;
+      bool empty = m.dims[0] == 0 || m.dims[1] == 0;
+      if (api.encodeTensorMap && !empty &&
+          api.encodeTensorMap(map.data(), m) == 0) {
+        std::lock_guard<std::mutex> lock(tensorMapMutex);
+        auto known = tensorMaps.find(map);
+        if (known == tensorMaps.end()) {
+          void *stored = nullptr;
+          if (tessera_status status = check(api.allocate(&stored, sizeof map),
+                                            "allocating a tensor map"))
+            return status;
+          known = tensorMaps.emplace(map, stored).first;
+          if (tessera_status status = check(
+                  api.copyToDevice(stored, map.data(), sizeof map, nullptr),
+                  "copying a tensor map"))
+            return status;
+        }
+        pointer = known->second;
+      }
+      args.slots.push_back({int64_t(reinterpret_cast<uintptr_t>(pointer))});
+      args.views.push_back(false);
+    }
+    return TESSERA_SUCCESS;
+  }
+
   static void *handle(Stream *stream) {
     return stream ? static_cast<GpuStream *>(stream)->handle : nullptr;
   }
@@ -264,6 +299,8 @@ private:
   int ordinal;
   void *context;
   std::string arch;
+  std::mutex tensorMapMutex;
+  std::map<std::array<uint64_t, 16>, void *> tensorMaps;
 };
 } // namespace
 

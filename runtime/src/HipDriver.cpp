@@ -219,6 +219,7 @@ bool load() {
   api.eventSynchronize = driver.hipEventSynchronize;
   api.eventElapsedMs = driver.hipEventElapsedTime;
   api.eventDestroy = driver.hipEventDestroy;
+  api.encodeTensorMap = nullptr; // no TMA on AMD
   api.describe = describe;
   api.noDevice = kNoDevice;
   return true;

@@ -179,6 +179,33 @@ CUresult cuEventDestroy_v2(void *event) {
   delete static_cast<Event *>(event);
   return kSuccess;
 }
+/// Checks what cuTensorMapEncodeTiled checks of the 2-D tiled, 128-byte
+/// swizzled maps the runtime asks for, and logs them.
+CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank, void *base,
+                                const uint64_t *dims, const uint64_t *strides,
+                                const unsigned *box,
+                                const unsigned *elementStrides, int interleave,
+                                int swizzle, int promotion, int fill) {
+  unsigned bytes = type == 0 ? 1 : type == 1 ? 2 : type == 2 ? 4 : 8;
+  std::string line = "tensor map " + std::to_string(dims[0]) + "x" +
+                     std::to_string(dims[1]) + " stride " +
+                     std::to_string(strides[0]) + " box " +
+                     std::to_string(box[0]) + "x" + std::to_string(box[1]) +
+                     " swizzle " + std::to_string(swizzle);
+  bool ok = rank == 2 && reinterpret_cast<uintptr_t>(map) % 64 == 0 &&
+            reinterpret_cast<uintptr_t>(base) % 16 == 0 &&
+            strides[0] % 16 == 0 && dims[0] && dims[1] && box[0] <= 256 &&
+            box[1] <= 256 && box[0] * bytes <= 128 && elementStrides[0] == 1 &&
+            elementStrides[1] == 1 && interleave == 0 && promotion >= 0 &&
+            fill == 0;
+  log(line + (ok ? "" : " rejected"));
+  if (!ok)
+    return kInvalidValue;
+  std::memset(map, 0, 128);
+  std::memcpy(map, &base, sizeof base);
+  return kSuccess;
+}
+
 CUresult cuGetErrorName(CUresult result, const char **name) {
   *name = result == kNoDevice   ? "CUDA_ERROR_NO_DEVICE"
           : result == kNotFound ? "CUDA_ERROR_NOT_FOUND"
