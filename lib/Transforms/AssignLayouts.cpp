@@ -171,16 +171,18 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
 std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
   auto a = cast<RankedTensorType>(mma.getA().getType());
   Type element = a.getElementType();
-  if (mma.getTransposeA() || mma.getTransposeB())
-    return "transposed operands are not supported yet";
+  // A is read K-major; B N-major, or K-major when stored transposed.
+  if (mma.getTransposeA())
+    return "a transposed A operand is not supported yet";
   if (!cast<RankedTensorType>(mma.getAcc().getType()).getElementType().isF32())
     return "the accumulator is not f32";
+  auto b = cast<RankedTensorType>(mma.getB().getType());
   int64_t m = a.getDimSize(0), k = a.getDimSize(1),
-          n = cast<RankedTensorType>(mma.getB().getType()).getDimSize(1);
+          n = b.getDimSize(mma.getTransposeB() ? 0 : 1);
   std::string why;
   if (!getWgmmaLayouts(m, n, k, numWarps, &why))
     return why;
-  if (m > 256 || k > 256)
+  if (m > 256 || k > 256 || n > 256)
     return "an operand tile has more than 256 rows (a TMA box's limit)";
   int64_t rowBytes = element.getIntOrFloatBitWidth() / 8;
   for (Value operand : {mma.getA(), mma.getB()}) {
@@ -195,10 +197,11 @@ std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
     for (Operation *user : alloc->getUsers()) {
       if (auto copy = dyn_cast<tile::CopyOp>(user)) {
         auto arg = dyn_cast<BlockArgument>(copy.getSource());
-        if (!arg || arg.getOwner()->getParentOp() != kernel ||
-            copy.getSource().getType().getRank() != 2)
-          return "a copy into an operand's buffer is not from a 2-D kernel "
-                 "argument";
+        int64_t rank = copy.getSource().getType().getRank();
+        if (!arg || arg.getOwner()->getParentOp() != kernel || rank < 2 ||
+            rank > 3)
+          return "a copy into an operand's buffer is not from a 2-D or 3-D "
+                 "kernel argument";
         if (auto pad = copy.getPadAttr())
           if (!matchPattern(pad, m_AnyZeroFloat()) &&
               !matchPattern(pad, m_Zero()))

@@ -106,7 +106,9 @@ struct TileLayoutReportPass
             auto mma = cast<tile::MmaOp>(*load->user_begin());
             remark << "; read by " << name(mma.getResult())
                    << " with wgmma through a "
-                   << (load.getResult() == mma.getA() ? "K" : "N")
+                   << (load.getResult() == mma.getA() || mma.getTransposeB()
+                           ? "K"
+                           : "N")
                    << "-major matrix descriptor";
           }
         remark << "; bank conflicts of TMA and wgmma are not modelled";

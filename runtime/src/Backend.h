@@ -33,10 +33,11 @@ struct LaunchArgs {
   /// rules (the kernel then copies without it).
   struct TensorMap {
     const void *base;
-    uint64_t dims[2];     // innermost first
-    uint64_t strideBytes; // of dimension 1
+    uint32_t rank;           // 2 or 3
+    uint64_t dims[3];        // innermost first
+    uint64_t strideBytes[2]; // of dimensions 1 and 2
     uint32_t elementBytes;
-    uint32_t box[2];
+    uint32_t box[3]; // one deep in dimension 2
   };
   std::vector<TensorMap> tensorMaps;
   /// Host-side storage of encoded maps (128 bytes each), kept with the

@@ -57,8 +57,8 @@ bool parseArgument(const std::string &arg, ArgSpec &spec) {
   return true;
 }
 
-/// Parses `tmap:<arg>:<cols>x<rows>` of a 2-D view argument with 16-bit or
-/// narrower elements, a box row of 128 bytes and at most 256 rows.
+/// Parses `tmap:<arg>:<cols>x<rows>` of a 2-D or 3-D view argument, a box
+/// row of 128 bytes and at most 256 rows.
 bool parseTensorMap(const std::string &token, KernelEntry &kernel) {
   unsigned long arg = 0, cols = 0, rows = 0;
   char x = 0;
@@ -69,8 +69,8 @@ bool parseTensorMap(const std::string &token, KernelEntry &kernel) {
     return false;
   const ArgSpec &spec = kernel.specs[arg];
   size_t bytes = scalarBytes(spec.element);
-  if (!spec.view || spec.rank != 2 || !bytes || cols * bytes != 128 ||
-      rows < 1 || rows > 256)
+  if (!spec.view || spec.rank < 2 || spec.rank > 3 || !bytes ||
+      cols * bytes != 128 || rows < 1 || rows > 256)
     return false;
   kernel.tensorMaps.push_back(
       {arg, static_cast<uint32_t>(cols), static_cast<uint32_t>(rows)});
@@ -206,7 +206,7 @@ tessera_status tessera::runtime::readBundle(std::string_view data,
                       "then view:<element>:<rank> or scalar:<type> "
                       "arguments, scalars integers or floats of at most "
                       "64 bits, then tmap:<arg>:<cols>x<rows> tensor maps "
-                      "of 2-D views with 128-byte box rows)");
+                      "of 2-D or 3-D views with 128-byte box rows)");
     images.push_back(std::move(image));
     at += (size + 7) / 8 * 8;
   }

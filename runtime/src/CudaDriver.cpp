@@ -140,10 +140,10 @@ int encodeTensorMap(void *map, const LaunchArgs::TensorMap &tensor) {
              : tensor.elementBytes == 2 ? 1
              : tensor.elementBytes == 4 ? 2
                                         : 4;
-  const unsigned elementStrides[2] = {1, 1};
+  const unsigned elementStrides[3] = {1, 1, 1};
   return driver.cuTensorMapEncodeTiled(
-      map, type, 2, const_cast<void *>(tensor.base), tensor.dims,
-      &tensor.strideBytes, tensor.box, elementStrides, /*interleave=*/0,
+      map, type, tensor.rank, const_cast<void *>(tensor.base), tensor.dims,
+      tensor.strideBytes, tensor.box, elementStrides, /*interleave=*/0,
       /*swizzle=*/3, /*l2Promotion=*/2, /*oobFill=*/0);
 }
 int allocate(void **data, size_t bytes) {

@@ -248,7 +248,9 @@ private:
     for (const LaunchArgs::TensorMap &m : args.tensorMaps) {
       alignas(64) std::array<uint64_t, 16> map{};
       void *pointer = nullptr;
-      bool empty = m.dims[0] == 0 || m.dims[1] == 0;
+      bool empty = false;
+      for (uint32_t d = 0; d < m.rank; ++d)
+        empty |= m.dims[d] == 0;
       if (api.encodeTensorMap && !empty &&
           api.encodeTensorMap(map.data(), m) == 0) {
         std::lock_guard<std::mutex> lock(tensorMapMutex);

@@ -306,8 +306,9 @@ private:
     for (size_t i = 0; i < args.tensorMaps.size(); ++i) {
       const LaunchArgs::TensorMap &m = args.tensorMaps[i];
       tessera::emu::TensorMap map;
-      bool encoded = tessera::emu::encodeTensorMap(
-          map, m.base, m.elementBytes, m.dims, m.strideBytes, m.box, nullptr);
+      bool encoded =
+          tessera::emu::encodeTensorMap(map, m.base, m.elementBytes, m.rank,
+                                        m.dims, m.strideBytes, m.box, nullptr);
       if (encoded)
         std::memcpy(args.encoded[i].data(), &map, sizeof map);
       args.slots.push_back({encoded ? int64_t(reinterpret_cast<uintptr_t>(

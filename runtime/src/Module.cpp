@@ -84,14 +84,22 @@ tessera_status marshal(const KernelEntry &entry, void *const *args,
     out.views.push_back(true);
   }
   for (const TensorMapSpec &map : entry.tensorMaps) {
+    // Dimensions innermost first; a 3-D view's box is one deep.
     const auto *view = static_cast<const tessera_view *>(args[map.arg]);
-    uint32_t bytes = uint32_t(scalarBytes(entry.specs[map.arg].element));
-    out.tensorMaps.push_back(
-        {view->data,
-         {uint64_t(view->sizes[1]), uint64_t(view->sizes[0])},
-         uint64_t(view->strides[0]) * bytes,
-         bytes,
-         {map.boxCols, map.boxRows}});
+    LaunchArgs::TensorMap m = {};
+    m.base = view->data;
+    m.rank = uint32_t(view->rank);
+    m.elementBytes = uint32_t(scalarBytes(entry.specs[map.arg].element));
+    for (uint32_t d = 0; d < m.rank; ++d) {
+      m.dims[d] = uint64_t(view->sizes[m.rank - 1 - d]);
+      if (d > 0)
+        m.strideBytes[d - 1] =
+            uint64_t(view->strides[m.rank - 1 - d]) * m.elementBytes;
+    }
+    m.box[0] = map.boxCols;
+    m.box[1] = map.boxRows;
+    m.box[2] = 1;
+    out.tensorMaps.push_back(m);
   }
   return TESSERA_SUCCESS;
 }

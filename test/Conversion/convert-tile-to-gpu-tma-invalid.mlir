@@ -15,11 +15,11 @@ module attributes {tile.target = "sm_80"} {
 // -----
 
 module attributes {tile.target = "sm_90a"} {
-  tile.kernel @k(%A: !tile.view<?x?x?xbf16>) threads(128) {
+  tile.kernel @k(%A: !tile.view<?x?x?x?xbf16>) threads(128) {
     %c0 = arith.constant 0 : index
     %s = tile.alloc_shared {tile.tma} : !tile.shared<64x64xbf16>
-    // expected-error @below {{'tile.copy' op into a tile.tma buffer must copy from a 2-D kernel argument}}
-    tile.copy %A[%c0, %c0, %c0] -> %s : !tile.view<?x?x?xbf16> -> !tile.shared<64x64xbf16>
+    // expected-error @below {{'tile.copy' op into a tile.tma buffer must copy from a 2-D or 3-D kernel argument}}
+    tile.copy %A[%c0, %c0, %c0, %c0] -> %s : !tile.view<?x?x?x?xbf16> -> !tile.shared<64x64xbf16>
     tile.return
   }
 }

@@ -113,8 +113,8 @@ module attributes {tile.target = "sm_90a"} {
     %a = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
     %b = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
     %z = arith.constant dense<0.0> : tensor<64x64xf32>
-    // expected-error @below {{'tile.mma' op cannot run as wgmma: transposed operands are not supported yet}}
-    %d = tile.mma %a, %b, %z kind wgmma transpose_b : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: a transposed A operand is not supported yet}}
+    %d = tile.mma %a, %b, %z kind wgmma transpose_a : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
     tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
     tile.return
   }

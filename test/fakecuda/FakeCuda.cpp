@@ -179,7 +179,7 @@ CUresult cuEventDestroy_v2(void *event) {
   delete static_cast<Event *>(event);
   return kSuccess;
 }
-/// Checks what cuTensorMapEncodeTiled checks of the 2-D tiled, 128-byte
+/// Checks what cuTensorMapEncodeTiled checks of the tiled, 128-byte
 /// swizzled maps the runtime asks for, and logs them.
 CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank, void *base,
                                 const uint64_t *dims, const uint64_t *strides,
@@ -187,17 +187,22 @@ CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank, void *base,
                                 const unsigned *elementStrides, int interleave,
                                 int swizzle, int promotion, int fill) {
   unsigned bytes = type == 0 ? 1 : type == 1 ? 2 : type == 2 ? 4 : 8;
-  std::string line = "tensor map " + std::to_string(dims[0]) + "x" +
-                     std::to_string(dims[1]) + " stride " +
-                     std::to_string(strides[0]) + " box " +
-                     std::to_string(box[0]) + "x" + std::to_string(box[1]) +
-                     " swizzle " + std::to_string(swizzle);
-  bool ok = rank == 2 && reinterpret_cast<uintptr_t>(map) % 64 == 0 &&
-            reinterpret_cast<uintptr_t>(base) % 16 == 0 &&
-            strides[0] % 16 == 0 && dims[0] && dims[1] && box[0] <= 256 &&
-            box[1] <= 256 && box[0] * bytes <= 128 && elementStrides[0] == 1 &&
-            elementStrides[1] == 1 && interleave == 0 && promotion >= 0 &&
-            fill == 0;
+  std::string shape, stride, boxes;
+  bool ok =
+      rank >= 2 && rank <= 5 && reinterpret_cast<uintptr_t>(map) % 64 == 0 &&
+      reinterpret_cast<uintptr_t>(base) % 16 == 0 && box[0] * bytes <= 128 &&
+      interleave == 0 && promotion >= 0 && fill == 0;
+  for (unsigned d = 0; d < rank && d < 5; ++d) {
+    shape += (d ? "x" : "") + std::to_string(dims[d]);
+    boxes += (d ? "x" : "") + std::to_string(box[d]);
+    ok = ok && dims[d] && box[d] <= 256 && elementStrides[d] == 1;
+    if (d + 1 < rank) {
+      stride += (d ? "," : "") + std::to_string(strides[d]);
+      ok = ok && strides[d] % 16 == 0;
+    }
+  }
+  std::string line = "tensor map " + shape + " stride " + stride + " box " +
+                     boxes + " swizzle " + std::to_string(swizzle);
   log(line + (ok ? "" : " rejected"));
   if (!ok)
     return kInvalidValue;

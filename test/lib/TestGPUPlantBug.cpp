@@ -286,11 +286,13 @@ struct TestGPUPlantBugPass
       return success();
     }
     if (bug == "wgmma-layout") {
-      // The wgmma reads B as K-major, not N-major.
+      // The wgmma reads B in the other major order (K-major for N-major).
       auto mma = first<NVVM::WgmmaMmaAsyncOp>();
       if (!mma)
         return failure();
-      mma.setLayoutB(NVVM::MMALayout::col);
+      mma.setLayoutB(mma.getLayoutB() == NVVM::MMALayout::row
+                         ? NVVM::MMALayout::col
+                         : NVVM::MMALayout::row);
       return success();
     }
     getOperation().emitError() << "unknown bug '" << bug << "'";

@@ -199,30 +199,48 @@ INSTANTIATE_TEST_SUITE_P(Bf16AndF16, EmulatorWgmma, ::testing::Bool());
 
 TEST(EmulatorTensorMap, EncodesWhatTmaCanRead) {
   alignas(16) static char data[4096];
-  uint64_t dims[2] = {64, 32};
-  uint32_t box[2] = {64, 128};
+  uint64_t dims[3] = {64, 32, 2}, strides[2] = {128, 4096};
+  uint32_t box[3] = {64, 128, 1};
   emu::TensorMap map;
   std::string why;
-  ASSERT_TRUE(emu::encodeTensorMap(map, data, 2, dims, 128, box, &why)) << why;
+  ASSERT_TRUE(emu::encodeTensorMap(map, data, 2, 2, dims, strides, box, &why))
+      << why;
   EXPECT_EQ(map.magic, emu::kTensorMapMagic);
   EXPECT_EQ(map.dims[0], 64u);
-  EXPECT_EQ(map.strideBytes, 128u);
+  EXPECT_EQ(map.dims[2], 1u); // a 2-D map is one deep
+  EXPECT_EQ(map.strideBytes[0], 128u);
+  ASSERT_TRUE(emu::encodeTensorMap(map, data, 2, 3, dims, strides, box, &why))
+      << why;
+  EXPECT_EQ(map.dims[2], 2u);
+  EXPECT_EQ(map.strideBytes[1], 4096u);
   // TMA's rules: an aligned base, 16-byte multiple strides, non-empty
   // dimensions, boxes of 128-byte rows and at most 256 elements.
-  EXPECT_FALSE(emu::encodeTensorMap(map, data + 2, 2, dims, 128, box, &why));
+  EXPECT_FALSE(
+      emu::encodeTensorMap(map, data + 2, 2, 2, dims, strides, box, &why));
   EXPECT_EQ(why, "the base address is not 16-byte aligned");
-  EXPECT_FALSE(emu::encodeTensorMap(map, data, 2, dims, 200, box, &why));
-  EXPECT_EQ(why, "the row stride (200 bytes) is not a multiple of 16 bytes "
-                 "below 2^40");
-  uint64_t empty[2] = {0, 32};
-  EXPECT_FALSE(emu::encodeTensorMap(map, data, 2, empty, 128, box, &why));
+  uint64_t odd[2] = {200, 4096};
+  EXPECT_FALSE(emu::encodeTensorMap(map, data, 2, 2, dims, odd, box, &why));
+  EXPECT_EQ(why, "the stride of dimension 1 (200 bytes) is not a multiple "
+                 "of 16 bytes below 2^40");
+  uint64_t oddOuter[2] = {128, 4100};
+  EXPECT_FALSE(
+      emu::encodeTensorMap(map, data, 2, 3, dims, oddOuter, box, &why));
+  EXPECT_EQ(why, "the stride of dimension 2 (4100 bytes) is not a multiple "
+                 "of 16 bytes below 2^40");
+  uint64_t empty[3] = {0, 32, 1};
+  EXPECT_FALSE(
+      emu::encodeTensorMap(map, data, 2, 2, empty, strides, box, &why));
   EXPECT_EQ(why, "dimension 0 has size 0, outside [1, 2^32]");
-  uint32_t tall[2] = {64, 512};
-  EXPECT_FALSE(emu::encodeTensorMap(map, data, 2, dims, 128, tall, &why));
+  uint32_t tall[3] = {64, 512, 1};
+  EXPECT_FALSE(
+      emu::encodeTensorMap(map, data, 2, 2, dims, strides, tall, &why));
   EXPECT_EQ(why, "the box is not 1 to 256 elements wide");
-  uint32_t narrow[2] = {32, 128};
-  EXPECT_FALSE(emu::encodeTensorMap(map, data, 2, dims, 128, narrow, &why));
+  uint32_t narrow[3] = {32, 128, 1};
+  EXPECT_FALSE(
+      emu::encodeTensorMap(map, data, 2, 2, dims, strides, narrow, &why));
   EXPECT_EQ(why, "a box row is not the 128-byte swizzle span");
+  EXPECT_FALSE(emu::encodeTensorMap(map, data, 2, 4, dims, strides, box, &why));
+  EXPECT_EQ(why, "a tensor map of rank 4 (the emulator's are 2-D or 3-D)");
 }
 
 } // namespace

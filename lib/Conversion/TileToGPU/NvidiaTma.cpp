@@ -1,8 +1,8 @@
 //===- NvidiaTma.cpp - TMA copies and wgmma on sm_90a ---------------------===//
 //
 // Shared buffers marked `tile.tma` (tile-assign-layouts: filled only by
-// copies from 2-D kernel arguments, read only by wgmma) are stored the way
-// TMA writes them with 128-byte swizzling: panels of 128-byte rows (64
+// copies from 2-D or 3-D kernel arguments, read only by wgmma) are stored the
+// way TMA writes them with 128-byte swizzling: panels of 128-byte rows (64
 // 16-bit columns) one after the other, each panel `rows` x 128 bytes, the
 // 16-byte chunk c of row r at chunk c ^ (r % 8); buffers and ring slots are
 // 1024-byte aligned so that the hardware's address-based swizzle agrees.
@@ -19,10 +19,10 @@
 // when the block exits. Commit groups do not apply to these copies.
 //
 // tile.mma of kind wgmma: warpgroup g issues, per 64-row block and k16
-// step, wgmma.mma_async.m64nNk16 with A (K-major) and B (N-major) matrix
-// descriptors into the slots, then commits and waits for the group before
-// the accumulator is used, so that a later copy may refill the slots after
-// the next barrier.
+// step, wgmma.mma_async.m64nNk16 with A (K-major) and B (N-major, or
+// K-major when transposed) matrix descriptors into the slots, then commits and
+// waits for the group before the accumulator is used, so that a later copy may
+// refill the slots after the next barrier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,10 +59,11 @@ LogicalResult GPULowering::planTensorMaps(SmallVectorImpl<Type> &argTypes) {
       return WalkResult::interrupt();
     }
     auto arg = dyn_cast<BlockArgument>(copy.getSource());
-    if (!arg || arg.getOwner() != &kernel.getBody().front() ||
-        copy.getSource().getType().getRank() != 2) {
-      copy.emitOpError("into a tile.tma buffer must copy from a 2-D kernel "
-                       "argument");
+    int64_t rank = copy.getSource().getType().getRank();
+    if (!arg || arg.getOwner() != &kernel.getBody().front() || rank < 2 ||
+        rank > 3) {
+      copy.emitOpError("into a tile.tma buffer must copy from a 2-D or 3-D "
+                       "kernel argument");
       return WalkResult::interrupt();
     }
     tile::SharedType type = copy.getDest().getType();
@@ -211,10 +212,11 @@ LogicalResult GPULowering::lowerTmaCopy(tile::CopyOp op) {
   Value slot = op.getSlot() ? mapping.lookup(op.getSlot()) : Value();
   Value id = barrierIndex(buffer, slot);
   auto i32 = builder.getI32Type();
-  Value row = arith::IndexCastOp::create(builder, loc, i32,
-                                         mapping.lookup(op.getOffsets()[0]));
-  Value col = arith::IndexCastOp::create(builder, loc, i32,
-                                         mapping.lookup(op.getOffsets()[1]));
+  // Coordinates innermost first: column, row, then the leading offsets.
+  SmallVector<Value> coords;
+  for (Value offset : llvm::reverse(op.getOffsets()))
+    coords.push_back(
+        arith::IndexCastOp::create(builder, loc, i32, mapping.lookup(offset)));
   // A null tensor map: the runtime could not encode one (rows not 16-byte
   // aligned, an empty view); the threads copy instead.
   Value isNull =
@@ -250,14 +252,13 @@ LogicalResult GPULowering::lowerTmaCopy(tile::CopyOp op) {
               builder, loc, base,
               arith::ConstantIntOp::create(builder, loc, builder.getI64Type(),
                                            p * panelBytes))));
-      // Coordinates innermost first: (column, row).
-      Value panelCol = arith::AddIOp::create(
-          builder, loc, col,
+      SmallVector<Value> at(coords);
+      at[0] = arith::AddIOp::create(
+          builder, loc, coords[0],
           arith::ConstantIntOp::create(builder, loc, i32, p * panelCols));
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          builder, loc, dest, map, ValueRange{panelCol, row}, barrier,
-          ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE, false,
-          nullptr, Value());
+          builder, loc, dest, map, at, barrier, ValueRange{}, Value(), Value(),
+          NVVM::TMALoadMode::TILE, false, nullptr, Value());
     }
   }
   builder.setInsertionPointAfter(withMap);
@@ -430,8 +431,12 @@ static Value matrixDescriptor(OpBuilder &b, Location loc, Value address,
 LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto bType = cast<RankedTensorType>(op.getB().getType());
+  bool kMajorB = op.getTransposeB();
   int64_t m = aType.getDimSize(0), k = aType.getDimSize(1),
-          n = bType.getDimSize(1);
+          n = bType.getDimSize(kMajorB ? 0 : 1);
+  if (op.getTransposeA())
+    return op.emitOpError("of kind wgmma with a transposed A operand is not "
+                          "supported yet");
   Type element = aType.getElementType();
   std::string why;
   std::optional<WgmmaLayouts> l = getWgmmaLayouts(m, n, k, numWarps, &why);
@@ -485,17 +490,26 @@ LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
           arith::AddIOp::create(builder, loc, groupRows, constant(offsetA)));
       // K-major: 8-row groups 1024 bytes apart; the leading offset unused.
       Value descA = matrixDescriptor(builder, loc, addressA, 16, kSwizzleBytes);
-      // B: rows k0..k0+15 of every 64-column panel (panels rows x 128 B).
+      // B stored [K, N]: rows k0..k0+15 of every 64-column panel (panels
+      // rows x 128 bytes apart), N-major. Stored [N, K] (transposed): the
+      // K-major layout of A, all N rows.
+      int64_t panelColsB = kRowBytes / bufferB.elementBytes;
+      int64_t offsetB = kMajorB ? (k0 / panelColsB) * bufferB.rows * kRowBytes +
+                                      (k0 % panelColsB) * bufferB.elementBytes
+                                : k0 * kRowBytes;
       Value addressB = arith::AddIOp::create(builder, loc, b->second.second,
-                                             constant(k0 * kRowBytes));
+                                             constant(offsetB));
       Value descB = matrixDescriptor(builder, loc, addressB,
-                                     bufferB.rows * kRowBytes, kSwizzleBytes);
+                                     kMajorB ? 16 : bufferB.rows * kRowBytes,
+                                     kSwizzleBytes);
       d = NVVM::WgmmaMmaAsyncOp::create(
           builder, loc, fragment, d, descA, descB,
           NVVM::MMAShapeAttr::get(ctx, 64, n, 16), type, type,
           NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-          NVVM::MMALayout::row, NVVM::MMALayout::row, nullptr);
+          // NVVM's layouts: row A is K-major; row B N-major, col B K-major.
+          NVVM::MMALayout::row,
+          kMajorB ? NVVM::MMALayout::col : NVVM::MMALayout::row, nullptr);
     }
     results.push_back(d);
   }

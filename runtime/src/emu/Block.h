@@ -73,7 +73,7 @@ struct Warp {
 struct BulkCopy {
   char *dst;
   const TensorMap *map;
-  int32_t c0, c1;
+  int32_t c[3]; // innermost first
 };
 
 /// An mbarrier's state: arrivals and transaction bytes still expected in

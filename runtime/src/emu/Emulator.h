@@ -30,26 +30,28 @@ namespace tessera::emu {
 
 /// The emulator's stand-in for a CUtensorMap: sm_90a kernels receive a
 /// pointer to one per `tmap:` entry of their metadata and only hand it to
-/// their bulk tensor copies. A 2-D tiled map with 128-byte swizzling and
-/// zero fill, as the compiler asks for; dimension 0 is the innermost.
+/// their bulk tensor copies. A 2-D or 3-D tiled map with 128-byte swizzling
+/// and zero fill, as the compiler asks for; dimension 0 is the innermost.
 struct TensorMap {
   uint32_t magic;
   uint32_t elementBytes;
-  uint32_t box[2];
+  uint32_t rank;
+  uint32_t box[3];
   const void *base;
-  uint64_t dims[2];
-  uint64_t strideBytes; // between consecutive indices of dimension 1
+  uint64_t dims[3];
+  uint64_t strideBytes[2]; // between consecutive indices of dimensions 1, 2
 };
 static_assert(sizeof(TensorMap) <= 128, "a CUtensorMap has 128 bytes");
 constexpr uint32_t kTensorMapMagic = 0x50414d54; // "TMAP"
 
 /// Fills `map` as cuTensorMapEncodeTiled would, with its rules: a 16-byte
-/// aligned base, a stride that is a multiple of 16 bytes, boxes of at most
+/// aligned base, strides that are multiples of 16 bytes, boxes of at most
 /// 256 elements per dimension whose rows are the 128-byte swizzle span.
 /// False, with the broken rule in `why`, otherwise.
 bool encodeTensorMap(TensorMap &map, const void *base, uint32_t elementBytes,
-                     const uint64_t dims[2], uint64_t strideBytes,
-                     const uint32_t box[2], std::string *why);
+                     uint32_t rank, const uint64_t dims[],
+                     const uint64_t strideBytes[], const uint32_t box[],
+                     std::string *why);
 
 /// Race detection in this process's emulator (off by default): shared
 /// memory accesses are checked for happens-before through barriers.

@@ -14,7 +14,8 @@
 //    the descriptors, reads A and B from shared memory and computes D;
 //    results are final at issue, so fence, commit and wait do nothing.
 // Only what the compiler emits is modelled: 2-D tiled copies with 128-byte
-// swizzling and zero fill, descriptors of 128-byte swizzled layouts.
+// swizzling and zero fill (2-D and 3-D), descriptors of 128-byte swizzled
+// layouts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,20 +27,25 @@ using namespace tessera;
 using namespace tessera::emu::detail;
 
 bool emu::encodeTensorMap(TensorMap &map, const void *base,
-                          uint32_t elementBytes, const uint64_t dims[2],
-                          uint64_t strideBytes, const uint32_t box[2],
-                          std::string *why) {
+                          uint32_t elementBytes, uint32_t rank,
+                          const uint64_t dims[], const uint64_t strideBytes[],
+                          const uint32_t box[], std::string *why) {
   auto fail = [&](const std::string &message) {
     if (why)
       *why = message;
     return false;
   };
+  if (rank < 2 || rank > 3)
+    return fail("a tensor map of rank " + std::to_string(rank) +
+                " (the emulator's are 2-D or 3-D)");
   if (reinterpret_cast<uintptr_t>(base) % 16)
     return fail("the base address is not 16-byte aligned");
-  if (strideBytes % 16 || strideBytes >= (uint64_t(1) << 40))
-    return fail("the row stride (" + std::to_string(strideBytes) +
-                " bytes) is not a multiple of 16 bytes below 2^40");
-  for (int d = 0; d < 2; ++d) {
+  for (uint32_t d = 0; d + 1 < rank; ++d)
+    if (strideBytes[d] % 16 || strideBytes[d] >= (uint64_t(1) << 40))
+      return fail("the stride of dimension " + std::to_string(d + 1) + " (" +
+                  std::to_string(strideBytes[d]) +
+                  " bytes) is not a multiple of 16 bytes below 2^40");
+  for (uint32_t d = 0; d < rank; ++d) {
     if (dims[d] == 0 || dims[d] > (uint64_t(1) << 32))
       return fail("dimension " + std::to_string(d) + " has size " +
                   std::to_string(dims[d]) + ", outside [1, 2^32]");
@@ -51,12 +57,14 @@ bool emu::encodeTensorMap(TensorMap &map, const void *base,
   std::memset(&map, 0, sizeof map);
   map.magic = kTensorMapMagic;
   map.elementBytes = elementBytes;
-  map.box[0] = box[0];
-  map.box[1] = box[1];
+  map.rank = rank;
   map.base = base;
-  map.dims[0] = dims[0];
-  map.dims[1] = dims[1];
-  map.strideBytes = strideBytes;
+  for (uint32_t d = 0; d < 3; ++d) {
+    map.box[d] = d < rank ? box[d] : 1;
+    map.dims[d] = d < rank ? dims[d] : 1;
+  }
+  for (uint32_t d = 0; d + 1 < rank; ++d)
+    map.strideBytes[d] = strideBytes[d];
   return true;
 }
 
@@ -67,6 +75,12 @@ namespace {
 /// (bits 4-6) XOR the row index within 8 rows of 128 bytes (bits 7-9).
 int64_t swizzle128(int64_t offset) {
   return offset ^ (((offset >> 7) & 7) << 4);
+}
+
+/// The bytes a copy writes: its whole box, zero-filled parts included.
+int64_t copyBytes(const BulkCopy &copy) {
+  const emu::TensorMap &m = *copy.map;
+  return int64_t(m.box[0]) * m.box[1] * m.box[2] * m.elementBytes;
 }
 
 int64_t sharedOffset(const void *address) {
@@ -97,28 +111,33 @@ void completeIfDone(MBarrier &bar) {
 void land(const BulkCopy &copy) {
   const emu::TensorMap &m = *copy.map;
   int64_t start = sharedOffset(copy.dst);
-  int64_t bytes = int64_t(m.box[0]) * m.box[1] * m.elementBytes;
+  int64_t bytes = copyBytes(copy);
   if (start < 0 || start + bytes > block->sharedBytes || start % 1024)
     return failBlock("a bulk tensor copy writes shared offset " +
                      std::to_string(start) +
                      ", outside the kernel's shared memory or not 1024-byte "
                      "aligned for 128-byte swizzling");
-  for (uint32_t i1 = 0; i1 < m.box[1]; ++i1)
-    for (uint32_t i0 = 0; i0 < m.box[0]; ++i0) {
-      int64_t x = int64_t(copy.c0) + i0, y = int64_t(copy.c1) + i1;
-      char *dst =
-          block->shared +
-          swizzle128(start + (int64_t(i1) * m.box[0] + i0) * m.elementBytes);
-      if (x < 0 || y < 0 || uint64_t(x) >= m.dims[0] ||
-          uint64_t(y) >= m.dims[1]) {
-        std::memset(dst, 0, m.elementBytes);
-        continue;
+  for (uint32_t i2 = 0; i2 < m.box[2]; ++i2)
+    for (uint32_t i1 = 0; i1 < m.box[1]; ++i1)
+      for (uint32_t i0 = 0; i0 < m.box[0]; ++i0) {
+        int64_t at[3] = {int64_t(copy.c[0]) + i0, int64_t(copy.c[1]) + i1,
+                         int64_t(copy.c[2]) + i2};
+        int64_t element = (int64_t(i2) * m.box[1] + i1) * m.box[0] + i0;
+        char *dst =
+            block->shared + swizzle128(start + element * m.elementBytes);
+        bool inside = true;
+        for (int d = 0; d < 3; ++d)
+          inside &= at[d] >= 0 && uint64_t(at[d]) < m.dims[d];
+        if (!inside) {
+          std::memset(dst, 0, m.elementBytes);
+          continue;
+        }
+        std::memcpy(dst,
+                    static_cast<const char *>(m.base) +
+                        at[1] * m.strideBytes[0] + at[2] * m.strideBytes[1] +
+                        at[0] * m.elementBytes,
+                    m.elementBytes);
       }
-      std::memcpy(dst,
-                  static_cast<const char *>(m.base) + y * m.strideBytes +
-                      x * m.elementBytes,
-                  m.elementBytes);
-    }
 }
 
 void emuMbarrierInit(void *address, uint32_t count) {
@@ -165,8 +184,7 @@ bool emuTryWaitParity(void *address, uint32_t parity) {
   if (!bar->inFlight.empty()) {
     for (const BulkCopy &copy : bar->inFlight) {
       land(copy);
-      bar->tx -=
-          int64_t(copy.map->box[0]) * copy.map->box[1] * copy.map->elementBytes;
+      bar->tx -= copyBytes(copy);
     }
     bar->inFlight.clear();
     ++block->progress;
@@ -183,9 +201,9 @@ bool emuTryWaitParity(void *address, uint32_t parity) {
   return done || block->failed;
 }
 
-void emuTmaLoad2d(void *dst, void *address, const void *map, int32_t c0,
-                  int32_t c1, uint32_t, uint64_t, uint32_t useMask,
-                  uint32_t useHint, uint32_t) {
+void tmaLoad(void *dst, void *address, const void *map, uint32_t rank,
+             int32_t c0, int32_t c1, int32_t c2, uint32_t useMask,
+             uint32_t useHint) {
   if ((useMask & 1) || (useHint & 1))
     return failBlock("a bulk tensor copy with a multicast mask or cache "
                      "hint, which the emulator does not model");
@@ -193,11 +211,25 @@ void emuTmaLoad2d(void *dst, void *address, const void *map, int32_t c0,
   if (!m || m->magic != emu::kTensorMapMagic)
     return failBlock("a bulk tensor copy whose tensor map the emulator's "
                      "runtime did not encode");
+  if (m->rank != rank)
+    return failBlock("a " + std::to_string(rank) +
+                     "-D bulk tensor copy with a tensor map of rank " +
+                     std::to_string(m->rank));
   MBarrier *bar = findBarrier(address, "cp.async.bulk.tensor");
   if (!bar)
     return;
-  bar->inFlight.push_back({static_cast<char *>(dst), m, c0, c1});
+  bar->inFlight.push_back({static_cast<char *>(dst), m, {c0, c1, c2}});
   ++block->progress;
+}
+void emuTmaLoad2d(void *dst, void *address, const void *map, int32_t c0,
+                  int32_t c1, uint32_t, uint64_t, uint32_t useMask,
+                  uint32_t useHint, uint32_t) {
+  tmaLoad(dst, address, map, 2, c0, c1, 0, useMask, useHint);
+}
+void emuTmaLoad3d(void *dst, void *address, const void *map, int32_t c0,
+                  int32_t c1, int32_t c2, uint32_t, uint64_t, uint32_t useMask,
+                  uint32_t useHint, uint32_t) {
+  tmaLoad(dst, address, map, 3, c0, c1, c2, useMask, useHint);
 }
 
 void emuNothing() {}
@@ -227,8 +259,7 @@ bool pendingWrite(int64_t offset) {
   for (auto &[at, bar] : block->mbarriers)
     for (const BulkCopy &copy : bar.inFlight) {
       int64_t start = sharedOffset(copy.dst);
-      int64_t bytes =
-          int64_t(copy.map->box[0]) * copy.map->box[1] * copy.map->elementBytes;
+      int64_t bytes = copyBytes(copy);
       if (offset >= start && offset < start + bytes)
         return true;
     }
@@ -316,6 +347,8 @@ void tessera::emu::detail::addHopperEntries(
        reinterpret_cast<void *>(emuTryWaitParity)},
       {"llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d",
        reinterpret_cast<void *>(emuTmaLoad2d)},
+      {"llvm.nvvm.cp.async.bulk.tensor.g2s.tile.3d",
+       reinterpret_cast<void *>(emuTmaLoad3d)},
       {"llvm.nvvm.mbarrier.arrive.shared", reinterpret_cast<void *>(emuArrive)},
       // Shared memory is one memory for every proxy here.
       {"llvm.nvvm.fence.proxy.async.shared_cta",
