@@ -38,8 +38,13 @@ tile.kernel @flash_attention_fwd(%Q: !tile.view<?x?x64xbf16>,
   %pos_group = arith.cmpi sgt, %group, %c0 : index
   tag.assume %pos_group, "the GQA group size is positive" : i1
 
-  %q = tile.load %Q[%bh, %m0, %c0]
-      : !tile.view<?x?x64xbf16> -> tensor<128x64xbf16>
+  // Q stays in shared memory for the whole program: mma.sync reads it into
+  // registers once, sm_90a's wgmma reads it from there at every step.
+  %sQ = tile.alloc_shared : !tile.shared<128x64xbf16>
+  tile.copy %Q[%bh, %m0, %c0] -> %sQ
+      : !tile.view<?x?x64xbf16> -> !tile.shared<128x64xbf16>
+  tile.barrier
+  %q = tile.load %sQ : !tile.shared<128x64xbf16> -> tensor<128x64xbf16>
   %sK = tile.alloc_shared : !tile.shared<64x64xbf16>
   %sV = tile.alloc_shared : !tile.shared<64x64xbf16>
 
