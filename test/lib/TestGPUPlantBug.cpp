@@ -40,7 +40,7 @@ struct TestGPUPlantBugPass
                      "store-lane, no-barrier, divergent-barrier, "
                      "wait-group, nibble-order, scale-register, row-index, "
                      "atomic-store, mfma-swap, mbarrier-wait, "
-                     "mbarrier-parity or wgmma-layout")};
+                     "mbarrier-parity, proxy-fence or wgmma-layout")};
 
   template <typename OpT> OpT first() {
     OpT found;
@@ -284,6 +284,15 @@ struct TestGPUPlantBugPass
       wait->setOperand(
           1, arith::XOrIOp::create(b, wait.getLoc(), wait->getOperand(1), one));
       return success();
+    }
+    if (bug == "proxy-fence") {
+      // The threads' fallback copies into TMA buffers skip the fence that
+      // makes their stores visible to wgmma.
+      SmallVector<NVVM::FenceProxyOp> fences;
+      getOperation().walk([&](NVVM::FenceProxyOp f) { fences.push_back(f); });
+      for (NVVM::FenceProxyOp fence : fences)
+        fence.erase();
+      return success(!fences.empty());
     }
     if (bug == "wgmma-layout") {
       // The wgmma reads B in the other major order (K-major for N-major).

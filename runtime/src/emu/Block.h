@@ -37,6 +37,9 @@ struct Copy {
 /// the last write and the reads since, by barrier epoch.
 struct Shadow {
   int64_t writeEpoch = -1, readEpoch = -1;
+  /// The writer's count of plain shared stores at this word's last write
+  /// (0: written by an asynchronous copy), against its proxy fences.
+  uint64_t writeSeq = 0;
   uint32_t writer = 0, reader = 0;
   bool manyReaders = false;
   const char *writeOp = nullptr, *readOp = nullptr;
@@ -44,6 +47,9 @@ struct Shadow {
 
 struct Thread {
   boost::context::fiber self, sink;
+  /// Plain shared stores so far, and how many of them its last
+  /// fence.proxy.async made visible to the async proxy (wgmma, TMA).
+  uint64_t genericWrites = 0, fencedWrites = 0;
   uint32_t tid = 0;
   bool done = false;
   const char *waitingFor = nullptr;

@@ -157,6 +157,9 @@ void access(const void *address, size_t bytes, bool write, const char *op,
       s.writeEpoch = epoch;
       s.writer = tid;
       s.writeOp = op;
+      s.writeSeq = std::strcmp(op, "st.shared") == 0
+                       ? ++b.threads[tid].genericWrites
+                       : 0;
     } else if (s.readEpoch == epoch) {
       s.manyReaders |= s.reader != tid;
     } else {

@@ -9,7 +9,8 @@
 //    thread polls that mbarrier (try_wait), completing its bytes then; a
 //    kernel that reads the destination without waiting reads the poisoned
 //    shared memory, and a wgmma that reads bytes a queued copy will write
-//    is reported as a race;
+//    is reported as a race, and so (with race detection) is a wgmma read of
+//    a plain store its thread did not follow with fence.proxy.async;
 //  - wgmma is a warpgroup collective: the last of the 128 threads decodes
 //    the descriptors, reads A and B from shared memory and computes D;
 //    results are final at issue, so fence, commit and wait do nothing.
@@ -232,6 +233,13 @@ void emuTmaLoad3d(void *dst, void *address, const void *map, int32_t c0,
   tmaLoad(dst, address, map, 3, c0, c1, c2, useMask, useHint);
 }
 
+/// fence.proxy.async: the thread's plain stores so far become visible to
+/// the async proxy.
+void emuFenceProxyAsync() {
+  Thread &t = *block->running;
+  t.fencedWrites = t.genericWrites;
+}
+
 void emuNothing() {}
 void emuWaitGroup(uint64_t) {}
 
@@ -307,6 +315,19 @@ void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
                   ", outside the kernel's shared memory");
         return false;
       }
+      if (!b.shadow.empty() && !b.raced) {
+        // A plain store is seen by wgmma (the async proxy) only after the
+        // storing thread's fence.proxy.async.
+        const Shadow &s = b.shadow[size_t(offset / 4)];
+        if (s.writeSeq && s.writeSeq > b.threads[s.writer].fencedWrites) {
+          report("block (" + std::to_string(b.ctaid[0]) + ", " +
+                 std::to_string(b.ctaid[1]) + ", " +
+                 std::to_string(b.ctaid[2]) + "): wgmma reads shared byte " +
+                 std::to_string(offset) + " that " + who(s.writer) +
+                 " st.shared wrote with no fence.proxy.async after it");
+          b.raced = true;
+        }
+      }
       if (pendingWrite(offset)) {
         report("block (" + std::to_string(b.ctaid[0]) + ", " +
                std::to_string(b.ctaid[1]) + ", " + std::to_string(b.ctaid[2]) +
@@ -350,9 +371,8 @@ void tessera::emu::detail::addHopperEntries(
       {"llvm.nvvm.cp.async.bulk.tensor.g2s.tile.3d",
        reinterpret_cast<void *>(emuTmaLoad3d)},
       {"llvm.nvvm.mbarrier.arrive.shared", reinterpret_cast<void *>(emuArrive)},
-      // Shared memory is one memory for every proxy here.
       {"llvm.nvvm.fence.proxy.async.shared_cta",
-       reinterpret_cast<void *>(emuNothing)},
+       reinterpret_cast<void *>(emuFenceProxyAsync)},
       {"llvm.nvvm.wgmma.fence.sync.aligned",
        reinterpret_cast<void *>(emuNothing)},
       {"llvm.nvvm.wgmma.commit_group.sync.aligned",
