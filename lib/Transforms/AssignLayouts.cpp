@@ -170,7 +170,6 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
 
 std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
   auto a = cast<RankedTensorType>(mma.getA().getType());
-  Type element = a.getElementType();
   // A is read K-major; B N-major, or K-major when stored transposed.
   if (mma.getTransposeA())
     return "a transposed A operand is not supported yet";
@@ -184,7 +183,6 @@ std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
     return why;
   if (m > 256 || k > 256 || n > 256)
     return "an operand tile has more than 256 rows (a TMA box's limit)";
-  int64_t rowBytes = element.getIntOrFloatBitWidth() / 8;
   for (Value operand : {mma.getA(), mma.getB()}) {
     auto load = operand.getDefiningOp<tile::LoadOp>();
     if (!load || !operand.hasOneUse())
@@ -210,14 +208,13 @@ std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
       }
       auto other = dyn_cast<tile::LoadOp>(user);
       if (!other || !other->hasOneUse() ||
-          !isa<tile::MmaOp>(*other->user_begin()))
+          *other->user_begin() != mma.getOperation())
         return "an operand's shared buffer is used other than by copies "
-               "into it and loads for MMAs";
+               "into it and loads for this MMA";
     }
-    int64_t cols = cast<RankedTensorType>(operand.getType()).getDimSize(1);
-    if ((cols * rowBytes) % 128)
-      return "an operand's rows are not whole 128-byte swizzle rows";
   }
+  // getWgmmaLayouts' K (a multiple of 64) and N (at least 64, a power of
+  // two) make every stored row whole 128-byte swizzle rows.
   return "";
 }
 

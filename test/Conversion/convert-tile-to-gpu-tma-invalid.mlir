@@ -81,3 +81,18 @@ module attributes {tile.target = "sm_90a"} {
     tile.return
   }
 }
+
+// -----
+
+#coalesced = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xbf16>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %s = tile.alloc_shared {tile.tma} : !tile.shared<64x64xbf16>
+    tile.copy %A[%c0, %c0] -> %s : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+    // expected-error @below {{'tile.load' op of a tile.tma buffer is used by 'tile.store'; only wgmma MMAs read such buffers}}
+    %a = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16, #coalesced>
+    tile.store %a -> %A[%c0, %c0] : tensor<64x64xbf16, #coalesced> -> !tile.view<?x?xbf16>
+    tile.return
+  }
+}

@@ -139,3 +139,115 @@ module attributes {tile.target = "sm_90a"} {
     tile.return
   }
 }
+
+// -----
+
+// Each reason wgmma cannot be used, when kind wgmma pins it.
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %b = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: an operand is not loaded from a shared buffer}}
+    %d = tile.mma %a, %b, %z kind wgmma : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xf16>, %C: !tile.view<?x?xf16>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %s = tile.alloc_shared : !tile.shared<64x64xf16>
+    tile.copy %A[%c0, %c0] -> %s : !tile.view<?x?xf16> -> !tile.shared<64x64xf16>
+    tile.barrier
+    %a = tile.load %s : !tile.shared<64x64xf16> -> tensor<64x64xf16>
+    %b = tile.load %s : !tile.shared<64x64xf16> -> tensor<64x64xf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf16>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: the accumulator is not f32}}
+    %d = tile.mma %a, %b, %z kind wgmma : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf16>
+    tile.store %d -> %C[%c0, %c0] : tensor<64x64xf16> -> !tile.view<?x?xf16>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %s = tile.alloc_shared : !tile.shared<512x64xbf16>
+    %t = tile.alloc_shared : !tile.shared<64x64xbf16>
+    tile.copy %A[%c0, %c0] -> %s : !tile.view<?x?xbf16> -> !tile.shared<512x64xbf16>
+    tile.copy %A[%c0, %c0] -> %t : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+    tile.barrier
+    %a = tile.load %s : !tile.shared<512x64xbf16> -> tensor<512x64xbf16>
+    %b = tile.load %t : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<512x64xf32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: an operand tile has more than 256 rows (a TMA box's limit)}}
+    %d = tile.mma %a, %b, %z kind wgmma : tensor<512x64xbf16>, tensor<64x64xbf16> -> tensor<512x64xf32>
+    tile.store %d -> %C[%c0, %c0] : tensor<512x64xf32> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %s = tile.alloc_shared : !tile.shared<64x64xbf16>
+    tile.copy %A[%c0, %c0] -> %s pad(1.0 : bf16) : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+    tile.barrier
+    %a = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %b = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: a copy into an operand's buffer pads with non-zeros}}
+    %d = tile.mma %a, %b, %z kind wgmma : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?x?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %s = tile.alloc_shared : !tile.shared<64x64xbf16>
+    tile.copy %A[%c0, %c0, %c0, %c0] -> %s : !tile.view<?x?x?x?xbf16> -> !tile.shared<64x64xbf16>
+    tile.barrier
+    %a = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %b = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: a copy into an operand's buffer is not from a 2-D or 3-D kernel argument}}
+    %d = tile.mma %a, %b, %z kind wgmma : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}
+
+// -----
+
+// A buffer that a second MMA reads too.
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %s = tile.alloc_shared : !tile.shared<64x64xbf16>
+    tile.copy %A[%c0, %c0] -> %s : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+    tile.barrier
+    %a = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %b = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %a2 = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %b2 = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: an operand's shared buffer is used other than by copies into it and loads for this MMA}}
+    %d = tile.mma %a, %b, %z kind wgmma : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    %e = tile.mma %a2, %b2, %d : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    tile.store %e -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}

@@ -396,6 +396,12 @@ Value GPULowering::index32(int64_t value) {
 
 LogicalResult GPULowering::lowerTmaLoad(tile::LoadOp op) {
   // No registers are loaded: the wgmma reads the slot once its fill landed.
+  for (Operation *user : op->getUsers()) {
+    auto mma = dyn_cast<tile::MmaOp>(user);
+    if (!mma || mma.getKind() != tile::MmaKind::wgmma)
+      return op.emitOpError("of a tile.tma buffer is used by '")
+             << user->getName() << "'; only wgmma MMAs read such buffers";
+  }
   const TmaBuffer &buffer = tmaBuffers.at(op.getSource());
   Value slot =
       op.getIndices().empty() ? Value() : mapping.lookup(op.getIndices()[0]);
