@@ -4,7 +4,8 @@
 // walks the kernel and lowers scalar code, loops and element-wise tiles;
 // NvidiaMemory.cpp lowers copies, shared loads and stores (for AMD too:
 // plain vector loads instead of cp.async and ldmatrix); NvidiaMma.cpp
-// lowers tile.mma to mma.sync, AmdMfma.cpp to v_mfma.
+// lowers tile.mma to mma.sync, AmdMfma.cpp to v_mfma; NvidiaTma.cpp the
+// sm_90a TMA buffers, their copies and mbarriers, and wgmma.
 //
 // A register tile with layout L (its #tile.linear encoding) becomes one
 // vector per thread with one element per register of L.
