@@ -248,11 +248,8 @@ private:
     for (const LaunchArgs::TensorMap &m : args.tensorMaps) {
       alignas(64) std::array<uint64_t, 16> map{};
       void *pointer = nullptr;
-      bool empty = false;
-      for (uint32_t d = 0; d < m.rank; ++d)
-        empty |= m.dims[d] == 0;
-      if (api.encodeTensorMap && !empty &&
-          api.encodeTensorMap(map.data(), m) == 0) {
+      // The driver refuses what TMA cannot read (empty views included).
+      if (api.encodeTensorMap && api.encodeTensorMap(map.data(), m) == 0) {
         std::lock_guard<std::mutex> lock(tensorMapMutex);
         auto known = tensorMaps.find(map);
         if (known == tensorMaps.end()) {

@@ -115,7 +115,11 @@ private:
   /// Appends a pointer parameter per distinct (argument, box) that copies
   /// into tile.tma buffers read.
   mlir::LogicalResult planTensorMaps(llvm::SmallVectorImpl<mlir::Type> &args);
-  mlir::Value tensorMapFor(tile::CopyOp copy);
+  /// The map a copy into a TMA buffer reads through: its source argument
+  /// and a box of one 128-byte row by the buffer's rows (no parameter yet).
+  static TensorMap tensorMapOf(tile::CopyOp copy);
+  /// The planned tensor map a copy into a TMA buffer reads, if any.
+  TensorMap *tensorMapFor(tile::CopyOp copy);
   mlir::LogicalResult lowerTmaAlloc(tile::AllocSharedOp op);
   mlir::LogicalResult lowerTmaCopy(tile::CopyOp op);
   mlir::LogicalResult lowerTmaLoad(tile::LoadOp op);

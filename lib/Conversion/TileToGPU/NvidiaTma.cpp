@@ -48,6 +48,13 @@ bool tessera::isTmaBuffer(Value memory) {
                       .isAttrPresent(alloc);
 }
 
+GPULowering::TensorMap GPULowering::tensorMapOf(tile::CopyOp copy) {
+  tile::SharedType type = copy.getDest().getType();
+  return {cast<BlockArgument>(copy.getSource()).getArgNumber(),
+          kRowBytes / (type.getStoredElementBits() / 8), type.getShape()[0],
+          Value()};
+}
+
 LogicalResult GPULowering::planTensorMaps(SmallVectorImpl<Type> &argTypes) {
   auto pointer = LLVM::LLVMPointerType::get(kernel.getContext());
   WalkResult walk = kernel.walk([&](tile::CopyOp copy) {
@@ -66,30 +73,22 @@ LogicalResult GPULowering::planTensorMaps(SmallVectorImpl<Type> &argTypes) {
                        "kernel argument");
       return WalkResult::interrupt();
     }
-    tile::SharedType type = copy.getDest().getType();
-    int64_t bytes = type.getStoredElementBits() / 8;
-    TensorMap map{arg.getArgNumber(), kRowBytes / bytes, type.getShape()[0],
-                  Value()};
-    for (const TensorMap &known : tensorMaps)
-      if (known.arg == map.arg && known.boxCols == map.boxCols &&
-          known.boxRows == map.boxRows)
-        return WalkResult::advance();
-    tensorMaps.push_back(map);
+    if (tensorMapFor(copy))
+      return WalkResult::advance();
+    tensorMaps.push_back(tensorMapOf(copy));
     argTypes.push_back(pointer);
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
 }
 
-Value GPULowering::tensorMapFor(tile::CopyOp copy) {
-  tile::SharedType type = copy.getDest().getType();
-  unsigned arg = cast<BlockArgument>(copy.getSource()).getArgNumber();
-  int64_t boxCols = kRowBytes / (type.getStoredElementBits() / 8);
-  for (const TensorMap &map : tensorMaps)
-    if (map.arg == arg && map.boxCols == boxCols &&
-        map.boxRows == type.getShape()[0])
-      return map.pointer;
-  return {};
+GPULowering::TensorMap *GPULowering::tensorMapFor(tile::CopyOp copy) {
+  TensorMap want = tensorMapOf(copy);
+  for (TensorMap &map : tensorMaps)
+    if (map.arg == want.arg && map.boxCols == want.boxCols &&
+        map.boxRows == want.boxRows)
+      return &map;
+  return nullptr;
 }
 
 Value GPULowering::sharedAddress(int64_t offset) {
@@ -208,7 +207,7 @@ void GPULowering::flipPhase(int64_t which, Value id) {
 
 LogicalResult GPULowering::lowerTmaCopy(tile::CopyOp op) {
   const TmaBuffer &buffer = tmaBuffers.at(op.getDest());
-  Value map = tensorMapFor(op);
+  Value map = tensorMapFor(op)->pointer;
   Value slot = op.getSlot() ? mapping.lookup(op.getSlot()) : Value();
   Value id = barrierIndex(buffer, slot);
   auto i32 = builder.getI32Type();

@@ -130,6 +130,10 @@ void report(std::string message);
 /// Reports a block's unrecoverable error and lets its threads finish
 /// without waiting (the results are then meaningless; the launch fails).
 void failBlock(const std::string &message);
+/// "block (x, y, z): " + message, for the running block.
+std::string inBlock(const std::string &message);
+/// Records a race in the running block (its first is the one reported).
+void reportRace(const std::string &message);
 /// Switches to the next fiber of the block.
 void yield();
 /// "thread T (warp W, lane L)".

@@ -101,10 +101,19 @@ void report(std::string message) {
 /// Reports a block's unrecoverable error and lets its threads finish
 /// without waiting (the results are then meaningless; the launch fails).
 void failBlock(const std::string &message) {
-  report("block (" + std::to_string(block->ctaid[0]) + ", " +
-         std::to_string(block->ctaid[1]) + ", " +
-         std::to_string(block->ctaid[2]) + "): " + message);
+  report(inBlock(message));
   block->failed = true;
+}
+
+std::string inBlock(const std::string &message) {
+  return "block (" + std::to_string(block->ctaid[0]) + ", " +
+         std::to_string(block->ctaid[1]) + ", " +
+         std::to_string(block->ctaid[2]) + "): " + message;
+}
+
+void reportRace(const std::string &message) {
+  block->raced = true;
+  report(inBlock(message));
 }
 
 void yield() {
@@ -128,17 +137,11 @@ void access(const void *address, size_t bytes, bool write, const char *op,
   if (b.shadow.empty() || b.raced)
     return;
   int64_t offset = static_cast<const char *>(address) - b.shared;
-  auto race = [&](const std::string &what) {
-    b.raced = true;
-    report("block (" + std::to_string(b.ctaid[0]) + ", " +
-           std::to_string(b.ctaid[1]) + ", " + std::to_string(b.ctaid[2]) +
-           "): " + what);
-  };
   if (offset < 0 || offset + int64_t(bytes) > b.sharedBytes)
-    return race(who(tid) + " " + op + " accesses " + std::to_string(bytes) +
-                " bytes at shared offset " + std::to_string(offset) +
-                ", outside the kernel's " + std::to_string(b.sharedBytes) +
-                " bytes");
+    return reportRace(who(tid) + " " + op + " accesses " +
+                      std::to_string(bytes) + " bytes at shared offset " +
+                      std::to_string(offset) + ", outside the kernel's " +
+                      std::to_string(b.sharedBytes) + " bytes");
   int64_t epoch = int64_t(b.barrierGeneration);
   if (since < 0)
     since = epoch;
@@ -148,11 +151,12 @@ void access(const void *address, size_t bytes, bool write, const char *op,
     std::string at =
         " shared byte " + std::to_string(4 * word) + " with no barrier between";
     if (s.writeEpoch >= since && s.writer != tid)
-      return race(who(tid) + " " + op + (write ? " writes" : " reads") + at +
-                  " after " + who(s.writer) + " " + s.writeOp + " wrote it");
+      return reportRace(who(tid) + " " + op + (write ? " writes" : " reads") +
+                        at + " after " + who(s.writer) + " " + s.writeOp +
+                        " wrote it");
     if (write && s.readEpoch >= since && (s.reader != tid || s.manyReaders))
-      return race(who(tid) + " " + op + " writes" + at + " while " +
-                  who(s.reader) + " " + s.readOp + " reads it");
+      return reportRace(who(tid) + " " + op + " writes" + at + " while " +
+                        who(s.reader) + " " + s.readOp + " reads it");
     if (write) {
       s.writeEpoch = epoch;
       s.writer = tid;
@@ -294,15 +298,12 @@ void emuGlobalStore(void *address, int64_t bytes) {
       continue;
     GlobalWrite other = it->second;
     lock.unlock();
-    b.raced = true;
     uint64_t x = b.nctaid[0], xy = x * b.nctaid[1];
-    report("block (" + std::to_string(b.ctaid[0]) + ", " +
-           std::to_string(b.ctaid[1]) + ", " + std::to_string(b.ctaid[2]) +
-           "): " + who(tid) + " st.global writes global memory that block (" +
-           std::to_string(other.block % x) + ", " +
-           std::to_string(other.block / x % b.nctaid[1]) + ", " +
-           std::to_string(other.block / xy) + ") " + who(other.tid) +
-           " also wrote: two blocks store to one address without atomics");
+    reportRace(who(tid) + " st.global writes global memory that block (" +
+               std::to_string(other.block % x) + ", " +
+               std::to_string(other.block / x % b.nctaid[1]) + ", " +
+               std::to_string(other.block / xy) + ") " + who(other.tid) +
+               " also wrote: two blocks store to one address without atomics");
     return;
   }
 }
