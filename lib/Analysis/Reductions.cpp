@@ -167,15 +167,20 @@ static Point pointOf(TermContext &terms, const SumPart &part, const Term *value,
   const Term *kk = terms.freshSym(part.kk->getName().str() + suffix.str());
   rename[part.kk] = kk;
   point.domain = terms.inRange(kk, terms.cst(0), terms.cst(part.extent));
+  // Outermost level first: an inner loop's bounds are taken at this copy's
+  // own outer induction variables.
   for (const SumPart::Level &level : part.loops) {
+    const Term *lb = terms.substitute(level.lb, rename);
+    const Term *ub = terms.substitute(level.ub, rename);
+    const Term *step = terms.substitute(level.step, rename);
     const Term *iv = terms.freshSym(level.iv->getName().str() + suffix.str());
     rename[level.iv] = iv;
     point.symbols.push_back(iv);
     point.domain = terms.land(
         point.domain,
-        terms.land(terms.inRange(iv, level.lb, level.ub),
-                   terms.eq(terms.mod(terms.sub(iv, level.lb), level.step),
-                            terms.cst(0))));
+        terms.land(
+            terms.land(terms.lt(terms.cst(0), step), terms.inRange(iv, lb, ub)),
+            terms.eq(terms.mod(terms.sub(iv, lb), step), terms.cst(0))));
   }
   point.symbols.push_back(kk);
   point.value = terms.substitute(value, rename);
@@ -265,8 +270,6 @@ void Checker::checkSummedOnce(Operation *op, Value value,
       facts.push_back({b.domain, {}});
       if (lo)
         facts.push_back({terms.inRange(a.value, lo, hi), {}});
-      for (const SumPart::Level &level : first.loops)
-        facts.push_back({terms.lt(terms.cst(0), level.step), {}});
       const Term *goal =
           terms.lnot(terms.land(distinct, terms.eq(a.value, b.value)));
       SmallVector<const Term *> shown(element.begin(), element.end());
@@ -294,36 +297,43 @@ void Checker::checkSummedOnce(Operation *op, Value value,
 }
 
 /// The conditions under which `part` sums value `c` at the point its
-/// structure suggests: the iteration whose tile starts at or below `c`, and
-/// the offset of `c` in that tile. Proving them proves `c` is summed.
+/// structure suggests: at each loop level, outermost first, the iteration
+/// whose first value (this and the inner levels at their lower bounds,
+/// kk = 0) lies at or below `c` within one step, and the offset of `c` in
+/// the tile of the innermost one. Proving them proves `c` is summed.
 static const Term *witness(TermContext &terms, const SumPart &part,
                            const Term *value, const Term *c,
                            SmallVectorImpl<Fact> &facts) {
-  auto at = [&](const Term *iv, const Term *ivValue, const Term *kkValue) {
-    llvm::DenseMap<const Term *, const Term *> map = {{part.kk, kkValue}};
-    if (iv)
-      map[iv] = ivValue;
-    return terms.substitute(value, map);
-  };
   const Term *zero = terms.cst(0);
-  auto inTile = [&](const Term *iv, const Term *ivValue) {
-    const Term *kk = terms.sub(c, at(iv, ivValue, zero));
-    return terms.land(terms.inRange(kk, zero, terms.cst(part.extent)),
-                      terms.eq(at(iv, ivValue, kk), c));
-  };
-  if (part.loops.empty())
-    return inTile(nullptr, nullptr);
-  const SumPart::Level &level = part.loops.front();
-  // t = floor((c - first) / step), stated by its bounds: Z3 decides these
-  // much faster than a division.
-  const Term *offset = terms.sub(c, at(level.iv, level.lb, zero));
-  const Term *t = terms.freshSym("t");
-  const Term *below = terms.mul(level.step, t);
-  facts.push_back(
-      {terms.inRange(offset, below, terms.add(below, level.step)), {}});
-  const Term *iv = terms.add(level.lb, terms.mul(level.step, t));
-  return terms.land(terms.land(terms.le(zero, t), terms.lt(iv, level.ub)),
-                    inTile(level.iv, iv));
+  llvm::DenseMap<const Term *, const Term *> chosen;
+  const Term *goal = terms.boolean(true);
+  for (auto [index, level] : llvm::enumerate(part.loops)) {
+    const Term *lb = terms.substitute(level.lb, chosen);
+    const Term *step = terms.substitute(level.step, chosen);
+    llvm::DenseMap<const Term *, const Term *> start = chosen;
+    start[level.iv] = lb;
+    for (const SumPart::Level &inner : llvm::drop_begin(part.loops, index + 1))
+      start[inner.iv] = terms.substitute(inner.lb, start);
+    start[part.kk] = zero;
+    // t = floor((c - first) / step), stated by its bounds: Z3 decides these
+    // much faster than a division.
+    const Term *offset = terms.sub(c, terms.substitute(value, start));
+    const Term *t = terms.freshSym(level.iv->getName().str() + ".t");
+    const Term *below = terms.mul(step, t);
+    facts.push_back({terms.inRange(offset, below, terms.add(below, step)), {}});
+    facts.push_back({terms.lt(zero, step), {}});
+    const Term *iv = terms.add(lb, terms.mul(step, t));
+    goal = terms.land(
+        goal, terms.land(terms.le(zero, t),
+                         terms.lt(iv, terms.substitute(level.ub, chosen))));
+    chosen[level.iv] = iv;
+  }
+  chosen[part.kk] = zero;
+  const Term *kk = terms.sub(c, terms.substitute(value, chosen));
+  chosen[part.kk] = kk;
+  return terms.land(goal,
+                    terms.land(terms.inRange(kk, zero, terms.cst(part.extent)),
+                               terms.eq(terms.substitute(value, chosen), c)));
 }
 
 void Checker::checkComplete(tag::AssertCompleteOp op) {
@@ -351,19 +361,6 @@ void Checker::checkComplete(tag::AssertCompleteOp op) {
                      << over << "' adds to it";
     return;
   }
-  for (const SumPart *part : parts)
-    if (part->loops.size() > 1) {
-      if (failing()) {
-        InFlightDiagnostic diag = op.emitError()
-                                  << "tag assertion undecided: "
-                                  << sourceNames.get(value) << " sums '" << over
-                                  << "' across nested loops, which the checker "
-                                     "does not decide; accumulate in one loop";
-        diag.attachNote(part->mma->getLoc()) << "summed here";
-      }
-      return;
-    }
-
   ArrayRef<int64_t> shape = op.getValue().getType().getShape();
   size_t before = facts.size();
   SmallVector<const Term *> element = freshElement(shape);
@@ -375,12 +372,9 @@ void Checker::checkComplete(tag::AssertCompleteOp op) {
   const Term *c = terms.freshSym(over);
   facts.push_back({terms.inRange(c, lo, hi), {}});
   const Term *goal = terms.boolean(false);
-  for (const SumPart *part : parts) {
+  for (const SumPart *part : parts)
     goal = terms.lor(
         goal, witness(terms, *part, atIndices(part->value, element), c, facts));
-    for (const SumPart::Level &level : part->loops)
-      facts.push_back({terms.lt(terms.cst(0), level.step), {}});
-  }
   if (parts.size() == 1)
     if (const Term *covered =
             coversStructurally(*parts.front(), element, lo, hi))

@@ -293,8 +293,65 @@ tile.kernel @product_of_sums(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>) t
 
 // -----
 
-// Accumulating across nested loops is not decided.
-tile.kernel @nested(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>) threads(128) {
+// Accumulating across nested loops: an outer loop over 64-wide chunks of
+// K, an inner one over the chunk's two tiles of 32.
+tile.kernel @nested(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>, %C: !tile.view<?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %K = tile.dim %A, 1 : !tile.view<?x?xf16>
+  tag.bind %A as "A"(m, k) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  tag.bind %B as "B"(k, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  tag.bind %C as "C"(m, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf32>
+  %z = arith.constant dense<0.0> : tensor<32x32xf32>
+  %acc = scf.for %k = %c0 to %K step %c64 iter_args(%c = %z) -> (tensor<32x32xf32>) {
+    %inner = scf.for %j = %c0 to %c64 step %c32 iter_args(%ci = %c) -> (tensor<32x32xf32>) {
+      %kj = arith.addi %k, %j : index
+      %a = tile.load %A[%c0, %kj] : !tile.view<?x?xf16> -> tensor<32x32xf16>
+      %b = tile.load %B[%kj, %c0] : !tile.view<?x?xf16> -> tensor<32x32xf16>
+      %next = tile.mma %a, %b, %ci : tensor<32x32xf16>, tensor<32x32xf16> -> tensor<32x32xf32>
+      scf.yield %next : tensor<32x32xf32>
+    }
+    scf.yield %inner : tensor<32x32xf32>
+  }
+  tag.assert_complete %acc over "k" from %c0 to %K : tensor<32x32xf32>, index, index
+  tile.store %acc -> %C[%c0, %c0] : tensor<32x32xf32> -> !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// Split K: the inner loop's bounds follow the outer induction variable
+// (chunks of 128, the last one cut at K).
+tile.kernel @split_k(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>, %C: !tile.view<?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %K = tile.dim %A, 1 : !tile.view<?x?xf16>
+  tag.bind %A as "A"(m, k) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  tag.bind %B as "B"(k, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  tag.bind %C as "C"(m, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf32>
+  %z = arith.constant dense<0.0> : tensor<32x64xf32>
+  %acc = scf.for %k0 = %c0 to %K step %c128 iter_args(%c = %z) -> (tensor<32x64xf32>) {
+    %end = arith.addi %k0, %c128 : index
+    %hi = arith.minui %end, %K : index
+    %inner = scf.for %k = %k0 to %hi step %c64 iter_args(%ci = %c) -> (tensor<32x64xf32>) {
+      %a = tile.load %A[%c0, %k] : !tile.view<?x?xf16> -> tensor<32x64xf16>
+      %b = tile.load %B[%k, %c0] : !tile.view<?x?xf16> -> tensor<64x64xf16>
+      %next = tile.mma %a, %b, %ci : tensor<32x64xf16>, tensor<64x64xf16> -> tensor<32x64xf32>
+      scf.yield %next : tensor<32x64xf32>
+    }
+    scf.yield %inner : tensor<32x64xf32>
+  }
+  tag.assert_complete %acc over "k" from %c0 to %K : tensor<32x64xf32>, index, index
+  tile.store %acc -> %C[%c0, %c0] : tensor<32x64xf32> -> !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+// Mutant: the inner loop covers only the first tile of each chunk.
+tile.kernel @nested_skips_tile(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>) threads(128) {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
@@ -303,18 +360,52 @@ tile.kernel @nested(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>) threads(12
   tag.bind %B as "B"(k, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
   %z = arith.constant dense<0.0> : tensor<32x32xf32>
   %acc = scf.for %k = %c0 to %K step %c64 iter_args(%c = %z) -> (tensor<32x32xf32>) {
-    %inner = scf.for %j = %c0 to %c64 step %c32 iter_args(%ci = %c) -> (tensor<32x32xf32>) {
+    %inner = scf.for %j = %c0 to %c32 step %c32 iter_args(%ci = %c) -> (tensor<32x32xf32>) {
       %kj = arith.addi %k, %j : index
       %a = tile.load %A[%c0, %kj] : !tile.view<?x?xf16> -> tensor<32x32xf16>
       %b = tile.load %B[%kj, %c0] : !tile.view<?x?xf16> -> tensor<32x32xf16>
-      // expected-note @below {{summed here}}
+      // expected-note @below {{the tiles of 'k' are summed here}}
       %next = tile.mma %a, %b, %ci : tensor<32x32xf16>, tensor<32x32xf16> -> tensor<32x32xf32>
       scf.yield %next : tensor<32x32xf32>
     }
     scf.yield %inner : tensor<32x32xf32>
   }
-  // expected-error @below {{tag assertion undecided: %acc sums 'k' across nested loops}}
+  // expected-error @below {{does not sum every value of 'k' in its range}}
+  // expected-note @below {{counterexample: }}
+  // expected-note-re @below {{%acc[{{[0-9]+}}, {{[0-9]+}}] never sums k = {{[0-9]+}}}}
   tag.assert_complete %acc over "k" from %c0 to %K : tensor<32x32xf32>, index, index
+  tile.return
+}
+
+// -----
+
+// Mutant: split K whose chunks overlap (the outer loop steps 64, the inner
+// one covers 128): the store finds a value of k summed twice.
+tile.kernel @split_k_overlap(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>, %C: !tile.view<?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %K = tile.dim %A, 1 : !tile.view<?x?xf16>
+  tag.bind %A as "A"(m, k) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  tag.bind %B as "B"(k, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf16>
+  tag.bind %C as "C"(m, n) = (d0, d1) -> (d0, d1) : !tile.view<?x?xf32>
+  %z = arith.constant dense<0.0> : tensor<32x64xf32>
+  %acc = scf.for %k0 = %c0 to %K step %c64 iter_args(%c = %z) -> (tensor<32x64xf32>) {
+    %end = arith.addi %k0, %c128 : index
+    %hi = arith.minui %end, %K : index
+    %inner = scf.for %k = %k0 to %hi step %c64 iter_args(%ci = %c) -> (tensor<32x64xf32>) {
+      %a = tile.load %A[%c0, %k] : !tile.view<?x?xf16> -> tensor<32x64xf16>
+      %b = tile.load %B[%k, %c0] : !tile.view<?x?xf16> -> tensor<64x64xf16>
+      // expected-note @below {{summed here}}
+      %next = tile.mma %a, %b, %ci : tensor<32x64xf16>, tensor<64x64xf16> -> tensor<32x64xf32>
+      scf.yield %next : tensor<32x64xf32>
+    }
+    scf.yield %inner : tensor<32x64xf32>
+  }
+  // expected-error @below {{tag assertion failed: an element of %acc sums a value of 'k' twice}}
+  // expected-note @below {{counterexample: }}
+  // expected-note-re @below {{%acc[{{[0-9]+}}, {{[0-9]+}}] sums k = {{[0-9]+}} twice}}
+  tile.store %acc -> %C[%c0, %c0] : tensor<32x64xf32> -> !tile.view<?x?xf32>
   tile.return
 }
 
