@@ -102,6 +102,11 @@ private:
   mlir::LogicalResult processOp(mlir::Operation *op);
   mlir::LogicalResult processTags(mlir::Operation *op);
   mlir::LogicalResult processFor(mlir::scf::ForOp loop);
+  /// Iteration argument `index` of `loop` after `count` iterations, when
+  /// each iteration keeps it or moves it by a loop-invariant amount; null
+  /// for any other.
+  const Term *inductionValue(mlir::scf::ForOp loop, unsigned index,
+                             const Term *count);
   /// A ring the loop fills with one asynchronous copy per iteration.
   struct RingPlan {
     mlir::Value buffer;

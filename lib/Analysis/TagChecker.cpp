@@ -123,9 +123,14 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
         buffers[ring.buffer].hazard.pending = head.hazard.pending;
       }
     facts.resize(loopFacts);
-    // Values carried around the loop are unknown at the head.
-    for (Value arg : loop.getRegionIterArgs())
+    // Values carried around the loop are unknown at the head, but for
+    // inductions: their value at iteration (iv - lb) / step.
+    for (auto [index, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
       values.erase(arg);
+      if (const Term *closed =
+              inductionValue(loop, index, terms.div(terms.sub(iv, lb), step)))
+        values[arg] = closed;
+    }
 
     reporting = outerReporting && reportNow;
     if (failed(processBlock(*loop.getBody())))
@@ -203,8 +208,48 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
     tags[result] = fn;
   for (Value buffer : written)
     buffers[buffer].tag = TagFn::top(loop);
+  // Inductions after the last iteration: max(0, ceil((ub - lb) / step)).
+  const Term *trips = terms.max(
+      terms.cst(0),
+      terms.div(terms.add(terms.sub(ub, lb), terms.sub(step, terms.cst(1))),
+                step));
+  for (auto [index, result] : llvm::enumerate(loop.getResults()))
+    if (const Term *closed = inductionValue(loop, index, trips))
+      values[result] = closed;
   exitLoopSums(loop, iv, lb, ub, step);
   return success();
+}
+
+/// `%a + d`, `d + %a` or `%a - d` with `d` defined outside the loop: at
+/// iteration n the argument is wrap(init + d * n) (init - d * n), exact in
+/// two's complement because wrapping commutes with addition.
+const Term *Checker::inductionValue(scf::ForOp loop, unsigned index,
+                                    const Term *count) {
+  BlockArgument arg = loop.getRegionIterArgs()[index];
+  unsigned bits = bitsOf(arg.getType());
+  if (!arg.getType().isIntOrIndex() || bits < 2)
+    return nullptr;
+  Value next = loop.getBody()->getTerminator()->getOperand(index);
+  const Term *init = valueTerm(loop.getInitArgs()[index]);
+  if (next == arg)
+    return init;
+  Operation *def = next.getDefiningOp();
+  if (!def || def->getBlock() != loop.getBody())
+    return nullptr;
+  const Term *delta = nullptr;
+  if (auto add = dyn_cast<arith::AddIOp>(def)) {
+    Value other = add.getLhs() == arg   ? add.getRhs()
+                  : add.getRhs() == arg ? add.getLhs()
+                                        : Value();
+    if (other && loop.isDefinedOutsideOfLoop(other))
+      delta = valueTerm(other);
+  } else if (auto sub = dyn_cast<arith::SubIOp>(def)) {
+    if (sub.getLhs() == arg && loop.isDefinedOutsideOfLoop(sub.getRhs()))
+      delta = terms.sub(terms.cst(0), valueTerm(sub.getRhs()));
+  }
+  if (!delta)
+    return nullptr;
+  return wrapSigned(terms.add(init, terms.mul(delta, count)), bits);
 }
 
 /// Rings the loop fills with exactly one asynchronous copy in its body:

@@ -227,3 +227,88 @@ tile.kernel @index_castui_then_divui(%a: i64) threads(32) {
   tag.assert %le, "the quotient is at most the dividend" : i1
   tile.return
 }
+
+// -----
+
+// An iteration argument moved by a loop-invariant amount is an induction:
+// at iteration k it is init + 64 k, and after the loop init + 64 n.
+tile.kernel @induction(%n: index) threads(32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %pos = arith.cmpi sge, %n, %c0 : index
+  tag.assume %pos, "n >= 0" : i1
+  %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%off = %c128, %same = %c1) -> (index, index) {
+    %k64 = arith.muli %k, %c64 : index
+    %expect = arith.addi %k64, %c128 : index
+    %eq = arith.cmpi eq, %off, %expect : index
+    tag.assert %eq, "the offset is 128 + 64 k" : i1
+    %one = arith.cmpi eq, %same, %c1 : index
+    tag.assert %one, "an argument the loop yields back keeps its value" : i1
+    %next = arith.addi %c64, %off : index
+    scf.yield %next, %same : index, index
+  }
+  %n64 = arith.muli %n, %c64 : index
+  %total = arith.addi %n64, %c128 : index
+  %done = arith.cmpi eq, %r#0, %total : index
+  tag.assert %done, "the loop ends at 128 + 64 n" : i1
+  tile.return
+}
+
+// -----
+
+// Mutant: the offset moves back by 32 instead of forward by 64.
+tile.kernel @induction_wrong_step(%n: index) threads(32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%off = %c0) -> (index) {
+    %expect = arith.muli %k, %c64 : index
+    %eq = arith.cmpi eq, %off, %expect : index
+    // expected-error @below {{tag assertion failed: the offset is 64 k}}
+    // expected-note-re @below {{counterexample: %k = {{[1-9][0-9]*}}}}
+    tag.assert %eq, "the offset is 64 k" : i1
+    %next = arith.subi %off, %c32 : index
+    scf.yield %next : index
+  }
+  tile.return
+}
+
+// -----
+
+// An i8 induction wraps: 100 per iteration is negative at the second.
+tile.kernel @induction_wraps(%n: index) threads(32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0 : i8
+  %d = arith.constant 100 : i8
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z) -> (i8) {
+    %nonneg = arith.cmpi sge, %acc, %z : i8
+    // expected-error @below {{tag assertion failed: acc >= 0}}
+    // expected-note @below {{counterexample: %k = 2}}
+    tag.assert %nonneg, "acc >= 0" : i1
+    %next = arith.addi %acc, %d : i8
+    scf.yield %next : i8
+  }
+  tile.return
+}
+
+// -----
+
+// Anything else carried around a loop is an arbitrary value of its type
+// at the head: a doubling is not an induction.
+tile.kernel @not_an_induction(%n: index) threads(32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%x = %c1) -> (index) {
+    %pos = arith.cmpi sgt, %x, %c0 : index
+    // expected-error @below {{tag assertion failed: x > 0}}
+    // expected-note @below {{counterexample: }}
+    tag.assert %pos, "x > 0" : i1
+    %next = arith.addi %x, %x : index
+    scf.yield %next : index
+  }
+  tile.return
+}
