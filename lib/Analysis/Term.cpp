@@ -149,7 +149,9 @@ TermContext::buildSum(TermInt constant,
     proto.coeffs.erase(proto.coeffs.begin() + i);
   }
   // a * c * (x floordiv c) + a * (x mod c) = a * x: unpacking sub-byte
-  // codes splits a column index into both.
+  // codes splits a column index into both. The remainder may have been
+  // normalized (multiples of c dropped from x), so it is compared with
+  // x mod c built the same way.
   for (size_t i = 0; i < proto.operands.size(); ++i) {
     const Term *rem = proto.operands[i];
     if (rem->getKind() != TermKind::Mod || !rem->getOperands()[1]->isConst())
@@ -158,16 +160,17 @@ TermContext::buildSum(TermInt constant,
       const Term *quot = proto.operands[j];
       TermInt scaled;
       if (quot->getKind() != TermKind::Div ||
-          quot->getOperands() != rem->getOperands() ||
+          quot->getOperands()[1] != rem->getOperands()[1] ||
           __builtin_mul_overflow(proto.coeffs[i],
                                  rem->getOperands()[1]->getValue(), &scaled) ||
-          proto.coeffs[j] != scaled)
+          proto.coeffs[j] != scaled ||
+          mod(quot->getOperands()[0], quot->getOperands()[1]) != rem)
         continue;
       std::vector<std::pair<const Term *, TermInt>> rest;
       for (size_t k = 0; k < proto.operands.size(); ++k)
         if (k != i && k != j)
           rest.emplace_back(proto.operands[k], proto.coeffs[k]);
-      linearize(rem->getOperands()[0], proto.coeffs[i], constant, rest);
+      linearize(quot->getOperands()[0], proto.coeffs[i], constant, rest);
       return buildSum(constant, std::move(rest));
     }
   }

@@ -53,11 +53,11 @@
 // FP8COLUMN: note: %b[{{[0-9]+}}, {{[0-9]+}}] carries B({{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}); %B_scales[0, 0] carries B_scale({{[0-9]+}}, {{[0-9]+}})
 
 // Nibbles unpacked high first while the runtime packs them low first: code
-// (0, 1) of the tile is column 0. Caught by the packing-order assertion
-// (and by the scale assertions, which see column 0's codes in column 1).
+// (0, 0) of the tile is column 1. Caught by the packing-order assertion
+// (and by the scale assertions, which see column 1's codes in column 0).
 // NIBBLES: error: tag assertion failed: every code is unpacked from the nibble the runtime packed it in
-// NIBBLES: note: counterexample: {{.*}}d0 = 0, d1 = 1
-// NIBBLES: note: %b[0, 1] carries B(0, 0, 0); %B[0, 0, 1] carries B(0, 1, 0)
+// NIBBLES: note: counterexample: {{.*}}d0 = 0, d1 = 0
+// NIBBLES: note: %b[0, 0] carries B(0, 1, 0); %B[0, 0, 0] carries B(0, 0, 0)
 // NIBBLES-PIPED: error: tag assertion failed: every code is unpacked from the nibble the runtime packed it in
 // NIBBLES-PIPED: note: %b[{{[0-9]+}}, {{[0-9]+}}] carries B({{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}); %B[{{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}}] carries B({{[0-9]+}}, {{[0-9]+}}, {{[0-9]+}})
 

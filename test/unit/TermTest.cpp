@@ -58,9 +58,17 @@ TEST_F(TermTest, QuotientAndRemainderRecombine) {
   const Term *scaled = t.add(t.mul(t.cst(6), t.div(k, t.cst(2))),
                              t.add(t.mul(t.cst(3), t.mod(k, t.cst(2))), i));
   EXPECT_EQ(scaled, t.add(t.mul(t.cst(3), k), i));
-  // Not the same divisor or not the matching coefficient: no change.
+  // The remainder drops multiples of the divisor from its dividend
+  // ((128 k + i) mod 2 is i mod 2); the quotient of the same dividend
+  // still recombines with it: 2 ((128 k + i) floordiv 2) + i mod 2.
+  const Term *column = t.add(t.mul(t.cst(128), k), i);
+  EXPECT_EQ(t.mod(column, two), t.mod(i, two));
+  EXPECT_EQ(t.add(t.mul(two, t.div(column, two)), t.mod(i, two)), column);
+  // Not the same divisor or not the matching coefficient: no change; nor a
+  // remainder of a different dividend.
   EXPECT_NE(t.add(t.mul(two, t.div(k, t.cst(4))), t.mod(k, t.cst(4))), k);
   EXPECT_NE(t.add(t.div(k, two), t.mod(k, two)), k);
+  EXPECT_NE(t.add(t.mul(two, t.div(column, two)), t.mod(k, two)), column);
 }
 
 TEST_F(TermTest, SubstitutionIsSimultaneousAndResimplifies) {
