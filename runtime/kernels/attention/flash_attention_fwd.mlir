@@ -21,6 +21,8 @@ tile.kernel @flash_attention_fwd(%Q: !tile.view<?x?x64xbf16>,
   %pid_q = tile.program_id x
   %bh = tile.program_id y
   %m0 = arith.muli %pid_q, %c128 : index
+  %pos_group = arith.cmpi sgt, %group, %c0 : index
+  tag.assume %pos_group, "the GQA group size is positive" : i1
   %kvh = arith.divui %bh, %group : index
   %seq_kv = tile.dim %K, 1 : !tile.view<?x?x64xbf16>
 
@@ -35,8 +37,6 @@ tile.kernel @flash_attention_fwd(%Q: !tile.view<?x?x64xbf16>,
       : !tile.view<?x?x64xbf16>
   tag.bind %O as "O"(bh, q, d) = (d0, d1, d2) -> (d0, d1, d2)
       : !tile.view<?x?x64xbf16>
-  %pos_group = arith.cmpi sgt, %group, %c0 : index
-  tag.assume %pos_group, "the GQA group size is positive" : i1
 
   // Q stays in shared memory for the whole program: mma.sync reads it into
   // registers once, sm_90a's wgmma reads it from there at every step.
