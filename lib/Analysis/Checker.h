@@ -71,6 +71,11 @@ private:
   /// Bounds of `term` from its symbols' ranges and the facts in scope.
   Interval rangeOf(const Term *term);
   std::optional<bool> decide(const Term *cond);
+  /// `term` with its divisions and remainders by constants simplified by
+  /// what the facts in scope say: multiples of the divisor (a loop's
+  /// induction variable over a multiple of its step) leave the remainder,
+  /// and a quotient or remainder the bounds pin to one value is that value.
+  const Term *simplifyUnderFacts(const Term *term);
   /// ite(cond, a, b), or a or b when bounds decide `cond`.
   const Term *select(const Term *cond, const Term *thenTerm,
                      const Term *elseTerm);
@@ -295,6 +300,9 @@ private:
   llvm::SmallVector<const Term *> elems;
   /// Ranges of symbols by type or by what they stand for.
   llvm::DenseMap<const Term *, Interval> symbolRanges;
+  /// Symbols known to be multiples of a constant: a loop's induction
+  /// variable that starts at a multiple of its constant step.
+  llvm::DenseMap<const Term *, TermInt> symbolMultiples;
   /// Bit widths of the integer data read from views, by function name.
   llvm::StringMap<unsigned> functionBits;
   /// Components a loop widened to ⊤ because they depend on the iteration:

@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace tessera;
 using namespace tessera::analysis;
@@ -249,6 +251,99 @@ std::optional<bool> Checker::decide(const Term *cond) {
   if (diff.hi && *diff.hi < least)
     return false;
   return std::nullopt;
+}
+
+const Term *Checker::simplifyUnderFacts(const Term *term) {
+  // Whether coeff * atom is known to be a multiple of c.
+  auto isMultiple = [&](const Term *atom, TermInt coeff, TermInt c) {
+    if (coeff % c == 0)
+      return true;
+    auto it = symbolMultiples.find(atom);
+    TermInt product;
+    return it != symbolMultiples.end() &&
+           !__builtin_mul_overflow(coeff, it->second, &product) &&
+           product % c == 0;
+  };
+  // The atoms of a linear term, with the constant as a null atom.
+  auto atomsOf = [](const Term *x) {
+    SmallVector<std::pair<const Term *, TermInt>> atoms;
+    if (x->getKind() != TermKind::Add) {
+      atoms.push_back(x->isConst() ? std::make_pair(nullptr, x->getValue())
+                                   : std::make_pair(x, TermInt(1)));
+      return atoms;
+    }
+    atoms.push_back({nullptr, x->getValue()});
+    for (auto [atom, coeff] : llvm::zip_equal(x->getOperands(), x->getCoeffs()))
+      atoms.push_back({atom, coeff});
+    return atoms;
+  };
+  auto scaled = [&](const Term *atom, TermInt coeff) {
+    return atom ? terms.mul(terms.cst(coeff), atom) : terms.cst(coeff);
+  };
+  llvm::DenseMap<const Term *, const Term *> done;
+  std::function<const Term *(const Term *)> visit =
+      [&](const Term *node) -> const Term * {
+    if (node->getOperands().empty())
+      return node;
+    if (auto it = done.find(node); it != done.end())
+      return it->second;
+    // Operands first, then the node rebuilt (and renormalized) on them.
+    llvm::DenseMap<const Term *, const Term *> operands;
+    for (const Term *op : node->getOperands())
+      if (const Term *simpler = visit(op); simpler != op)
+        operands[op] = simpler;
+    const Term *result = terms.substitute(node, operands);
+    bool isDiv = result->getKind() == TermKind::Div;
+    if ((isDiv || result->getKind() == TermKind::Mod) &&
+        result->getOperands()[1]->isConst() &&
+        result->getOperands()[1]->getValue() > 0) {
+      const Term *divisor = result->getOperands()[1];
+      TermInt c = divisor->getValue();
+      // dividend = multiple + rest, the multiple a multiple of c:
+      // floor((m + r) / c) = m / c + floor(r / c), (m + r) mod c = r mod c.
+      const Term *multiple = terms.cst(0), *rest = terms.cst(0);
+      for (auto [atom, coeff] : atomsOf(result->getOperands()[0])) {
+        const Term *&into = isMultiple(atom, coeff, c) ? multiple : rest;
+        into = terms.add(into, scaled(atom, coeff));
+      }
+      Interval r = rangeOf(rest);
+      const Term *restPart =
+          isDiv ? terms.div(rest, divisor) : terms.mod(rest, divisor);
+      if (r.lo && r.hi && floorDivInt(*r.lo, c) == floorDivInt(*r.hi, c))
+        restPart = isDiv
+                       ? terms.cst(floorDivInt(*r.lo, c))
+                       : terms.sub(rest, terms.cst(c * floorDivInt(*r.lo, c)));
+      if (!isDiv)
+        result = restPart;
+      else if (multiple != terms.cst(0) || restPart != result)
+        result = terms.add(terms.div(multiple, divisor), restPart);
+    } else if (result->getKind() == TermKind::Add) {
+      // a * (m floordiv c) = (a / c) * m when c divides a and m is a
+      // multiple of c.
+      const Term *sum = terms.cst(0);
+      for (auto [atom, coeff] : atomsOf(result)) {
+        if (atom && atom->getKind() == TermKind::Div &&
+            atom->getOperands()[1]->isConst() &&
+            atom->getOperands()[1]->getValue() > 0 &&
+            coeff % atom->getOperands()[1]->getValue() == 0) {
+          TermInt c = atom->getOperands()[1]->getValue();
+          auto parts = atomsOf(atom->getOperands()[0]);
+          if (llvm::all_of(parts, [&](auto part) {
+                return isMultiple(part.first, part.second, c);
+              })) {
+            sum = terms.add(
+                sum, terms.mul(terms.cst(coeff / c), atom->getOperands()[0]));
+            continue;
+          }
+        }
+        sum = terms.add(sum, scaled(atom, coeff));
+      }
+      result = sum;
+    }
+    done[node] = result;
+    return result;
+  };
+  return visit(term);
 }
 
 const Term *Checker::select(const Term *cond, const Term *thenTerm,

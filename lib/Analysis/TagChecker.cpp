@@ -76,6 +76,10 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
   if (ivRange.hi)
     *ivRange.hi -= 1;
   symbolRanges[iv] = ivRange;
+  // A loop from a multiple of its constant step visits only multiples.
+  if (step->isConst() && step->getValue() > 1 && lb->isConst() &&
+      lb->getValue() % step->getValue() == 0)
+    symbolMultiples[iv] = step->getValue();
   size_t factsBefore = facts.size();
   facts.push_back({terms.inRange(iv, lb, ub), {}, loop});
   facts.push_back({terms.lt(terms.cst(0), step), {}, loop});

@@ -165,6 +165,7 @@ bool Checker::prove(
     function_ref<void(InFlightDiagnostic &, const Outcome &)> explain) {
   if (!reporting)
     return true;
+  goal = simplifyUnderFacts(goal);
   Query query;
   query.facts.append(kernelFacts.begin(), kernelFacts.end());
   query.facts.append(facts.begin(), facts.end());

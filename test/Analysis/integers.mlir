@@ -312,3 +312,73 @@ tile.kernel @not_an_induction(%n: index) threads(32) {
   }
   tile.return
 }
+
+// -----
+
+// A loop from 0 in steps of 128 visits multiples of 128: with d in
+// [0, 128), k + d lies in k's group of 128 and leaves remainder d.
+tile.kernel @multiples_of_the_step(%A: !tile.view<?x?xf16>, %d: index) threads(32) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %K = tile.dim %A, 1 : !tile.view<?x?xf16>
+  %lo = arith.cmpi sge, %d, %c0 : index
+  tag.assume %lo, "d >= 0" : i1
+  %hi = arith.cmpi slt, %d, %c128 : index
+  tag.assume %hi, "d < 128" : i1
+  scf.for %k = %c0 to %K step %c128 {
+    %kd = arith.addi %k, %d : index
+    %q = arith.floordivsi %kd, %c128 : index
+    %qk = arith.floordivsi %k, %c128 : index
+    %same = arith.cmpi eq, %q, %qk : index
+    tag.assert %same, "k + d is in k's group" : i1
+    %r = arith.remsi %kd, %c128 : index
+    %rd = arith.cmpi eq, %r, %d : index
+    tag.assert %rd, "k + d leaves d" : i1
+  }
+  tile.return
+}
+
+// -----
+
+// Mutants: d may reach 128, or the loop starts off the multiples.
+tile.kernel @multiples_d_too_large(%A: !tile.view<?x?xf16>, %d: index) threads(32) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %K = tile.dim %A, 1 : !tile.view<?x?xf16>
+  %lo = arith.cmpi sge, %d, %c0 : index
+  tag.assume %lo, "d >= 0" : i1
+  %hi = arith.cmpi sle, %d, %c128 : index
+  tag.assume %hi, "d <= 128" : i1
+  scf.for %k = %c0 to %K step %c128 {
+    %kd = arith.addi %k, %d : index
+    %q = arith.floordivsi %kd, %c128 : index
+    %qk = arith.floordivsi %k, %c128 : index
+    %same = arith.cmpi eq, %q, %qk : index
+    // expected-error @below {{tag assertion failed: k + d is in k's group}}
+    // expected-note @below {{d = 128}}
+    tag.assert %same, "k + d is in k's group" : i1
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @multiples_off_by_one(%A: !tile.view<?x?xf16>, %d: index) threads(32) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %K = tile.dim %A, 1 : !tile.view<?x?xf16>
+  %lo = arith.cmpi sge, %d, %c0 : index
+  tag.assume %lo, "d >= 0" : i1
+  %hi = arith.cmpi slt, %d, %c128 : index
+  tag.assume %hi, "d < 128" : i1
+  scf.for %k = %c1 to %K step %c128 {
+    %kd = arith.addi %k, %d : index
+    %r = arith.remsi %kd, %c128 : index
+    %rd = arith.cmpi eq, %r, %d : index
+    // expected-error @below {{tag assertion failed: k + d leaves d}}
+    // expected-note @below {{counterexample: }}
+    tag.assert %rd, "k + d leaves d" : i1
+  }
+  tile.return
+}

@@ -22,7 +22,7 @@
 
 // Scales of the next group.
 // ROW: error: tag assertion failed: every code uses the scale of its own group and column
-// ROW: note: counterexample: {{.*}}%k = 0
+// ROW: note: counterexample: d0 = 0
 // ROW: note: %b[0, 0] carries B(0, 0, 0); %B_scales[0, 0] carries B_scale(1, 0)
 
 // Zero points of the next group.
