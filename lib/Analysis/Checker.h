@@ -76,6 +76,10 @@ private:
   /// induction variable over a multiple of its step) leave the remainder,
   /// and a quotient or remainder the bounds pin to one value is that value.
   const Term *simplifyUnderFacts(const Term *term);
+  /// Whether a few candidate values of the symbols (each within its bounds
+  /// given the values chosen before it) make every one of `facts` true: a
+  /// model found without Z3. False says nothing.
+  bool findModel(llvm::ArrayRef<Fact> facts);
   /// ite(cond, a, b), or a or b when bounds decide `cond`.
   const Term *select(const Term *cond, const Term *thenTerm,
                      const Term *elseTerm);

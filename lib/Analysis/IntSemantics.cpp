@@ -346,6 +346,146 @@ const Term *Checker::simplifyUnderFacts(const Term *term) {
   return visit(term);
 }
 
+/// Narrows `ranges` by the linear comparisons among `facts` (conjunctions
+/// of `0 <= e`, `0 < e`, `0 == e` with e linear in symbols) until nothing
+/// changes; false when some range becomes empty.
+static bool
+propagateBounds(ArrayRef<const Term *> facts,
+                llvm::DenseMap<const Term *, Checker::Interval> &ranges) {
+  SmallVector<const Term *> atoms;
+  std::function<void(const Term *)> collect = [&](const Term *fact) {
+    if (fact->getKind() == TermKind::And)
+      for (const Term *op : fact->getOperands())
+        collect(op);
+    else if (fact->getKind() == TermKind::Le ||
+             fact->getKind() == TermKind::Lt || fact->getKind() == TermKind::Eq)
+      atoms.push_back(fact);
+  };
+  for (const Term *fact : facts)
+    collect(fact);
+  for (int round = 0; round < 16; ++round) {
+    bool changed = false;
+    for (const Term *atom : atoms) {
+      const Term *diff = atom->getOperands()[1];
+      SmallVector<std::pair<const Term *, TermInt>> terms;
+      TermInt k = 0;
+      if (diff->getKind() == TermKind::Sym) {
+        terms.push_back({diff, 1});
+      } else if (diff->getKind() == TermKind::Add) {
+        k = diff->getValue();
+        for (auto [op, c] :
+             llvm::zip_equal(diff->getOperands(), diff->getCoeffs())) {
+          if (op->getKind() != TermKind::Sym)
+            break;
+          terms.push_back({op, c});
+        }
+        if (terms.size() != diff->getOperands().size())
+          continue;
+      } else {
+        continue;
+      }
+      if (atom->getKind() == TermKind::Lt)
+        k -= 1;
+      // sum c_i x_i + k >= 0 (and <= 0 for an equality): bound each x_j by
+      // the others' extremes.
+      for (bool upper : {false, true}) {
+        if (upper && atom->getKind() != TermKind::Eq)
+          break;
+        for (auto [sym, c] : terms) {
+          // c x_j >= -k - sum_{i != j} max(c_i x_i)   (lower form), or
+          // c x_j <= -k - sum_{i != j} min(c_i x_i)   (equality's other side).
+          std::optional<TermInt> rest = -k;
+          for (auto [other, d] : terms) {
+            if (other == sym || !rest)
+              continue;
+            Checker::Interval r = ranges.lookup(other);
+            std::optional<TermInt> extreme = (d > 0) != upper ? r.hi : r.lo;
+            TermInt product;
+            if (!extreme || __builtin_mul_overflow(d, *extreme, &product) ||
+                __builtin_sub_overflow(*rest, product, &*rest))
+              rest = std::nullopt;
+          }
+          if (!rest)
+            continue;
+          Checker::Interval &range = ranges[sym];
+          // c x >= rest (lower form) or c x <= rest (upper form).
+          bool lowerBoundOnX = (c > 0) != upper;
+          TermInt bound = lowerBoundOnX ? ceilDivInt(*rest, c > 0 ? c : -c)
+                                        : floorDivInt(*rest, c > 0 ? c : -c);
+          if (c < 0)
+            bound = lowerBoundOnX ? ceilDivInt(-*rest, -c)
+                                  : floorDivInt(-*rest, -c);
+          std::optional<TermInt> &slot = lowerBoundOnX ? range.lo : range.hi;
+          if (!slot || (lowerBoundOnX ? bound > *slot : bound < *slot)) {
+            slot = bound;
+            changed = true;
+          }
+          if (range.lo && range.hi && *range.lo > *range.hi)
+            return false;
+        }
+      }
+    }
+    if (!changed)
+      break;
+  }
+  return true;
+}
+
+bool Checker::findModel(ArrayRef<Fact> facts) {
+  SmallVector<const Term *> symbols, current;
+  for (const Fact &fact : facts) {
+    if (!fact.bound.empty())
+      return false;
+    terms.collectSymbols(fact.condition, symbols);
+    current.push_back(fact.condition);
+  }
+  llvm::DenseMap<const Term *, Interval> ranges;
+  for (const Term *sym : symbols)
+    ranges[sym] = symbolRanges.lookup(sym);
+  // The latest symbols first: loop variables before the sizes that bound
+  // them; each takes the first of a few candidates in its bounds that
+  // leaves every fact satisfiable by bounds, and the bounds of the rest
+  // follow from it.
+  for (const Term *sym : llvm::reverse(symbols)) {
+    if (!propagateBounds(current, ranges))
+      return false;
+    Interval range = ranges.lookup(sym);
+    TermInt lo = range.lo   ? *range.lo
+                 : range.hi ? std::min<TermInt>(0, *range.hi)
+                            : 0;
+    SmallVector<TermInt> candidates = {lo};
+    for (TermInt m = 2; m <= 4096; m *= 2)
+      candidates.push_back(ceilDivInt(lo, m) * m);
+    if (range.hi)
+      candidates.push_back(*range.hi);
+    bool placed = false;
+    for (TermInt value : candidates) {
+      if (range.hi && value > *range.hi)
+        continue;
+      llvm::DenseMap<const Term *, const Term *> at = {{sym, terms.cst(value)}};
+      SmallVector<const Term *> next;
+      for (const Term *fact : current) {
+        next.push_back(terms.substitute(fact, at));
+        if (next.back()->isFalse())
+          break;
+      }
+      if (next.size() != current.size() || next.back()->isFalse())
+        continue;
+      llvm::DenseMap<const Term *, Interval> narrowed = ranges;
+      narrowed[sym] = {value, value};
+      if (!propagateBounds(next, narrowed))
+        continue;
+      current = std::move(next);
+      ranges = std::move(narrowed);
+      placed = true;
+      break;
+    }
+    if (!placed)
+      return false;
+  }
+  return llvm::all_of(current, [](const Term *fact) { return fact->isTrue(); });
+}
+
 const Term *Checker::select(const Term *cond, const Term *thenTerm,
                             const Term *elseTerm) {
   if (std::optional<bool> known = decide(cond))

@@ -184,6 +184,8 @@ bool Checker::prove(
       op->emitWarning("could not export this query as SMT-LIB");
   }
   if (goal->isTrue()) {
+    if (vacuous(op, query))
+      return false;
     ++stats.provedStructurally;
     return true;
   }
@@ -256,6 +258,10 @@ bool Checker::vacuous(Operation *op, const Query &query) {
     key.push_back(fact.condition);
   if (auto it = satisfiable.find(key); it != satisfiable.end() && it->second)
     return false;
+  if (findModel(check.facts)) {
+    satisfiable[key] = true;
+    return false;
+  }
   check.goal = terms.boolean(false);
   check.shown.clear();
   check.instantiateAt.clear();

@@ -167,6 +167,27 @@ tile.kernel @vacuous(%K: index) threads(32) {
 
 // -----
 
+// Even a statement true whatever the values (proved without Z3) is
+// vacuous under contradictory assumptions.
+tile.kernel @vacuous_structural(%K: index) threads(32) {
+  %c0 = arith.constant 0 : index
+  %c10 = arith.constant 10 : index
+  %c20 = arith.constant 20 : index
+  %lt = arith.cmpi slt, %K, %c10 : index
+  %gt = arith.cmpi sgt, %K, %c20 : index
+  // expected-note @below {{the assumption 'K < 10'}}
+  tag.assume %lt, "K < 10" : i1
+  // expected-note @below {{the assumption 'K > 20'}}
+  tag.assume %gt, "K > 20" : i1
+  %same = arith.addi %K, %c0 : index
+  %eq = arith.cmpi eq, %same, %K : index
+  // expected-error @below {{tag assertion is vacuous: the facts in scope contradict each other}}
+  tag.assert %eq, "K + 0 == K" : i1
+  tile.return
+}
+
+// -----
+
 // Assumptions about every element of a tile contradict each other (at
 // the first element already).
 tile.kernel @vacuous_tile_assumptions(%ids: !tile.view<?xi32>, %K: index) threads(32) {
