@@ -417,12 +417,12 @@ propagateBounds(ArrayRef<const Term *> facts,
             continue;
           Checker::Interval &range = ranges[sym];
           // c x >= rest (lower form) or c x <= rest (upper form).
+          // Dividing by c < 0 flips the comparison: |c| x vs -rest.
           bool lowerBoundOnX = (c > 0) != upper;
-          TermInt bound = lowerBoundOnX ? ceilDivInt(*rest, c > 0 ? c : -c)
-                                        : floorDivInt(*rest, c > 0 ? c : -c);
-          if (c < 0)
-            bound = lowerBoundOnX ? ceilDivInt(-*rest, -c)
-                                  : floorDivInt(-*rest, -c);
+          TermInt magnitude = c > 0 ? c : -c;
+          TermInt scaledRest = c > 0 ? *rest : -*rest;
+          TermInt bound = lowerBoundOnX ? ceilDivInt(scaledRest, magnitude)
+                                        : floorDivInt(scaledRest, magnitude);
           std::optional<TermInt> &slot = lowerBoundOnX ? range.lo : range.hi;
           if (!slot || (lowerBoundOnX ? bound > *slot : bound < *slot)) {
             slot = bound;
