@@ -1,6 +1,6 @@
 // The bf16 GEMM and attention on gfx942 (wave64). Copies into LDS are
-// 16-byte vector loads and stores (no cp.async; commit groups and waits
-// vanish), and the pipeline keeps two stages: three would not fit 64 KiB of
+// 16-byte raw buffer loads and LDS stores (no cp.async; commit groups and
+// waits vanish), and the pipeline keeps two stages: three would not fit 64 KiB of
 // LDS. Each 16-register accumulator block takes one amdgpu.mfma 32x32x8 per
 // K step of 8. Attention's accumulators are laid out transposed (lanes along
 // rows) so that its row reductions stay within a wave and P is the next
@@ -21,8 +21,38 @@
 // CHECK-NOT: nvgpu.
 // CHECK-NOT: nvvm.
 // CHECK: memref.view {{.*}} to memref<2x128x64xbf16, #gpu.address_space<workgroup>>
-// CHECK: %[[CHUNK:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<?x?xbf16, strided<[?, 1], offset: ?>>, vector<8xbf16>
+// A buffer resource per copy: based at the tile's origin, num_records the
+// bytes from there to the view's last element ((rows left - 1) * pitch +
+// columns left, at most 2^31), none when the origin is past the view.
+// CHECK: %[[BASE:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+// CHECK: %[[LEFT:.*]] = arith.subi %[[SIZES:.*]]#0, %{{.*}} : index
+// CHECK: %[[LAST:.*]] = arith.subi %[[LEFT]], %c1 : index
+// CHECK: %[[ROWS:.*]] = arith.muli %[[LAST]], %[[PITCH:.*]]#0 : index
+// CHECK: %[[ELEMENTS:.*]] = arith.addi %[[ROWS]], %[[SIZES]]#1 : index
+// CHECK: %[[BYTES:.*]] = arith.muli %[[ELEMENTS]], %c2 : index
+// CHECK: %[[EXTENT:.*]] = arith.minsi %[[BYTES]], %c2147483648 : index
+// CHECK: %[[RECORDS:.*]] = arith.select %{{.*}}, %[[EXTENT]], %c0 : index
+// CHECK: %[[N:.*]] = arith.index_cast %[[RECORDS]] : index to i64
+// CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc %[[BASE]], %c0_i16, %[[N]], %c159744_i32 : !llvm.ptr to <8>
+// Whole chunks of 16-byte aligned rows are one buffer_load_dwordx4 (from
+// offset 2^31, out of range, when none of the chunk is inside the view) if
+// the tile's 128 rows span at most 2^31 bytes (2^30 bf16 elements); the
+// rest load element by element.
+// CHECK: %[[SPAN:.*]] = arith.muli %[[PITCH]]#0, %c127 : index
+// CHECK: %[[SPAN2:.*]] = arith.addi %[[SPAN]], %c64 : index
+// CHECK: %[[FITS:.*]] = arith.cmpi ule, %[[SPAN2]], %c1073741824 : index
+// CHECK: %[[DIRECT:.*]] = arith.andi %[[FITS]], %{{.*}} : i1
+// CHECK: %[[NONE:.*]] = arith.cmpi eq, %[[COUNT:.*]], %c0 : index
+// CHECK: %[[ALL:.*]] = arith.cmpi eq, %[[COUNT]], %c8 : index
+// CHECK: %[[EITHER:.*]] = arith.ori %[[NONE]], %[[ALL]] : i1
+// CHECK: %[[WHOLE:.*]] = arith.andi %[[DIRECT]], %[[EITHER]] : i1
+// CHECK: scf.if %[[WHOLE]] {
+// CHECK: %[[AT:.*]] = arith.select %[[NONE]], %c-2147483648_i32, %{{.*}} : i32
+// CHECK: %[[WORDS:.*]] = rocdl.raw.ptr.buffer.load %[[RSRC]], %[[AT]], %c0_i32, %c0_i32 : vector<4xi32>
+// CHECK: %[[CHUNK:.*]] = vector.bitcast %[[WORDS]] : vector<4xi32> to vector<8xbf16>
 // CHECK: vector.store %[[CHUNK]], %{{.*}} {alignment = 16 : i64} : memref<2x128x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK: } else {
+// CHECK: memref.load %{{.*}} : memref<?x?xbf16, strided<[?, 1], offset: ?>>
 // CHECK: scf.for
 // CHECK: gpu.barrier
 // CHECK: amdgpu.mfma 32x32x8 %{{.*}} * %{{.*}} + %{{.*}} blgp = none : vector<4xbf16>, vector<4xbf16>, vector<16xf32>

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -40,7 +41,8 @@ struct TestGPUPlantBugPass
                      "store-lane, no-barrier, divergent-barrier, "
                      "wait-group, nibble-order, scale-register, row-index, "
                      "atomic-store, mfma-swap, mbarrier-wait, "
-                     "mbarrier-parity, proxy-fence or wgmma-layout")};
+                     "mbarrier-parity, proxy-fence, wgmma-layout, "
+                     "buffer-extent or buffer-mask")};
 
   template <typename OpT> OpT first() {
     OpT found;
@@ -303,6 +305,33 @@ struct TestGPUPlantBugPass
                          ? NVVM::MMALayout::col
                          : NVVM::MMALayout::row);
       return success();
+    }
+    if (bug == "buffer-extent") {
+      // Every buffer resource ends 2 bytes before the view does: the last
+      // 16-byte chunk of a view is partly out of range.
+      bool planted = false;
+      getOperation().walk([&](ROCDL::MakeBufferRsrcOp make) {
+        OpBuilder b(make);
+        Value two =
+            arith::ConstantIntOp::create(b, make.getLoc(), b.getI64Type(), 2);
+        make.getNumRecordsMutable().assign(
+            arith::SubIOp::create(b, make.getLoc(), make.getNumRecords(), two));
+        planted = true;
+      });
+      return success(planted);
+    }
+    if (bug == "buffer-mask") {
+      // A chunk wholly outside the view loads from its own offset instead
+      // of out of range: past a row's last column that is the next row.
+      bool planted = false;
+      getOperation().walk([&](ROCDL::RawPtrBufferLoadOp load) {
+        auto select = load.getOffset().getDefiningOp<arith::SelectOp>();
+        if (!select || !isa<VectorType>(load.getType()))
+          return;
+        load.getOffsetMutable().assign(select.getFalseValue());
+        planted = true;
+      });
+      return success(planted);
     }
     getOperation().emitError() << "unknown bug '" << bug << "'";
     return failure();

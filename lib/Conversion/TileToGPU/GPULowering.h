@@ -3,7 +3,8 @@
 // Private to lib/Conversion/TileToGPU. TileToGPU.cpp builds the gpu.func,
 // walks the kernel and lowers scalar code, loops and element-wise tiles;
 // NvidiaMemory.cpp lowers copies, shared loads and stores (for AMD too:
-// plain vector loads instead of cp.async and ldmatrix); NvidiaMma.cpp
+// plain vector loads instead of ldmatrix), AmdMemory.cpp AMD's copies into
+// LDS with buffer loads; NvidiaMma.cpp
 // lowers tile.mma to mma.sync, AmdMfma.cpp to v_mfma; NvidiaTma.cpp the
 // sm_90a TMA buffers, their copies and mbarriers, and wgmma.
 //
@@ -66,6 +67,35 @@ private:
   };
   mlir::LogicalResult lowerAllocShared(tile::AllocSharedOp op);
   mlir::LogicalResult lowerCopy(tile::CopyOp op);
+  /// A 16-byte chunk of a copy into shared memory that one thread moves.
+  struct CopyChunk {
+    /// Its coordinate in the tile and in the view.
+    mlir::Value tileRow, tileCol, row, col;
+    /// How many of its elements lie inside the view (0 to 16 bytes' worth).
+    mlir::Value count;
+    /// The view indices it starts at (the view's origin when none of it is
+    /// inside) and the buffer indices of its first element.
+    llvm::SmallVector<mlir::Value> source, dest;
+  };
+  /// Calls `emit` for each chunk this thread moves in a copy of a tile of
+  /// `shape` (elements of `bytes`) from `view` at `offsets` into `buffer`,
+  /// under a guard when other threads hold the same chunk.
+  void forEachCopyChunk(llvm::ArrayRef<int64_t> shape, int64_t bytes,
+                        mlir::Value view, mlir::ValueRange offsets,
+                        const SharedBuffer &buffer, mlir::Value slot,
+                        llvm::function_ref<void(const CopyChunk &)> emit);
+  /// Moves a chunk element by element with plain loads, zeros past its
+  /// count (rows that are not 16-byte aligned).
+  void copyElements(const CopyChunk &chunk, mlir::Value view,
+                    const SharedBuffer &buffer, mlir::Type element,
+                    int64_t vec);
+  // --- AMD copies through buffer resources (AmdMemory.cpp) ----------------
+  /// A copy into LDS with raw buffer loads from a resource whose extent is
+  /// the view's from the tile's origin.
+  mlir::LogicalResult
+  lowerBufferCopy(mlir::Value view, llvm::ArrayRef<mlir::Value> offsets,
+                  llvm::ArrayRef<int64_t> shape, mlir::Type element,
+                  const SharedBuffer &buffer, mlir::Value slot);
   mlir::LogicalResult lowerSharedLoad(tile::LoadOp op);
   /// Stores (or atomically adds) each register's element of `tile` into
   /// the view `dest` at `offsets`, rows chosen by `rows` when given (a

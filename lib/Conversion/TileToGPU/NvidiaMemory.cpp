@@ -149,13 +149,40 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
     return op.emitOpError("into a shared tile with rows of fewer than 16 "
                           "bytes or sizes that are not powers of two is not "
                           "supported by convert-tile-to-gpu yet");
-  auto viewType = cast<MemRefType>(view.getType());
-  unsigned rank = viewType.getRank();
+  Value slot = op.getSlot() ? mapping.lookup(op.getSlot()) : Value();
+  if (isAmd())
+    return lowerBufferCopy(view, offsets, shape, element, buffer, slot);
+  Value alignedRows = rowsAligned(view, bytes);
+  int64_t vec = 16 / bytes;
+  forEachCopyChunk(
+      shape, bytes, view, offsets, buffer, slot, [&](const CopyChunk &chunk) {
+        auto branch = scf::IfOp::create(builder, loc, alignedRows,
+                                        /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(branch.thenBlock());
+        nvgpu::DeviceAsyncCopyOp::create(
+            builder, loc,
+            nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
+            buffer.memref, chunk.dest, view, chunk.source,
+            builder.getIndexAttr(vec), chunk.count, builder.getUnitAttr());
+        builder.setInsertionPointToStart(branch.elseBlock());
+        copyElements(chunk, view, buffer, element, vec);
+      });
+  if (!op.getAsync()) {
+    // A synchronous copy is complete before the next barrier.
+    NVVM::CpAsyncCommitGroupOp::create(builder, loc);
+    NVVM::CpAsyncWaitGroupOp::create(builder, loc, 0);
+  }
+  return success();
+}
+
+void GPULowering::forEachCopyChunk(ArrayRef<int64_t> shape, int64_t bytes,
+                                   Value view, ValueRange offsets,
+                                   const SharedBuffer &buffer, Value slot,
+                                   function_ref<void(const CopyChunk &)> emit) {
+  unsigned rank = cast<MemRefType>(view.getType()).getRank();
   Value rows = memref::DimOp::create(builder, loc, view, rank - 2);
   Value cols = memref::DimOp::create(builder, loc, view, rank - 1);
-  Value slot = op.getSlot() ? mapping.lookup(op.getSlot()) : Value();
-  Value alignedRows = rowsAligned(view, bytes);
-
   int64_t vec = 16 / bytes;
   LinearLayout copy = atoms::coalescedCopy(shape[0], shape[1], 8 * bytes,
                                            numWarps, target.warpSize);
@@ -165,91 +192,64 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
   Value zero = index(0);
   for (int64_t reg = 0; reg < copy.getSize(LinearLayout::Register);
        reg += vec) {
+    CopyChunk chunk;
     SmallVector<Value> coord = coordinate(copy, reg);
-    Value row =
+    chunk.tileRow = coord[0];
+    chunk.tileCol = coord[1];
+    chunk.row =
         arith::AddIOp::create(builder, loc, offsets[rank - 2], coord[0]);
-    Value col =
+    chunk.col =
         arith::AddIOp::create(builder, loc, offsets[rank - 1], coord[1]);
     // Elements of this chunk inside the view: clamp(cols - col, 0, vec),
     // none when the row is outside.
-    Value left = arith::SubIOp::create(builder, loc, cols, col);
+    Value left = arith::SubIOp::create(builder, loc, cols, chunk.col);
     left = arith::MaxSIOp::create(builder, loc, left, zero);
     left = arith::MinSIOp::create(builder, loc, left, index(vec));
     Value rowIn = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                                        row, rows);
-    Value count = arith::SelectOp::create(builder, loc, rowIn, left, zero);
+                                        chunk.row, rows);
+    chunk.count = arith::SelectOp::create(builder, loc, rowIn, left, zero);
     Value any = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt,
-                                      count, zero);
-    SmallVector<Value> source(offsets.begin(), offsets.end() - 2);
-    source.push_back(arith::SelectOp::create(builder, loc, any, row, zero));
-    source.push_back(arith::SelectOp::create(builder, loc, any, col, zero));
-    SmallVector<Value> dest = sharedIndices(buffer, slot, coord[0], coord[1]);
-
-    auto emit = [&]() {
-      // AMD: whole aligned chunks move as one 16-byte load and LDS store.
-      Value whole = alignedRows;
-      if (isAmd())
-        whole = arith::AndIOp::create(
-            builder, loc, whole,
-            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, count,
-                                  index(vec)));
-      auto branch =
-          scf::IfOp::create(builder, loc, whole, /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToStart(branch.thenBlock());
-      if (isAmd()) {
-        auto chunk = VectorType::get({vec}, element);
-        Value data =
-            vector::LoadOp::create(builder, loc, chunk, view, source,
-                                   /*nontemporal=*/false, llvm::MaybeAlign(16));
-        vector::StoreOp::create(builder, loc, data, buffer.memref, dest,
-                                /*nontemporal=*/false, llvm::MaybeAlign(16));
-      } else {
-        nvgpu::DeviceAsyncCopyOp::create(
-            builder, loc,
-            nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
-            buffer.memref, dest, view, source, builder.getIndexAttr(vec), count,
-            builder.getUnitAttr());
-      }
-      // Unaligned rows: element by element, zeros past the count.
-      builder.setInsertionPointToStart(branch.elseBlock());
-      Value padding = arith::ConstantOp::create(builder, loc, element,
-                                                builder.getZeroAttr(element));
-      for (int64_t e = 0; e < vec; ++e) {
-        Value inside = arith::CmpIOp::create(
-            builder, loc, arith::CmpIPredicate::slt, index(e), count);
-        SmallVector<Value> at(source);
-        at.back() = arith::AddIOp::create(builder, loc, col, index(e));
-        auto read = scf::IfOp::create(
-            builder, loc, inside,
-            [&](OpBuilder &b, Location l) {
-              scf::YieldOp::create(
-                  b, l, memref::LoadOp::create(b, l, view, at).getResult());
-            },
-            [&](OpBuilder &b, Location l) {
-              scf::YieldOp::create(b, l, padding);
-            });
-        SmallVector<Value> to(dest);
-        to.back() = arith::AddIOp::create(builder, loc, dest.back(), index(e));
-        memref::StoreOp::create(builder, loc, read.getResult(0), buffer.memref,
-                                to);
-      }
-    };
+                                      chunk.count, zero);
+    chunk.source.assign(offsets.begin(), std::prev(offsets.end(), 2));
+    chunk.source.push_back(
+        arith::SelectOp::create(builder, loc, any, chunk.row, zero));
+    chunk.source.push_back(
+        arith::SelectOp::create(builder, loc, any, chunk.col, zero));
+    chunk.dest = sharedIndices(buffer, slot, coord[0], coord[1]);
     if (owner) {
       auto guarded = scf::IfOp::create(builder, loc, owner);
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(guarded.thenBlock());
-      emit();
+      emit(chunk);
     } else {
-      emit();
+      emit(chunk);
     }
   }
-  if (!op.getAsync() && !isAmd()) {
-    // A synchronous copy is complete before the next barrier.
-    NVVM::CpAsyncCommitGroupOp::create(builder, loc);
-    NVVM::CpAsyncWaitGroupOp::create(builder, loc, 0);
+}
+
+void GPULowering::copyElements(const CopyChunk &chunk, Value view,
+                               const SharedBuffer &buffer, Type element,
+                               int64_t vec) {
+  // Element by element, zeros past the count.
+  Value padding = arith::ConstantOp::create(builder, loc, element,
+                                            builder.getZeroAttr(element));
+  for (int64_t e = 0; e < vec; ++e) {
+    Value inside = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::slt, index(e), chunk.count);
+    SmallVector<Value> at(chunk.source);
+    at.back() = arith::AddIOp::create(builder, loc, chunk.col, index(e));
+    auto read = scf::IfOp::create(
+        builder, loc, inside,
+        [&](OpBuilder &b, Location l) {
+          scf::YieldOp::create(
+              b, l, memref::LoadOp::create(b, l, view, at).getResult());
+        },
+        [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l, padding); });
+    SmallVector<Value> to(chunk.dest);
+    to.back() =
+        arith::AddIOp::create(builder, loc, chunk.dest.back(), index(e));
+    memref::StoreOp::create(builder, loc, read.getResult(0), buffer.memref, to);
   }
-  return success();
 }
 
 LogicalResult GPULowering::lowerSharedLoad(tile::LoadOp op) {

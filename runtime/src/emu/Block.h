@@ -4,7 +4,7 @@
 // as fibers, warps, shared memory, barriers) and the helpers the
 // instruction implementations share. Emulator.cpp runs blocks and
 // implements the sm_80 and AMD instructions, Hopper.cpp sm_90a's mbarriers,
-// TMA and wgmma.
+// TMA and wgmma, AmdBuffer.cpp AMD's buffer resources and buffer loads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -100,6 +101,16 @@ struct Warpgroup {
   float in[128][128], out[128][128];
 };
 
+constexpr uint32_t kBufferResourceMagic = 0x23565342; // "BSV#"
+/// A buffer resource (V#) an AMD kernel made: the fields the raw buffer
+/// instructions read.
+struct BufferResource {
+  uint32_t magic;
+  const char *base;
+  uint64_t records;
+  uint32_t stride, flags;
+};
+
 struct Block {
   uint32_t ctaid[3], nctaid[3], ntid;
   /// Lanes per warp: 32 (NVIDIA) or 64 (AMD's waves).
@@ -120,6 +131,11 @@ struct Block {
   /// sm_90a: mbarriers by shared offset, warpgroups (made on first use).
   std::map<int64_t, MBarrier> mbarriers;
   std::vector<std::unique_ptr<Warpgroup>> warpgroups;
+  /// AMD: the buffer resources made so far (a kernel's pointers to them
+  /// stand for the 128-bit descriptors), by their fields.
+  std::map<std::tuple<const char *, uint64_t, uint32_t, uint32_t>,
+           std::unique_ptr<BufferResource>>
+      resources;
 };
 
 /// The block the calling OS thread runs.
@@ -178,6 +194,8 @@ template <typename Compute> void collective(const char *kind, Compute compute) {
 
 /// Adds the sm_90a entries (Hopper.cpp) to the emulator's table.
 void addHopperEntries(std::unordered_map<std::string_view, void *> &table);
+/// Adds AMD's buffer entries (AmdBuffer.cpp) to the emulator's table.
+void addAmdBufferEntries(std::unordered_map<std::string_view, void *> &table);
 
 } // namespace tessera::emu::detail
 

@@ -474,6 +474,32 @@ uint32_t emuDsBpermute(uint32_t address, uint32_t data) {
   return warp().out[l][0];
 }
 
+/// ds_swizzle_b32 in its bit-mask mode (bit 15 of `pattern` clear): lane l
+/// of each 32 takes lane ((l & and) | or) ^ xor of them, the masks being
+/// bits 0-4, 5-9 and 10-14. The quad-permute mode is not modelled.
+uint32_t emuDsSwizzle(uint32_t data, uint32_t pattern) {
+  if (pattern & 0x8000) {
+    failBlock(who(block->running->tid) +
+              ": ds_swizzle in quad-permute mode is not modelled");
+    return 0;
+  }
+  Warp &w = warp();
+  uint32_t l = lane();
+  w.shuffled[l] = data;
+  w.laneMask[l] = pattern;
+  collective("ds_swizzle", [](Warp &w) {
+    unsigned lanes = lanesOfWarp();
+    for (unsigned i = 0; i < lanes; ++i) {
+      uint32_t p = w.laneMask[i];
+      uint32_t andMask = p & 31, orMask = (p >> 5) & 31,
+               xorMask = (p >> 10) & 31;
+      uint32_t from = (i & ~31u) | (((i & andMask) | orMask) ^ xorMask);
+      w.out[i][0] = from < lanes ? w.shuffled[from] : 0;
+    }
+  });
+  return warp().out[l][0];
+}
+
 /// v_mfma_f32_32x32x8: the wave's last lane computes the 32x32 block.
 template <bool F16>
 void emuMfma32x32x8(float *d, uint64_t a, uint64_t b, const float *c,
@@ -571,6 +597,7 @@ const std::unordered_map<std::string_view, void *> &registry() {
         {"llvm.amdgcn.mbcnt.lo", reinterpret_cast<void *>(emuMbcntLo)},
         {"llvm.amdgcn.mbcnt.hi", reinterpret_cast<void *>(emuMbcntHi)},
         {"llvm.amdgcn.ds.bpermute", reinterpret_cast<void *>(emuDsBpermute)},
+        {"llvm.amdgcn.ds.swizzle", reinterpret_cast<void *>(emuDsSwizzle)},
         // v_exp_f32, modelled as ex2.approx.ftz is (its error is not).
         {"llvm.amdgcn.exp2.f32", reinterpret_cast<void *>(emuEx2ApproxFtz)},
         {"llvm.amdgcn.mfma.f32.32x32x8bf16.1k",
@@ -579,6 +606,7 @@ const std::unordered_map<std::string_view, void *> &registry() {
          reinterpret_cast<void *>(emuMfma32x32x8<true>)},
     };
     addHopperEntries(table);
+    addAmdBufferEntries(table);
     return table;
   }();
   return table;

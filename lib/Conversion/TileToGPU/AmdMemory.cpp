@@ -1,0 +1,134 @@
+//===- AmdMemory.cpp - Copies into LDS with raw buffer loads --------------===//
+//
+// On AMD chips a tile.copy reads through a buffer resource (a V#: base,
+// stride 0, num_records) made once per copy, whose base is the tile's
+// origin in the view and whose num_records is the view's extent from there
+// in bytes, so the hardware returns zeros past the view's end. Each thread
+// moves its 16-byte chunks with buffer_load_dwordx4 at a 32-bit offset
+// (the base stays in scalar registers, the per-thread part is one VGPR);
+// a chunk wholly outside the view, in a row past the last or a column past
+// the last, loads from offset 2^31, out of range, and gets zeros without a
+// branch. Chunks that straddle the view's last column, views whose rows are
+// not 16-byte aligned and, since offsets are 32-bit, tiles whose rows span
+// more than 2 GiB of their view take masked element-wise loads instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPULowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace tessera;
+
+namespace {
+/// Offsets at or past this are out of every resource made here: its
+/// num_records never exceeds it.
+constexpr int64_t kOutOfRange = int64_t(1) << 31;
+/// Word 3 of a gfx9 buffer resource: DATA_FORMAT 32, NUM_FORMAT float
+/// (what the raw buffer instructions of CDNA expect; no swizzle, no
+/// index, no thread-id addition).
+constexpr int32_t kGfx9ResourceFlags = (7 << 12) | (4 << 15);
+} // namespace
+
+LogicalResult GPULowering::lowerBufferCopy(Value view, ArrayRef<Value> offsets,
+                                           ArrayRef<int64_t> shape,
+                                           Type element,
+                                           const SharedBuffer &buffer,
+                                           Value slot) {
+  unsigned rank = cast<MemRefType>(view.getType()).getRank();
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t vec = 16 / bytes;
+  auto add = [&](Value a, Value b) {
+    return arith::AddIOp::create(builder, loc, a, b).getResult();
+  };
+  auto mul = [&](Value a, Value b) {
+    return arith::MulIOp::create(builder, loc, a, b).getResult();
+  };
+  auto cmp = [&](arith::CmpIPredicate predicate, Value a, Value b) {
+    return arith::CmpIOp::create(builder, loc, predicate, a, b).getResult();
+  };
+  auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, view);
+  ValueRange strides = metadata.getStrides(), sizes = metadata.getSizes();
+  Value pitch = strides[rank - 2];
+  Value row0 = offsets[rank - 2], col0 = offsets[rank - 1];
+
+  // The tile's origin, in elements from the aligned pointer.
+  Value origin = add(metadata.getOffset(), col0);
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    origin = add(origin, mul(offsets[d], strides[d]));
+  Value address =
+      add(memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, view),
+          mul(origin, index(bytes)));
+  Value base = LLVM::IntToPtrOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(builder.getContext()),
+      arith::IndexCastOp::create(builder, loc, builder.getI64Type(), address),
+      LLVM::DereferenceableAttr());
+
+  // num_records: the bytes from the origin to the view's last element, none
+  // when the origin is past the last row or column.
+  Value zero = index(0);
+  Value rowsLeft = arith::SubIOp::create(builder, loc, sizes[rank - 2], row0);
+  Value colsLeft = arith::SubIOp::create(builder, loc, sizes[rank - 1], col0);
+  Value extent = mul(
+      add(mul(arith::SubIOp::create(builder, loc, rowsLeft, index(1)), pitch),
+          colsLeft),
+      index(bytes));
+  extent = arith::MinSIOp::create(builder, loc, extent, index(kOutOfRange));
+  Value inView = arith::AndIOp::create(
+      builder, loc, cmp(arith::CmpIPredicate::sgt, rowsLeft, zero),
+      cmp(arith::CmpIPredicate::sgt, colsLeft, zero));
+  Value records = arith::IndexCastOp::create(
+      builder, loc, builder.getI64Type(),
+      arith::SelectOp::create(builder, loc, inView, extent, zero));
+  Type i32 = builder.getI32Type();
+  Value resource = ROCDL::MakeBufferRsrcOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 8), base,
+      arith::ConstantIntOp::create(builder, loc, builder.getI16Type(), 0),
+      records,
+      arith::ConstantIntOp::create(builder, loc, i32, kGfx9ResourceFlags));
+
+  // Every offset the tile reaches fits in 31 bits.
+  Value span = add(mul(index(shape[0] - 1), pitch), index(shape[1]));
+  Value fits = cmp(arith::CmpIPredicate::ule, span, index(kOutOfRange / bytes));
+  // Whole chunks (all of it inside the view or none of it) of 16-byte
+  // aligned rows take one buffer_load_dwordx4, from offset 2^31 (out of
+  // range: zeros) when none is inside; the rest element by element.
+  Value direct =
+      arith::AndIOp::create(builder, loc, fits, rowsAligned(view, bytes));
+  Value outside = arith::ConstantIntOp::create(builder, loc, i32, kOutOfRange);
+  Value soffset = arith::ConstantIntOp::create(builder, loc, i32, 0);
+  forEachCopyChunk(
+      shape, bytes, view, offsets, buffer, slot, [&](const CopyChunk &chunk) {
+        Value none = cmp(arith::CmpIPredicate::eq, chunk.count, zero);
+        Value whole = arith::AndIOp::create(
+            builder, loc, direct,
+            arith::OrIOp::create(
+                builder, loc, none,
+                cmp(arith::CmpIPredicate::eq, chunk.count, index(vec))));
+        auto split =
+            scf::IfOp::create(builder, loc, whole, /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(split.thenBlock());
+        Value offset = arith::IndexCastOp::create(
+            builder, loc, i32,
+            mul(add(mul(chunk.tileRow, pitch), chunk.tileCol), index(bytes)));
+        Value words = ROCDL::RawPtrBufferLoadOp::create(
+            builder, loc, VectorType::get({4}, i32), resource,
+            arith::SelectOp::create(builder, loc, none, outside, offset),
+            soffset, soffset, nullptr, nullptr, nullptr);
+        vector::StoreOp::create(
+            builder, loc,
+            vector::BitCastOp::create(builder, loc,
+                                      VectorType::get({vec}, element), words),
+            buffer.memref, chunk.dest, /*nontemporal=*/false,
+            llvm::MaybeAlign(16));
+        builder.setInsertionPointToStart(split.elseBlock());
+        copyElements(chunk, view, buffer, element, vec);
+      });
+  return success();
+}

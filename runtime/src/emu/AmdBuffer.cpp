@@ -1,0 +1,85 @@
+//===- AmdBuffer.cpp - AMD buffer resources and raw buffer loads ----------===//
+//
+// Written from AMD's CDNA3 ISA ("Buffer Instructions": the buffer resource
+// and its range checking), not from the compiler's lowering. A kernel's
+// llvm.amdgcn.make.buffer.rsrc returns a pointer to the block's record of
+// the descriptor (base, stride, num_records, flags); a raw buffer load
+// (stride 0, offset = voffset + soffset) of N bytes returns zeros when the
+// offset is at or past num_records and the memory otherwise. A load that
+// is partly in range returns what the chip's per-component checks give,
+// which the emulator does not model: it fails the launch, naming the load,
+// as it does a resource with a stride (structured buffers).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Block.h"
+
+#include <cstring>
+
+using namespace tessera;
+using namespace tessera::emu::detail;
+
+namespace {
+
+/// `stride` arrives as an i16 whose upper bits the caller did not extend.
+void *emuMakeBufferRsrc(const char *base, uint32_t stride, uint64_t records,
+                        uint32_t flags) {
+  stride &= 0xffff;
+  auto key = std::make_tuple(base, records, stride, flags);
+  std::unique_ptr<BufferResource> &slot = block->resources[key];
+  if (!slot)
+    slot.reset(
+        new BufferResource{kBufferResourceMagic, base, records, stride, flags});
+  return slot.get();
+}
+
+/// Copies `bytes` of the resource at voffset + soffset into `out`: zeros
+/// out of range.
+void bufferLoad(void *out, const BufferResource *resource, uint32_t voffset,
+                uint32_t soffset, size_t bytes) {
+  std::memset(out, 0, bytes);
+  if (block->failed)
+    return;
+  if (resource->magic != kBufferResourceMagic) {
+    failBlock(who(block->running->tid) +
+              ": a buffer load through a pointer that is no buffer resource");
+    return;
+  }
+  if (resource->stride != 0) {
+    failBlock(who(block->running->tid) +
+              ": a buffer load through a resource with stride " +
+              std::to_string(resource->stride) +
+              " (structured buffers are not modelled)");
+    return;
+  }
+  uint64_t offset = uint64_t(voffset) + soffset;
+  if (offset >= resource->records)
+    return;
+  if (offset + bytes > resource->records) {
+    failBlock(who(block->running->tid) + ": a " + std::to_string(bytes) +
+              "-byte buffer load at offset " + std::to_string(offset) +
+              " is partly out of range (num_records " +
+              std::to_string(resource->records) +
+              "): what it returns depends on the chip");
+    return;
+  }
+  std::memcpy(out, resource->base + offset, bytes);
+}
+
+/// buffer_load_dwordx4: 16 bytes (a wide result, returned through `out`).
+void emuBufferLoadX4(void *out, const BufferResource *resource,
+                     uint32_t voffset, uint32_t soffset, uint32_t) {
+  bufferLoad(out, resource, voffset, soffset, 16);
+}
+
+} // namespace
+
+void tessera::emu::detail::addAmdBufferEntries(
+    std::unordered_map<std::string_view, void *> &table) {
+  table.insert({
+      {"llvm.amdgcn.make.buffer.rsrc.p8.p0",
+       reinterpret_cast<void *>(emuMakeBufferRsrc)},
+      {"llvm.amdgcn.raw.ptr.buffer.load.v4i32",
+       reinterpret_cast<void *>(emuBufferLoadX4)},
+  });
+}
