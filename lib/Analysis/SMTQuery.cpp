@@ -301,19 +301,20 @@ std::optional<TermInt> parseNumeral(const z3::expr &numeral) {
 struct SMTBackend::Impl {
   MLIRContext *context;
   TermContext &terms;
-  unsigned rlimit;
+  unsigned rlimit, timeoutMs;
   /// Created on the first query: a context costs tens of milliseconds.
   std::optional<z3::context> z3;
   /// Term -> smt value of the last build, for reading the model.
   llvm::DenseMap<const Term *, Value> lastValues;
 
-  Impl(MLIRContext *context, TermContext &terms, unsigned rlimit)
-      : context(context), terms(terms), rlimit(rlimit) {}
+  Impl(MLIRContext *context, TermContext &terms, unsigned rlimit,
+       unsigned timeoutMs)
+      : context(context), terms(terms), rlimit(rlimit), timeoutMs(timeoutMs) {}
 };
 
 SMTBackend::SMTBackend(MLIRContext *context, TermContext &terms,
-                       unsigned rlimit)
-    : impl(std::make_unique<Impl>(context, terms, rlimit)) {
+                       unsigned rlimit, unsigned timeoutMs)
+    : impl(std::make_unique<Impl>(context, terms, rlimit, timeoutMs)) {
   context->getOrLoadDialect<smt::SMTDialect>();
 }
 
@@ -421,11 +422,13 @@ OwningOpRef<ModuleOp> SMTBackend::build(const Query &query) {
 /// Solves the query `solverOp` holds in `z3`; `terms` maps the terms whose
 /// values a counterexample shows to their smt values.
 static Outcome solveIn(z3::context &z3, smt::SolverOp solverOp, unsigned rlimit,
-                       bool trackFacts,
+                       unsigned timeoutMs, bool trackFacts,
                        const llvm::DenseMap<const Term *, Value> &terms) {
   z3::solver solver(z3);
   z3::params params(z3);
   params.set("rlimit", rlimit);
+  if (timeoutMs)
+    params.set("timeout", timeoutMs);
   solver.set(params);
   SMTToZ3 interpreter(z3);
   interpreter.trackFacts = trackFacts;
@@ -480,15 +483,16 @@ Outcome SMTBackend::solve(const Query &query, unsigned rlimit, bool trackFacts,
   rlimit = rlimit ? rlimit : impl->rlimit;
   if (!impl->z3)
     impl->z3.emplace();
-  Outcome outcome =
-      solveIn(*impl->z3, solverOp, rlimit, trackFacts, impl->lastValues);
+  Outcome outcome = solveIn(*impl->z3, solverOp, rlimit, impl->timeoutMs,
+                            trackFacts, impl->lastValues);
   // A verdict is the same in any context, but a model or an unsat core can
   // depend on the terms earlier queries left in the shared one: those come
   // from a context of their own (slow to create: only when asked for).
   if ((wantModel && outcome.verdict == Verdict::Refuted) ||
       (trackFacts && outcome.verdict == Verdict::Proved)) {
     z3::context fresh;
-    outcome = solveIn(fresh, solverOp, rlimit, trackFacts, impl->lastValues);
+    outcome = solveIn(fresh, solverOp, rlimit, impl->timeoutMs, trackFacts,
+                      impl->lastValues);
   }
   return outcome;
 }

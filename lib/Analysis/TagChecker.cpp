@@ -26,7 +26,9 @@ struct TagCheckSession::Impl {
   TermContext terms;
   SMTBackend backend;
   Impl(MLIRContext *context, const TagCheckOptions &options)
-      : options(options), backend(context, terms, options.rlimit) {}
+      : options(options),
+        backend(context, terms, options.rlimit, options.timeoutSeconds * 1000) {
+  }
 };
 
 TagCheckSession::TagCheckSession(MLIRContext *context,

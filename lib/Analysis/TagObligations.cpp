@@ -198,6 +198,16 @@ bool Checker::prove(
   }
   anyFailure = true;
   ++stats.failed;
+  if (outcome.verdict == Verdict::Unknown && outcome.reason == "timeout") {
+    op->emitError() << "tag assertion undecided: Z3 ran past the wall-clock "
+                       "backstop of "
+                    << options.timeoutSeconds
+                    << " s without counting its work against rlimit="
+                    << options.rlimit
+                    << "; raise the tag-check option 'timeout' or simplify "
+                       "the assertion";
+    return false;
+  }
   if (outcome.verdict == Verdict::Unknown) {
     op->emitError() << "tag assertion undecided: Z3 gave up (" << outcome.reason
                     << ") within rlimit=" << options.rlimit

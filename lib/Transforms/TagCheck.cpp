@@ -23,6 +23,7 @@ struct TagCheckPass : tessera::impl::TagCheckBase<TagCheckPass> {
   void runOnOperation() override {
     analysis::TagCheckOptions options;
     options.rlimit = rlimit;
+    options.timeoutSeconds = timeout;
     options.smtOutput = emitSmt ? &llvm::outs() : nullptr;
     options.maxSharedBytes = maxSharedBytes;
     if (maxSharedBytes < 0) {

@@ -5,7 +5,7 @@
 // (one smt.solver region: declarations, the facts and the negated goal as
 // assertions, a check), which --tag-emit-smt exports as SMT-LIB 2, and the
 // same IR is solved in process with Z3's C++ API under a deterministic
-// resource limit.
+// resource limit (and a wall-clock backstop where Z3 ignores that limit).
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,15 +61,20 @@ struct Outcome {
 class SMTBackend {
 public:
   /// One backend (one Z3 context) per compilation. `rlimit` bounds Z3's
-  /// work per query deterministically.
-  SMTBackend(mlir::MLIRContext *context, TermContext &terms, unsigned rlimit);
+  /// work per query deterministically; `timeoutMs` (0: none) bounds its
+  /// wall-clock time, a backstop for the reasoning some Z3 versions do not
+  /// count against the rlimit (Z3 4.8.12's nonlinear integer arithmetic
+  /// with uninterpreted functions), whose queries would otherwise not end.
+  SMTBackend(mlir::MLIRContext *context, TermContext &terms, unsigned rlimit,
+             unsigned timeoutMs = 0);
   ~SMTBackend();
 
   /// The query as a module holding one smt.solver.
   mlir::OwningOpRef<mlir::ModuleOp> build(const Query &query);
   /// Decides the query: Proved when the facts imply the goal. `rlimit`
-  /// overrides the backend's limit when non-zero; it is the only limit, so
-  /// that verdicts do not depend on the machine's speed or load. With
+  /// overrides the backend's limit when non-zero; it stops every query Z3
+  /// counts the work of, so that such verdicts do not depend on the
+  /// machine's speed or load (the timeout stops only the others). With
   /// `trackFacts`, a proof also gives an unsat core of facts; with
   /// `wantModel`, a refutation gives the counterexample's values. Cores and
   /// models come from a Z3 context of their own (so that they do not depend

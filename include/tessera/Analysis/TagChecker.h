@@ -25,6 +25,9 @@ namespace tessera::analysis {
 struct TagCheckOptions {
   /// Z3 resource limit per query (deterministic, unlike a timeout).
   unsigned rlimit = 4000000;
+  /// Wall-clock backstop per query in seconds (0: none), for queries whose
+  /// work Z3 does not count against the rlimit.
+  unsigned timeoutSeconds = 60;
   /// Shared memory a program instance may use, in bytes.
   int64_t maxSharedBytes = 232448;
   /// When set, every query is also written here as SMT-LIB 2.

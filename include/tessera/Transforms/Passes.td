@@ -32,6 +32,9 @@ def TagCheck : Pass<"tag-check", "mlir::ModuleOp"> {
   let options = [
     Option<"rlimit", "rlimit", "unsigned", /*default=*/"4000000",
            "Z3 resource limit per query (deterministic, not a timeout)">,
+    Option<"timeout", "timeout", "unsigned", /*default=*/"60",
+           "Wall-clock backstop per query in seconds (0: none): stops the "
+           "queries whose work Z3 does not count against the rlimit">,
     Option<"emitSmt", "emit-smt", "bool", /*default=*/"false",
            "Print each verification condition as SMT-LIB 2 on stdout">,
     Option<"chip", "chip", "std::string", /*default=*/"",
