@@ -173,3 +173,13 @@ tessera::readHsacoResources(Location loc, StringRef hsaco) {
   }
   return kernels;
 }
+
+int64_t tessera::ldsWavesPerSimd(int64_t ldsBytes, int64_t threads,
+                                 int64_t ldsPerCu) {
+  constexpr int64_t kMaxWaves = 8, kSimds = 4, kGranule = 512;
+  if (ldsBytes <= 0)
+    return kMaxWaves;
+  int64_t groups = ldsPerCu / int64_t(llvm::alignTo(ldsBytes, kGranule));
+  int64_t waves = groups * int64_t(llvm::divideCeil(threads, 64));
+  return std::min(kMaxWaves, int64_t(llvm::divideCeil(waves, kSimds)));
+}

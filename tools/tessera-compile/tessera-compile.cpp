@@ -269,15 +269,14 @@ addEmulatorImage(Location loc, StringRef chip, StringRef deviceIR,
   return success();
 }
 
-/// The dynamic shared memory (LDS) kernel `name`'s buffers take: the
-/// metadata's, since the buffers live there.
-static int64_t
-dynamicSharedBytes(const std::vector<tessera::KernelInfo> &kernels,
-                   StringRef name) {
+/// Kernel `name`'s metadata (its threads; the dynamic shared memory, LDS,
+/// its buffers take).
+static const tessera::KernelInfo *
+findKernel(const std::vector<tessera::KernelInfo> &kernels, StringRef name) {
   for (const tessera::KernelInfo &info : kernels)
     if (info.name == name)
-      return info.sharedBytes;
-  return 0;
+      return &info;
+  return nullptr;
 }
 
 /// Compiles a clone of `module` for AMD `chip` and appends its HSACO and
@@ -301,13 +300,20 @@ compileAmd(ModuleOp module, StringRef chip,
     if (failed(resources))
       return failure();
     for (const tessera::AmdKernelResources &k : *resources) {
-      int64_t shared = k.ldsBytes + dynamicSharedBytes(lowered, k.kernel);
+      const tessera::KernelInfo *info = findKernel(lowered, k.kernel);
+      int64_t shared = k.ldsBytes + (info ? info->sharedBytes : 0);
+      // Occupancy is what both the registers and the LDS allow.
+      int64_t byLds =
+          tessera::ldsWavesPerSimd(shared, info ? info->threads : 64,
+                                   tessera::lookupTarget(chip)->maxSharedBytes);
       llvm::outs() << k.kernel << " " << chip << ": VGPRs " << k.vgprs
                    << ", AGPRs " << k.agprs << ", SGPRs " << k.sgprs
                    << ", spills " << k.vgprSpills << " VGPRs " << k.sgprSpills
                    << " SGPRs, scratch " << k.scratchBytes << " bytes, LDS "
-                   << shared << " bytes, occupancy " << k.wavesPerSimd
-                   << " waves/SIMD\n";
+                   << shared << " bytes, occupancy "
+                   << std::min(k.wavesPerSimd, byLds)
+                   << " waves/SIMD (registers " << k.wavesPerSimd << ", LDS "
+                   << byLds << ")\n";
     }
   }
   images.push_back({chip.str(), "amdgcn-amd-amdhsa", *hsaco,
@@ -355,7 +361,8 @@ compileNvidia(ModuleOp module, StringRef chip,
       return failure();
     if (resourceUsage)
       for (const tessera::KernelResources &k : resources) {
-        int64_t shared = dynamicSharedBytes(lowered, k.kernel);
+        const tessera::KernelInfo *info = findKernel(lowered, k.kernel);
+        int64_t shared = info ? info->sharedBytes : 0;
         llvm::outs() << k.kernel << " " << chip << ": registers " << k.registers
                      << ", spill stores " << k.spillStoreBytes
                      << " bytes, spill loads " << k.spillLoadBytes

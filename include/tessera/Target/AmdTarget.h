@@ -29,6 +29,12 @@ struct AmdKernelResources {
   int64_t wavesPerSimd = 0;
 };
 
+/// Waves per SIMD that workgroups of `threads` work-items, each taking
+/// `ldsBytes` of LDS, allow on a CDNA compute unit whose four SIMDs share
+/// `ldsPerCu` bytes: the workgroups that fit, their waves of 64 spread
+/// over the SIMDs (at most 8).
+int64_t ldsWavesPerSimd(int64_t ldsBytes, int64_t threads, int64_t ldsPerCu);
+
 /// Adds upstream's lowering of the gpu.module (amdgpu, vector, scf, gpu
 /// ops) to the ROCDL and LLVM dialects for `chip`, and its target
 /// attribute.
