@@ -14,6 +14,7 @@
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -58,6 +59,12 @@ void tessera::buildGPUToROCDLPipeline(OpPassManager &pm, StringRef chip) {
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
   gpu.addPass(createReconcileUnrealizedCastsPass());
+  // The device code's instructions keep the kernel source's lines (a DWARF
+  // line table in the code object), which debuggers and the emulator's
+  // reports show.
+  LLVM::DIScopeForLLVMFuncOpPassOptions lines;
+  lines.emissionKind = LLVM::DIEmissionKind::LineTablesOnly;
+  pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(lines));
 }
 
 FailureOr<std::string> tessera::serializeToHsaco(ModuleOp module,

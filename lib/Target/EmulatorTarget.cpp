@@ -13,7 +13,11 @@
 //  - each kernel gets the host entry ABI, `tessera_kernel_<name>(args, gx,
 //    gy, gz, begin, end)`, which hands its blocks to the emulator's grid
 //    runner (for AMD images, the wave64 one) with a per-thread function that
-//    unpacks the arguments.
+//    unpacks the arguments;
+//  - plain shared-memory accesses and stores through kernel arguments tell
+//    the race detector first, with their source location (the device
+//    code's line table) when they have one; each intrinsic call is preceded
+//    by one that gives the emulator its location (`tessera.emu.site`).
 // The kernel bodies are compiled for x86-64 without re-optimizing them.
 //
 //===----------------------------------------------------------------------===//
@@ -25,6 +29,7 @@
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
@@ -58,6 +63,9 @@ private:
   void instrumentGlobalStores();
   LogicalResult addEntry(const KernelInfo &kernel);
   void emitTable();
+  /// The source location of `inst` ("file:line:col") as a C string for
+  /// the race detector's reports; null when the device code has none.
+  llvm::Constant *site(const llvm::Instruction *inst);
 
   Location loc;
   llvm::Module &module;
@@ -66,11 +74,30 @@ private:
   llvm::IntegerType *i64;
   llvm::GlobalVariable *table = nullptr;
   std::vector<std::string> names;
+  llvm::StringMap<llvm::Constant *> sites;
   /// An AMDGPU module: wave64, llvm.amdgcn.* intrinsics.
   bool amd = false;
   static constexpr unsigned kTableSize = 256;
 };
 } // namespace
+
+llvm::Constant *EmulatorRewrite::site(const llvm::Instruction *inst) {
+  const llvm::DebugLoc &where = inst->getDebugLoc();
+  if (!where || where.getLine() == 0)
+    return llvm::ConstantPointerNull::get(ptr);
+  std::string text =
+      (where->getFilename() + ":" + llvm::Twine(where.getLine()) + ":" +
+       llvm::Twine(where.getCol()))
+          .str();
+  llvm::Constant *&string = sites[text];
+  if (!string) {
+    auto *data = llvm::ConstantDataArray::getString(ctx, text);
+    string = new llvm::GlobalVariable(module, data->getType(), true,
+                                      llvm::GlobalValue::PrivateLinkage, data,
+                                      ".emu.site");
+  }
+  return string;
+}
 
 unsigned EmulatorRewrite::entry(llvm::StringRef name) {
   for (auto [i, known] : llvm::enumerate(names))
@@ -146,6 +173,9 @@ LogicalResult EmulatorRewrite::rewriteWgmma() {
     auto *type = llvm::FunctionType::get(
         llvm::Type::getVoidTy(ctx),
         {ptr, ptr, i64, i64, i32, i32, i32, i32, i32, i32}, false);
+    b.CreateCall(
+        llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false),
+        loadEntry(b, entry("tessera.emu.site")), {site(call)});
     llvm::Value *callee =
         loadEntry(b, entry(("tessera.emu.wgmma.f32." + m[3]).str()));
     b.CreateCall(type, callee, args);
@@ -167,6 +197,7 @@ LogicalResult EmulatorRewrite::rewriteIntrinsics() {
             return emitError(loc)
                    << "the emulator cannot run inline assembly: " << text;
           }
+  unsigned siteIndex = entry("tessera.emu.site");
   llvm::SmallVector<llvm::Function *> intrinsics;
   for (llvm::Function &f : module)
     if (f.getName().starts_with("llvm.nvvm.") ||
@@ -206,6 +237,11 @@ LogicalResult EmulatorRewrite::rewriteIntrinsics() {
     for (llvm::User *user : llvm::make_early_inc_range(f->users())) {
       auto *call = llvm::cast<llvm::CallInst>(user);
       llvm::IRBuilder<> b(call);
+      // The thread's current site: what the emulator names in a report
+      // about this instruction.
+      b.CreateCall(
+          llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false),
+          loadEntry(b, siteIndex), {site(call)});
       llvm::IRBuilder<> entryBuilder(
           &*call->getFunction()->getEntryBlock().getFirstInsertionPt());
       llvm::Value *callee = loadEntry(b, index);
@@ -288,7 +324,7 @@ void EmulatorRewrite::instrumentSharedAccesses() {
   unsigned index = entry("tessera.emu.shared_access");
   auto *i32 = llvm::Type::getInt32Ty(ctx);
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
-                                       {ptr, i64, i32}, false);
+                                       {ptr, i64, i32, ptr}, false);
   const llvm::DataLayout &layout = module.getDataLayout();
   for (llvm::Instruction *inst : accesses) {
     llvm::IRBuilder<> b(inst);
@@ -300,7 +336,7 @@ void EmulatorRewrite::instrumentSharedAccesses() {
     b.CreateCall(type, loadEntry(b, index),
                  {b.CreateAddrSpaceCast(address, ptr),
                   b.getInt64(layout.getTypeStoreSize(accessed)),
-                  b.getInt32(write)});
+                  b.getInt32(write), site(inst)});
   }
 }
 
@@ -320,15 +356,16 @@ void EmulatorRewrite::instrumentGlobalStores() {
   if (stores.empty())
     return;
   unsigned index = entry("tessera.emu.global_store");
-  auto *type =
-      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i64}, false);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                                       {ptr, i64, ptr}, false);
   const llvm::DataLayout &layout = module.getDataLayout();
   for (llvm::StoreInst *store : stores) {
     llvm::IRBuilder<> b(store);
     b.CreateCall(type, loadEntry(b, index),
                  {b.CreateAddrSpaceCast(store->getPointerOperand(), ptr),
                   b.getInt64(layout.getTypeStoreSize(
-                      store->getValueOperand()->getType()))});
+                      store->getValueOperand()->getType())),
+                  site(store)});
   }
 }
 

@@ -59,6 +59,12 @@ void tessera::buildGPUToNVVMPipeline(OpPassManager &pm, StringRef chip) {
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
   gpu.addPass(createReconcileUnrealizedCastsPass());
+  // The device code's instructions keep the kernel source's lines: PTX
+  // .file/.loc directives only (no DWARF sections), which profilers and
+  // the emulator's reports show.
+  LLVM::DIScopeForLLVMFuncOpPassOptions lines;
+  lines.emissionKind = LLVM::DIEmissionKind::DebugDirectivesOnly;
+  pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(lines));
 }
 
 void tessera::makeDynamicSharedExternal(ModuleOp module) {

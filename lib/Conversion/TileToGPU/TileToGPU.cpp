@@ -21,6 +21,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ScopeExit.h"
 
 namespace tessera {
 #define GEN_PASS_DEF_CONVERTTILETOGPU
@@ -305,6 +306,11 @@ LogicalResult GPULowering::lowerConstant(arith::ConstantOp op) {
 }
 
 LogicalResult GPULowering::lowerOp(Operation *op) {
+  // What an op lowers to keeps its location (the device code's line table
+  // and the emulator's reports name the source op).
+  Location kernelLoc = loc;
+  loc = op->getLoc();
+  auto restore = llvm::make_scope_exit([&] { loc = kernelLoc; });
   for (Value operand : op->getOperands())
     if (!mapping.contains(operand))
       return op->emitOpError("uses a value convert-tile-to-gpu did not lower");

@@ -32,6 +32,8 @@ struct Copy {
   const void *src;
   uint32_t bytes, srcBytes;
   uint64_t issueEpoch;
+  /// The issuing instruction's source location, if known.
+  const char *site;
 };
 
 /// What the race detector remembers of one 4-byte word of shared memory:
@@ -44,6 +46,8 @@ struct Shadow {
   uint32_t writer = 0, reader = 0;
   bool manyReaders = false;
   const char *writeOp = nullptr, *readOp = nullptr;
+  /// Where in the kernel's source they are ("file:line:col"), if known.
+  const char *writeSite = nullptr, *readSite = nullptr;
 };
 
 struct Thread {
@@ -52,6 +56,8 @@ struct Thread {
   /// fence.proxy.async made visible to the async proxy (wgmma, TMA).
   uint64_t genericWrites = 0, fencedWrites = 0;
   uint32_t tid = 0;
+  /// The source location of the intrinsic the thread runs, if known.
+  const char *site = nullptr;
   bool done = false;
   const char *waitingFor = nullptr;
   std::vector<Copy> open;
@@ -154,9 +160,12 @@ void reportRace(const std::string &message);
 void yield();
 /// "thread T (warp W, lane L)".
 std::string who(uint32_t tid);
-/// Checks a shared-memory access against the race detector's shadow.
+/// Checks a shared-memory access against the race detector's shadow;
+/// `site` is its source location, if known.
 void access(const void *address, size_t bytes, bool write, const char *op,
-            uint32_t tid, int64_t since = -1);
+            uint32_t tid, int64_t since = -1, const char *site = nullptr);
+/// " at <site>", or nothing when the site is unknown.
+std::string at(const char *site);
 uint32_t lane();
 uint32_t warpIndex();
 Warp &warp();

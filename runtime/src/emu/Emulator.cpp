@@ -80,6 +80,7 @@ std::atomic<bool> raceDetection{false};
 struct GlobalWrite {
   uint64_t block;
   uint32_t tid;
+  const char *site;
 };
 std::mutex globalMutex;
 std::unordered_map<uintptr_t, GlobalWrite> globalWrites;
@@ -131,14 +132,18 @@ std::string who(uint32_t tid) {
 /// Checks an access of `bytes` at `address` by thread `tid` against the
 /// shadow of shared memory. Writes by cp.async land at their wait but may
 /// happen any time after their issue (`since`).
+std::string at(const char *site) {
+  return site ? std::string(" at ") + site : std::string();
+}
+
 void access(const void *address, size_t bytes, bool write, const char *op,
-            uint32_t tid, int64_t since) {
+            uint32_t tid, int64_t since, const char *site) {
   Block &b = *block;
   if (b.shadow.empty() || b.raced)
     return;
   int64_t offset = static_cast<const char *>(address) - b.shared;
   if (offset < 0 || offset + int64_t(bytes) > b.sharedBytes)
-    return reportRace(who(tid) + " " + op + " accesses " +
+    return reportRace(who(tid) + " " + op + at(site) + " accesses " +
                       std::to_string(bytes) + " bytes at shared offset " +
                       std::to_string(offset) + ", outside the kernel's " +
                       std::to_string(b.sharedBytes) + " bytes");
@@ -148,19 +153,22 @@ void access(const void *address, size_t bytes, bool write, const char *op,
   for (int64_t word = offset / 4; word < (offset + int64_t(bytes) + 3) / 4;
        ++word) {
     Shadow &s = b.shadow[size_t(word)];
-    std::string at =
+    std::string byte =
         " shared byte " + std::to_string(4 * word) + " with no barrier between";
     if (s.writeEpoch >= since && s.writer != tid)
-      return reportRace(who(tid) + " " + op + (write ? " writes" : " reads") +
-                        at + " after " + who(s.writer) + " " + s.writeOp +
+      return reportRace(who(tid) + " " + op + at(site) +
+                        (write ? " writes" : " reads") + byte + " after " +
+                        who(s.writer) + " " + s.writeOp + at(s.writeSite) +
                         " wrote it");
     if (write && s.readEpoch >= since && (s.reader != tid || s.manyReaders))
-      return reportRace(who(tid) + " " + op + " writes" + at + " while " +
-                        who(s.reader) + " " + s.readOp + " reads it");
+      return reportRace(who(tid) + " " + op + at(site) + " writes" + byte +
+                        " while " + who(s.reader) + " " + s.readOp +
+                        at(s.readSite) + " reads it");
     if (write) {
       s.writeEpoch = epoch;
       s.writer = tid;
       s.writeOp = op;
+      s.writeSite = site;
       s.writeSeq = std::strcmp(op, "st.shared") == 0
                        ? ++b.threads[tid].genericWrites
                        : 0;
@@ -171,6 +179,7 @@ void access(const void *address, size_t bytes, bool write, const char *op,
       s.reader = tid;
       s.manyReaders = false;
       s.readOp = op;
+      s.readSite = site;
     }
   }
 }
@@ -220,7 +229,8 @@ void runBlock(void (*thread)(void *), void *args) {
       for (Thread &th : b.threads)
         if (!th.done && th.waitingFor) {
           report += " thread " + std::to_string(th.tid) + " waits at '" +
-                    th.waitingFor + "'";
+                    th.waitingFor + "'" +
+                    (th.site ? std::string(" (") + th.site + ")" : "");
           break;
         }
       failBlock(report);
@@ -232,7 +242,7 @@ void runBlock(void (*thread)(void *), void *args) {
 void performGroup(std::vector<Copy> &group) {
   for (const Copy &copy : group) {
     access(copy.dst, copy.bytes, true, "cp.async", block->running->tid,
-           int64_t(copy.issueEpoch));
+           int64_t(copy.issueEpoch), copy.site);
     if (copy.srcBytes)
       std::memcpy(copy.dst, copy.src, copy.srcBytes);
     if (copy.srcBytes < copy.bytes)
@@ -281,7 +291,7 @@ static_assert(std::is_same_v<decltype(&emuRunGrid<32>), tessera_emu_run_grid>,
 
 void *emuDynamicShared() { return block->shared; }
 
-void emuGlobalStore(void *address, int64_t bytes) {
+void emuGlobalStore(void *address, int64_t bytes, const char *site) {
   if (!raceDetection || block->raced)
     return;
   Block &b = *block;
@@ -293,24 +303,29 @@ void emuGlobalStore(void *address, int64_t bytes) {
   for (int64_t i = 0; i < bytes; ++i) {
     auto [it, inserted] = globalWrites.try_emplace(
         reinterpret_cast<uintptr_t>(address) + uintptr_t(i),
-        GlobalWrite{id, tid});
+        GlobalWrite{id, tid, site});
     if (inserted || it->second.block == id)
       continue;
     GlobalWrite other = it->second;
     lock.unlock();
     uint64_t x = b.nctaid[0], xy = x * b.nctaid[1];
-    reportRace(who(tid) + " st.global writes global memory that block (" +
+    reportRace(who(tid) + " st.global" + at(site) +
+               " writes global memory that block (" +
                std::to_string(other.block % x) + ", " +
                std::to_string(other.block / x % b.nctaid[1]) + ", " +
                std::to_string(other.block / xy) + ") " + who(other.tid) +
+               at(other.site) +
                " also wrote: two blocks store to one address without atomics");
     return;
   }
 }
 
-void emuSharedAccess(void *address, int64_t bytes, int32_t write) {
+void emuSite(const char *site) { block->running->site = site; }
+
+void emuSharedAccess(void *address, int64_t bytes, int32_t write,
+                     const char *site) {
   access(address, size_t(bytes), write != 0, write ? "st.shared" : "ld.shared",
-         block->running->tid);
+         block->running->tid, -1, site);
 }
 
 uint32_t emuTidX() { return block->running->tid; }
@@ -346,7 +361,7 @@ void emuCpAsync16(void *dst, const void *src, uint32_t srcBytes) {
   if (srcBytes > 16)
     return failBlock("cp.async with a source size above 16 bytes");
   block->running->open.push_back(
-      {dst, src, 16, srcBytes, block->barrierGeneration});
+      {dst, src, 16, srcBytes, block->barrierGeneration, block->running->site});
 }
 void emuCpAsync16Full(void *dst, const void *src) {
   emuCpAsync16(dst, src, 16);
@@ -372,7 +387,7 @@ template <unsigned N, bool Trans> void emuLdmatrix(uint32_t *out, void *row) {
   // Lanes beyond 8N give addresses the instruction does not use.
   if (lane() < 8 * N)
     access(row, 16, false, Trans ? "ldmatrix.trans" : "ldmatrix",
-           block->running->tid);
+           block->running->tid, -1, block->running->site);
   warp().address[lane()] = row;
   uint32_t l = lane();
   collective(Trans ? "ldmatrix.trans" : "ldmatrix",
@@ -529,6 +544,7 @@ const std::unordered_map<std::string_view, void *> &registry() {
         {"tessera.emu.shared_access",
          reinterpret_cast<void *>(emuSharedAccess)},
         {"tessera.emu.global_store", reinterpret_cast<void *>(emuGlobalStore)},
+        {"tessera.emu.site", reinterpret_cast<void *>(emuSite)},
         {"llvm.nvvm.read.ptx.sreg.tid.x", reinterpret_cast<void *>(emuTidX)},
         {"llvm.nvvm.read.ptx.sreg.tid.y", reinterpret_cast<void *>(emuZero)},
         {"llvm.nvvm.read.ptx.sreg.tid.z", reinterpret_cast<void *>(emuZero)},

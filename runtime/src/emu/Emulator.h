@@ -13,8 +13,11 @@
 // `tessera.emu.dynamic_shared`, `tessera.emu.shared_access`, called before each
 // plain load or store of shared memory for the race detector, and
 // `tessera.emu.global_store`, before each plain store to memory reached through
-// a kernel argument). Intrinsics returning a struct or a vector wider than 64
-// bits take a pointer to the result first; vector arguments of up to 64 bits
+// a kernel argument, both with the access's source location as a C string,
+// or null, and `tessera.emu.site`, which gives the location of the
+// intrinsic call that follows it). Intrinsics returning a struct or a vector
+// wider than 64 bits take a pointer to the result first; vector arguments of up
+// to 64 bits
 // (<2 x half>) are passed as integers of the same size, wider ones by pointer.
 //
 //===----------------------------------------------------------------------===//

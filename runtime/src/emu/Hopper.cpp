@@ -320,13 +320,15 @@ void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
         // storing thread's fence.proxy.async.
         const Shadow &s = b.shadow[size_t(offset / 4)];
         if (s.writeSeq && s.writeSeq > b.threads[s.writer].fencedWrites) {
-          reportRace("wgmma reads shared byte " + std::to_string(offset) +
-                     " that " + who(s.writer) +
-                     " st.shared wrote with no fence.proxy.async after it");
+          reportRace("wgmma" + at(b.running->site) + " reads shared byte " +
+                     std::to_string(offset) + " that " + who(s.writer) +
+                     " st.shared" + at(s.writeSite) +
+                     " wrote with no fence.proxy.async after it");
         }
       }
       if (pendingWrite(offset))
-        reportRace("wgmma reads shared byte " + std::to_string(offset) +
+        reportRace("wgmma" + at(b.running->site) + " reads shared byte " +
+                   std::to_string(offset) +
                    " while a bulk tensor copy to it is pending (its mbarrier "
                    "was not waited on)");
       std::memcpy(&value, b.shared + offset, 2);
