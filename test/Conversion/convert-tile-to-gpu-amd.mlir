@@ -56,6 +56,12 @@
 // CHECK: scf.for
 // CHECK: gpu.barrier
 // CHECK: amdgpu.mfma 32x32x8 %{{.*}} * %{{.*}} + %{{.*}} blgp = none : vector<4xbf16>, vector<4xbf16>, vector<16xf32>
+// The epilogue: each element a buffer store, at offset 2^31 (dropped) when
+// it lies outside C or another thread stores it.
+// CHECK: %[[C:.*]] = rocdl.make.buffer.rsrc
+// CHECK: %[[AT:.*]] = arith.select %{{.*}}, %{{.*}}, %c-2147483648_i32 : i32
+// CHECK: %[[BITS:.*]] = arith.bitcast %{{.*}} : bf16 to i16
+// CHECK: rocdl.raw.ptr.buffer.store %[[BITS]], %[[C]], %[[AT]], %c0_i32, %c0_i32 : i16
 // CHECK-NOT: nvvm.
 
 // The MFMA atoms tiled over a 2x2 grid of waves, each 64x64 of the

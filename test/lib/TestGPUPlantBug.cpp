@@ -42,7 +42,7 @@ struct TestGPUPlantBugPass
                      "wait-group, nibble-order, scale-register, row-index, "
                      "atomic-store, mfma-swap, mbarrier-wait, "
                      "mbarrier-parity, proxy-fence, wgmma-layout, "
-                     "buffer-extent or buffer-mask")};
+                     "buffer-extent, buffer-mask or buffer-store-mask")};
 
   template <typename OpT> OpT first() {
     OpT found;
@@ -329,6 +329,20 @@ struct TestGPUPlantBugPass
         if (!select || !isa<VectorType>(load.getType()))
           return;
         load.getOffsetMutable().assign(select.getFalseValue());
+        planted = true;
+      });
+      return success(planted);
+    }
+    if (bug == "buffer-store-mask") {
+      // Buffer stores of elements outside the view store at their own
+      // offset instead of out of range: past a row's last column that is
+      // the next row.
+      bool planted = false;
+      getOperation().walk([&](ROCDL::RawPtrBufferStoreOp store) {
+        auto select = store.getOffset().getDefiningOp<arith::SelectOp>();
+        if (!select)
+          return;
+        store.getOffsetMutable().assign(select.getTrueValue());
         planted = true;
       });
       return success(planted);

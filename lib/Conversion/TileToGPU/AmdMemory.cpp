@@ -1,4 +1,4 @@
-//===- AmdMemory.cpp - Copies into LDS with raw buffer loads --------------===//
+//===- AmdMemory.cpp - Copies and stores through buffer resources --------===//
 //
 // On AMD chips a tile.copy reads through a buffer resource (a V#: base,
 // stride 0, num_records) made once per copy, whose base is the tile's
@@ -11,6 +11,9 @@
 // branch. Chunks that straddle the view's last column, views whose rows are
 // not 16-byte aligned and, since offsets are 32-bit, tiles whose rows span
 // more than 2 GiB of their view take masked element-wise loads instead.
+// Plain stores of 2-D register tiles go through a resource of the same
+// kind: each element with a raw buffer store, at the out-of-range offset
+// (dropped) when it lies outside the view or another thread stores it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,14 +38,11 @@ constexpr int64_t kOutOfRange = int64_t(1) << 31;
 constexpr int32_t kGfx9ResourceFlags = (7 << 12) | (4 << 15);
 } // namespace
 
-LogicalResult GPULowering::lowerBufferCopy(Value view, ArrayRef<Value> offsets,
-                                           ArrayRef<int64_t> shape,
-                                           Type element,
-                                           const SharedBuffer &buffer,
-                                           Value slot) {
+GPULowering::BufferWindow GPULowering::bufferWindow(Value view,
+                                                    ArrayRef<Value> offsets,
+                                                    ArrayRef<int64_t> shape,
+                                                    int64_t bytes) {
   unsigned rank = cast<MemRefType>(view.getType()).getRank();
-  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
-  int64_t vec = 16 / bytes;
   auto add = [&](Value a, Value b) {
     return arith::AddIOp::create(builder, loc, a, b).getResult();
   };
@@ -54,7 +54,8 @@ LogicalResult GPULowering::lowerBufferCopy(Value view, ArrayRef<Value> offsets,
   };
   auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, view);
   ValueRange strides = metadata.getStrides(), sizes = metadata.getSizes();
-  Value pitch = strides[rank - 2];
+  BufferWindow window;
+  window.pitch = strides[rank - 2];
   Value row0 = offsets[rank - 2], col0 = offsets[rank - 1];
 
   // The tile's origin, in elements from the aligned pointer.
@@ -74,10 +75,11 @@ LogicalResult GPULowering::lowerBufferCopy(Value view, ArrayRef<Value> offsets,
   Value zero = index(0);
   Value rowsLeft = arith::SubIOp::create(builder, loc, sizes[rank - 2], row0);
   Value colsLeft = arith::SubIOp::create(builder, loc, sizes[rank - 1], col0);
-  Value extent = mul(
-      add(mul(arith::SubIOp::create(builder, loc, rowsLeft, index(1)), pitch),
-          colsLeft),
-      index(bytes));
+  Value extent =
+      mul(add(mul(arith::SubIOp::create(builder, loc, rowsLeft, index(1)),
+                  window.pitch),
+              colsLeft),
+          index(bytes));
   extent = arith::MinSIOp::create(builder, loc, extent, index(kOutOfRange));
   Value inView = arith::AndIOp::create(
       builder, loc, cmp(arith::CmpIPredicate::sgt, rowsLeft, zero),
@@ -86,21 +88,52 @@ LogicalResult GPULowering::lowerBufferCopy(Value view, ArrayRef<Value> offsets,
       builder, loc, builder.getI64Type(),
       arith::SelectOp::create(builder, loc, inView, extent, zero));
   Type i32 = builder.getI32Type();
-  Value resource = ROCDL::MakeBufferRsrcOp::create(
+  window.resource = ROCDL::MakeBufferRsrcOp::create(
       builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 8), base,
       arith::ConstantIntOp::create(builder, loc, builder.getI16Type(), 0),
       records,
       arith::ConstantIntOp::create(builder, loc, i32, kGfx9ResourceFlags));
 
   // Every offset the tile reaches fits in 31 bits.
-  Value span = add(mul(index(shape[0] - 1), pitch), index(shape[1]));
-  Value fits = cmp(arith::CmpIPredicate::ule, span, index(kOutOfRange / bytes));
+  Value span = add(mul(index(shape[0] - 1), window.pitch), index(shape[1]));
+  window.fits =
+      cmp(arith::CmpIPredicate::ule, span, index(kOutOfRange / bytes));
+  return window;
+}
+
+Value GPULowering::bufferOffset(const BufferWindow &window, Value row,
+                                Value col, int64_t bytes) {
+  Value elements = arith::AddIOp::create(
+      builder, loc, arith::MulIOp::create(builder, loc, row, window.pitch),
+      col);
+  return arith::IndexCastOp::create(
+      builder, loc, builder.getI32Type(),
+      arith::MulIOp::create(builder, loc, elements, index(bytes)));
+}
+
+Value GPULowering::outOfRange() {
+  return arith::ConstantIntOp::create(builder, loc, builder.getI32Type(),
+                                      kOutOfRange);
+}
+
+LogicalResult GPULowering::lowerBufferCopy(Value view, ArrayRef<Value> offsets,
+                                           ArrayRef<int64_t> shape,
+                                           Type element,
+                                           const SharedBuffer &buffer,
+                                           Value slot) {
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t vec = 16 / bytes;
+  Type i32 = builder.getI32Type();
+  Value zero = index(0);
+  auto cmp = [&](arith::CmpIPredicate predicate, Value a, Value b) {
+    return arith::CmpIOp::create(builder, loc, predicate, a, b).getResult();
+  };
+  BufferWindow window = bufferWindow(view, offsets, shape, bytes);
   // Whole chunks (all of it inside the view or none of it) of 16-byte
   // aligned rows take one buffer_load_dwordx4, from offset 2^31 (out of
   // range: zeros) when none is inside; the rest element by element.
-  Value direct =
-      arith::AndIOp::create(builder, loc, fits, rowsAligned(view, bytes));
-  Value outside = arith::ConstantIntOp::create(builder, loc, i32, kOutOfRange);
+  Value direct = arith::AndIOp::create(builder, loc, window.fits,
+                                       rowsAligned(view, bytes));
   Value soffset = arith::ConstantIntOp::create(builder, loc, i32, 0);
   forEachCopyChunk(
       shape, bytes, view, offsets, buffer, slot, [&](const CopyChunk &chunk) {
@@ -114,12 +147,11 @@ LogicalResult GPULowering::lowerBufferCopy(Value view, ArrayRef<Value> offsets,
             scf::IfOp::create(builder, loc, whole, /*withElseRegion=*/true);
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPointToStart(split.thenBlock());
-        Value offset = arith::IndexCastOp::create(
-            builder, loc, i32,
-            mul(add(mul(chunk.tileRow, pitch), chunk.tileCol), index(bytes)));
+        Value offset = arith::SelectOp::create(
+            builder, loc, none, outOfRange(),
+            bufferOffset(window, chunk.tileRow, chunk.tileCol, bytes));
         Value words = ROCDL::RawPtrBufferLoadOp::create(
-            builder, loc, VectorType::get({4}, i32), resource,
-            arith::SelectOp::create(builder, loc, none, outside, offset),
+            builder, loc, VectorType::get({4}, i32), window.resource, offset,
             soffset, soffset, nullptr, nullptr, nullptr);
         vector::StoreOp::create(
             builder, loc,
@@ -131,4 +163,43 @@ LogicalResult GPULowering::lowerBufferCopy(Value view, ArrayRef<Value> offsets,
         copyElements(chunk, view, buffer, element, vec);
       });
   return success();
+}
+
+void GPULowering::storeThroughBuffer(Value value, const LinearLayout &layout,
+                                     Value view, ArrayRef<Value> offsets,
+                                     Type element,
+                                     function_ref<void()> storeElements) {
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  SmallVector<int64_t> shape(layout.getShape().begin(),
+                             layout.getShape().end());
+  BufferWindow window = bufferWindow(view, offsets, shape, bytes);
+  auto branch =
+      scf::IfOp::create(builder, loc, window.fits, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(branch.thenBlock());
+  // As storeElements does: each element once, by one of the threads that
+  // hold it; the others, and elements outside the view, store out of range.
+  Value owner = ownsElements(layout);
+  Type word = builder.getIntegerType(8 * bytes);
+  Value soffset =
+      arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), 0);
+  for (int64_t reg = 0; reg < layout.getSize(LinearLayout::Register); ++reg) {
+    if (layout.findRegister(layout.apply(reg, 0, 0)) != uint64_t(reg))
+      continue;
+    SmallVector<Value> coord = coordinate(layout, reg);
+    Value inside = viewElement(view, offsets, coord).second;
+    if (owner)
+      inside = arith::AndIOp::create(builder, loc, inside, owner);
+    Value offset = arith::SelectOp::create(
+        builder, loc, inside, bufferOffset(window, coord[0], coord[1], bytes),
+        outOfRange());
+    Value item = vector::ExtractOp::create(builder, loc, value, reg);
+    if (item.getType() != word)
+      item = arith::BitcastOp::create(builder, loc, word, item);
+    ROCDL::RawPtrBufferStoreOp::create(builder, loc, item, window.resource,
+                                       offset, soffset, soffset, nullptr,
+                                       nullptr, nullptr);
+  }
+  builder.setInsertionPointToStart(branch.elseBlock());
+  storeElements();
 }

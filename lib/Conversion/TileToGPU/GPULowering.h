@@ -89,7 +89,31 @@ private:
   void copyElements(const CopyChunk &chunk, mlir::Value view,
                     const SharedBuffer &buffer, mlir::Type element,
                     int64_t vec);
-  // --- AMD copies through buffer resources (AmdMemory.cpp) ----------------
+  // --- AMD copies and stores through buffer resources (AmdMemory.cpp) -----
+  /// A raw buffer resource over a view from a tile's origin (its last two
+  /// offsets and the leading ones): num_records the view's bytes from
+  /// there, 0 when the origin is past the view. `fits` when every offset
+  /// a tile of `shape` reaches is below 2^31 bytes.
+  struct BufferWindow {
+    mlir::Value resource, pitch, fits;
+  };
+  BufferWindow bufferWindow(mlir::Value view,
+                            llvm::ArrayRef<mlir::Value> offsets,
+                            llvm::ArrayRef<int64_t> shape, int64_t bytes);
+  /// The byte offset (i32) of tile element (row, col) in `window`.
+  mlir::Value bufferOffset(const BufferWindow &window, mlir::Value row,
+                           mlir::Value col, int64_t bytes);
+  /// An offset out of every window's range (2^31): loads there return
+  /// zeros, stores there are dropped.
+  mlir::Value outOfRange();
+  /// Stores each register of a 2-D `tile` (laid out by `layout`) into
+  /// `view` at `offsets` with raw buffer stores, those outside the view or
+  /// held by another thread at an out-of-range offset; `storeElements` when
+  /// the tile spans more than 2 GiB of the view.
+  void storeThroughBuffer(mlir::Value value, const LinearLayout &layout,
+                          mlir::Value view, llvm::ArrayRef<mlir::Value> offsets,
+                          mlir::Type element,
+                          llvm::function_ref<void()> storeElements);
   /// A copy into LDS with raw buffer loads from a resource whose extent is
   /// the view's from the tile's origin.
   mlir::LogicalResult

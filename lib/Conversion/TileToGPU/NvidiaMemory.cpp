@@ -400,29 +400,41 @@ LogicalResult GPULowering::storeToView(Operation *op, Value tile, Value dest,
   // updates what the kernel loaded from the same view must not be seen by
   // a replica that has yet to load it, and an atomic add must add once.
   Value owner = ownsElements(layout);
-  for (int64_t reg = 0; reg < layout.getSize(LinearLayout::Register); ++reg) {
-    if (layout.findRegister(layout.apply(reg, 0, 0)) != uint64_t(reg))
-      continue;
-    Value row = rowIndex(rows, rowsLayout, layout, reg, op);
-    if (rows && !row)
-      return failure();
-    auto [at, inside] =
-        viewElement(view, offsets, coordinate(layout, reg), row);
-    if (owner)
-      inside = arith::AndIOp::create(builder, loc, inside, owner);
-    auto branch = scf::IfOp::create(builder, loc, inside);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(branch.thenBlock());
-    Value item = vector::ExtractOp::create(builder, loc, value, reg);
-    if (atomic)
-      memref::AtomicRMWOp::create(builder, loc,
-                                  element.isF32() ? arith::AtomicRMWKind::addf
-                                                  : arith::AtomicRMWKind::addi,
-                                  item, view, at);
-    else
-      memref::StoreOp::create(builder, loc, item, view, at);
+  auto storeElements = [&]() -> LogicalResult {
+    for (int64_t reg = 0; reg < layout.getSize(LinearLayout::Register); ++reg) {
+      if (layout.findRegister(layout.apply(reg, 0, 0)) != uint64_t(reg))
+        continue;
+      Value row = rowIndex(rows, rowsLayout, layout, reg, op);
+      if (rows && !row)
+        return failure();
+      auto [at, inside] =
+          viewElement(view, offsets, coordinate(layout, reg), row);
+      if (owner)
+        inside = arith::AndIOp::create(builder, loc, inside, owner);
+      auto branch = scf::IfOp::create(builder, loc, inside);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(branch.thenBlock());
+      Value item = vector::ExtractOp::create(builder, loc, value, reg);
+      if (atomic)
+        memref::AtomicRMWOp::create(builder, loc,
+                                    element.isF32()
+                                        ? arith::AtomicRMWKind::addf
+                                        : arith::AtomicRMWKind::addi,
+                                    item, view, at);
+      else
+        memref::StoreOp::create(builder, loc, item, view, at);
+    }
+    return success();
+  };
+  // AMD: plain stores of 2-D tiles go through a buffer resource, masked
+  // by out-of-range offsets instead of branches.
+  if (isAmd() && !atomic && !rows && layout.getRank() == 2) {
+    LogicalResult stored = success();
+    storeThroughBuffer(value, layout, view, offsets, getGPUStorageType(element),
+                       [&] { stored = storeElements(); });
+    return stored;
   }
-  return success();
+  return storeElements();
 }
 
 LogicalResult GPULowering::loadFromView(Operation *op, Value source,

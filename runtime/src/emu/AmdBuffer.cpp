@@ -5,10 +5,11 @@
 // llvm.amdgcn.make.buffer.rsrc returns a pointer to the block's record of
 // the descriptor (base, stride, num_records, flags); a raw buffer load
 // (stride 0, offset = voffset + soffset) of N bytes returns zeros when the
-// offset is at or past num_records and the memory otherwise. A load that
-// is partly in range returns what the chip's per-component checks give,
-// which the emulator does not model: it fails the launch, naming the load,
-// as it does a resource with a stride (structured buffers).
+// offset is at or past num_records and the memory otherwise, and a raw
+// buffer store there is dropped. An access that is partly in range does
+// what the chip's per-component checks give, which the emulator does not
+// model: it fails the launch, naming the access, as it does a resource
+// with a stride (structured buffers).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,43 +34,67 @@ void *emuMakeBufferRsrc(const char *base, uint32_t stride, uint64_t records,
   return slot.get();
 }
 
+/// The address of `bytes` of the resource at voffset + soffset; null when
+/// they are out of range (or the launch failed: a partly out of range
+/// access or a structured buffer).
+const char *inRange(const BufferResource *resource, uint32_t voffset,
+                    uint32_t soffset, size_t bytes) {
+  if (block->failed)
+    return nullptr;
+  if (resource->magic != kBufferResourceMagic) {
+    failBlock(who(block->running->tid) +
+              ": a buffer access through a pointer that is no buffer "
+              "resource");
+    return nullptr;
+  }
+  if (resource->stride != 0) {
+    failBlock(who(block->running->tid) +
+              ": a buffer access through a resource with stride " +
+              std::to_string(resource->stride) +
+              " (structured buffers are not modelled)");
+    return nullptr;
+  }
+  uint64_t offset = uint64_t(voffset) + soffset;
+  if (offset >= resource->records)
+    return nullptr;
+  if (offset + bytes > resource->records) {
+    failBlock(who(block->running->tid) + at(block->running->site) + ": a " +
+              std::to_string(bytes) + "-byte buffer access at offset " +
+              std::to_string(offset) + " is partly out of range (num_records " +
+              std::to_string(resource->records) +
+              "): what it does depends on the chip");
+    return nullptr;
+  }
+  return resource->base + offset;
+}
+
 /// Copies `bytes` of the resource at voffset + soffset into `out`: zeros
 /// out of range.
 void bufferLoad(void *out, const BufferResource *resource, uint32_t voffset,
                 uint32_t soffset, size_t bytes) {
   std::memset(out, 0, bytes);
-  if (block->failed)
-    return;
-  if (resource->magic != kBufferResourceMagic) {
-    failBlock(who(block->running->tid) +
-              ": a buffer load through a pointer that is no buffer resource");
-    return;
-  }
-  if (resource->stride != 0) {
-    failBlock(who(block->running->tid) +
-              ": a buffer load through a resource with stride " +
-              std::to_string(resource->stride) +
-              " (structured buffers are not modelled)");
-    return;
-  }
-  uint64_t offset = uint64_t(voffset) + soffset;
-  if (offset >= resource->records)
-    return;
-  if (offset + bytes > resource->records) {
-    failBlock(who(block->running->tid) + ": a " + std::to_string(bytes) +
-              "-byte buffer load at offset " + std::to_string(offset) +
-              " is partly out of range (num_records " +
-              std::to_string(resource->records) +
-              "): what it returns depends on the chip");
-    return;
-  }
-  std::memcpy(out, resource->base + offset, bytes);
+  if (const char *address = inRange(resource, voffset, soffset, bytes))
+    std::memcpy(out, address, bytes);
 }
 
 /// buffer_load_dwordx4: 16 bytes (a wide result, returned through `out`).
 void emuBufferLoadX4(void *out, const BufferResource *resource,
                      uint32_t voffset, uint32_t soffset, uint32_t) {
   bufferLoad(out, resource, voffset, soffset, 16);
+}
+
+/// buffer_store_{byte,short,dword,dwordx2}: dropped at or past
+/// num_records; a store in range is a plain global store to the race
+/// detector.
+template <typename T>
+void emuBufferStore(T value, const BufferResource *resource, uint32_t voffset,
+                    uint32_t soffset, uint32_t) {
+  const char *address = inRange(resource, voffset, soffset, sizeof(T));
+  if (!address)
+    return;
+  globalStore(const_cast<char *>(address), sizeof(T), "buffer_store",
+              block->running->site);
+  std::memcpy(const_cast<char *>(address), &value, sizeof(T));
 }
 
 } // namespace
@@ -81,5 +106,13 @@ void tessera::emu::detail::addAmdBufferEntries(
        reinterpret_cast<void *>(emuMakeBufferRsrc)},
       {"llvm.amdgcn.raw.ptr.buffer.load.v4i32",
        reinterpret_cast<void *>(emuBufferLoadX4)},
+      {"llvm.amdgcn.raw.ptr.buffer.store.i8",
+       reinterpret_cast<void *>(emuBufferStore<uint8_t>)},
+      {"llvm.amdgcn.raw.ptr.buffer.store.i16",
+       reinterpret_cast<void *>(emuBufferStore<uint16_t>)},
+      {"llvm.amdgcn.raw.ptr.buffer.store.i32",
+       reinterpret_cast<void *>(emuBufferStore<uint32_t>)},
+      {"llvm.amdgcn.raw.ptr.buffer.store.i64",
+       reinterpret_cast<void *>(emuBufferStore<uint64_t>)},
   });
 }

@@ -164,6 +164,11 @@ std::string who(uint32_t tid);
 /// `site` is its source location, if known.
 void access(const void *address, size_t bytes, bool write, const char *op,
             uint32_t tid, int64_t since = -1, const char *site = nullptr);
+/// With race detection: records a plain store (`op`) of `bytes` to global
+/// memory by the running thread, reporting one to bytes another block
+/// stored to.
+void globalStore(void *address, int64_t bytes, const char *op,
+                 const char *site);
 /// " at <site>", or nothing when the site is unknown.
 std::string at(const char *site);
 uint32_t lane();

@@ -184,6 +184,36 @@ void access(const void *address, size_t bytes, bool write, const char *op,
   }
 }
 
+void globalStore(void *address, int64_t bytes, const char *op,
+                 const char *site) {
+  if (!raceDetection || block->raced)
+    return;
+  Block &b = *block;
+  uint64_t id =
+      b.ctaid[0] +
+      uint64_t(b.nctaid[0]) * (b.ctaid[1] + uint64_t(b.nctaid[1]) * b.ctaid[2]);
+  uint32_t tid = b.running->tid;
+  std::unique_lock<std::mutex> lock(globalMutex);
+  for (int64_t i = 0; i < bytes; ++i) {
+    auto [it, inserted] = globalWrites.try_emplace(
+        reinterpret_cast<uintptr_t>(address) + uintptr_t(i),
+        GlobalWrite{id, tid, site});
+    if (inserted || it->second.block == id)
+      continue;
+    GlobalWrite other = it->second;
+    lock.unlock();
+    uint64_t x = b.nctaid[0], xy = x * b.nctaid[1];
+    reportRace(who(tid) + " " + op + at(site) +
+               " writes global memory that block (" +
+               std::to_string(other.block % x) + ", " +
+               std::to_string(other.block / x % b.nctaid[1]) + ", " +
+               std::to_string(other.block / xy) + ") " + who(other.tid) +
+               at(other.site) +
+               " also wrote: two blocks store to one address without atomics");
+    return;
+  }
+}
+
 uint32_t lane() { return block->running->tid % block->warpSize; }
 /// The running thread's warp, its index and how many lanes it has (the
 /// last warp of a block may be partial).
@@ -292,32 +322,7 @@ static_assert(std::is_same_v<decltype(&emuRunGrid<32>), tessera_emu_run_grid>,
 void *emuDynamicShared() { return block->shared; }
 
 void emuGlobalStore(void *address, int64_t bytes, const char *site) {
-  if (!raceDetection || block->raced)
-    return;
-  Block &b = *block;
-  uint64_t id =
-      b.ctaid[0] +
-      uint64_t(b.nctaid[0]) * (b.ctaid[1] + uint64_t(b.nctaid[1]) * b.ctaid[2]);
-  uint32_t tid = b.running->tid;
-  std::unique_lock<std::mutex> lock(globalMutex);
-  for (int64_t i = 0; i < bytes; ++i) {
-    auto [it, inserted] = globalWrites.try_emplace(
-        reinterpret_cast<uintptr_t>(address) + uintptr_t(i),
-        GlobalWrite{id, tid, site});
-    if (inserted || it->second.block == id)
-      continue;
-    GlobalWrite other = it->second;
-    lock.unlock();
-    uint64_t x = b.nctaid[0], xy = x * b.nctaid[1];
-    reportRace(who(tid) + " st.global" + at(site) +
-               " writes global memory that block (" +
-               std::to_string(other.block % x) + ", " +
-               std::to_string(other.block / x % b.nctaid[1]) + ", " +
-               std::to_string(other.block / xy) + ") " + who(other.tid) +
-               at(other.site) +
-               " also wrote: two blocks store to one address without atomics");
-    return;
-  }
+  globalStore(address, bytes, "st.global", site);
 }
 
 void emuSite(const char *site) { block->running->site = site; }
