@@ -410,22 +410,34 @@ uint32_t emuLdmatrixX1Trans(void *row) {
   return r;
 }
 
-/// shfl.sync.bfly: lane l receives the value of lane l xor laneMask (its
-/// own when that lane is outside the warp's segment `clamp`).
-uint32_t shuffleXor(uint32_t value, uint32_t mask, uint32_t clamp) {
+/// A warp shuffle: each lane offers `value` with `key`; once all have, lane
+/// i receives the value of lane `source(i, key_i)`, or `missing(i)` when
+/// that lane is not in the warp.
+template <typename Source, typename Missing>
+uint32_t shuffle(const char *kind, uint32_t value, uint32_t key, Source source,
+                 Missing missing) {
   Warp &w = warp();
   uint32_t l = lane();
   w.shuffled[l] = value;
-  w.laneMask[l] = mask;
-  collective("shfl.sync.bfly", [](Warp &w) {
+  w.laneMask[l] = key;
+  collective(kind, [&](Warp &w) {
     unsigned lanes = lanesOfWarp();
     for (unsigned i = 0; i < lanes; ++i) {
-      unsigned j = i ^ w.laneMask[i];
-      w.out[i][0] = j < lanes ? w.shuffled[j] : w.shuffled[i];
+      uint32_t from = source(i, w.laneMask[i]);
+      w.out[i][0] = from < lanes ? w.shuffled[from] : missing(w, i);
     }
   });
-  (void)clamp; // full-warp segments (c = 0x1f) are what the lowering emits
   return warp().out[l][0];
+}
+
+/// shfl.sync.bfly: lane l receives the value of lane l xor laneMask (its
+/// own when that lane is outside the warp's segment `clamp`).
+uint32_t shuffleXor(uint32_t value, uint32_t mask, uint32_t clamp) {
+  (void)clamp; // full-warp segments (c = 0x1f) are what the lowering emits
+  return shuffle(
+      "shfl.sync.bfly", value, mask,
+      [](uint32_t i, uint32_t key) { return i ^ key; },
+      [](Warp &w, uint32_t i) { return w.shuffled[i]; });
 }
 float emuFabsF32(float x) { return std::fabs(x); }
 /// ex2.approx.ftz.f32: 2^x with subnormal inputs and results flushed to
@@ -480,18 +492,10 @@ uint32_t emuMbcntHi(uint32_t mask, uint32_t acc) {
 
 /// ds_bpermute_b32: lane l receives `data` of lane (address_l / 4) mod 64.
 uint32_t emuDsBpermute(uint32_t address, uint32_t data) {
-  Warp &w = warp();
-  uint32_t l = lane();
-  w.shuffled[l] = data;
-  w.laneMask[l] = address;
-  collective("ds_bpermute", [](Warp &w) {
-    unsigned lanes = lanesOfWarp();
-    for (unsigned i = 0; i < lanes; ++i) {
-      unsigned from = (w.laneMask[i] / 4) % block->warpSize;
-      w.out[i][0] = from < lanes ? w.shuffled[from] : 0;
-    }
-  });
-  return warp().out[l][0];
+  return shuffle(
+      "ds_bpermute", data, address,
+      [](uint32_t, uint32_t key) { return (key / 4) % block->warpSize; },
+      [](Warp &, uint32_t) { return 0u; });
 }
 
 /// ds_swizzle_b32 in its bit-mask mode (bit 15 of `pattern` clear): lane l
@@ -503,21 +507,14 @@ uint32_t emuDsSwizzle(uint32_t data, uint32_t pattern) {
               ": ds_swizzle in quad-permute mode is not modelled");
     return 0;
   }
-  Warp &w = warp();
-  uint32_t l = lane();
-  w.shuffled[l] = data;
-  w.laneMask[l] = pattern;
-  collective("ds_swizzle", [](Warp &w) {
-    unsigned lanes = lanesOfWarp();
-    for (unsigned i = 0; i < lanes; ++i) {
-      uint32_t p = w.laneMask[i];
-      uint32_t andMask = p & 31, orMask = (p >> 5) & 31,
-               xorMask = (p >> 10) & 31;
-      uint32_t from = (i & ~31u) | (((i & andMask) | orMask) ^ xorMask);
-      w.out[i][0] = from < lanes ? w.shuffled[from] : 0;
-    }
-  });
-  return warp().out[l][0];
+  return shuffle(
+      "ds_swizzle", data, pattern,
+      [](uint32_t i, uint32_t p) {
+        uint32_t andMask = p & 31, orMask = (p >> 5) & 31,
+                 xorMask = (p >> 10) & 31;
+        return (i & ~31u) | (((i & andMask) | orMask) ^ xorMask);
+      },
+      [](Warp &, uint32_t) { return 0u; });
 }
 
 /// v_mfma_f32_32x32x8: the wave's last lane computes the 32x32 block.
