@@ -1,4 +1,4 @@
-//===- AmdBuffer.cpp - AMD buffer resources and raw buffer loads ----------===//
+//===- AmdBuffer.cpp - AMD buffer resources, raw buffer loads and stores --===//
 //
 // Written from AMD's CDNA3 ISA ("Buffer Instructions": the buffer resource
 // and its range checking), not from the compiler's lowering. A kernel's
@@ -22,7 +22,9 @@ using namespace tessera::emu::detail;
 
 namespace {
 
-/// `stride` arrives as an i16 whose upper bits the caller did not extend.
+/// llvm.amdgcn.make.buffer.rsrc: the block's record of these fields (one
+/// per distinct resource). `stride` arrives as an i16 whose upper bits the
+/// caller did not extend.
 void *emuMakeBufferRsrc(const char *base, uint32_t stride, uint64_t records,
                         uint32_t flags) {
   stride &= 0xffff;
