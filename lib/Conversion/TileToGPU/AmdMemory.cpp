@@ -166,8 +166,8 @@ LogicalResult GPULowering::lowerBufferCopy(Value view, ArrayRef<Value> offsets,
 }
 
 void GPULowering::storeThroughBuffer(Value value, const LinearLayout &layout,
-                                     Value view, ArrayRef<Value> offsets,
-                                     Type element,
+                                     Value owner, Value view,
+                                     ArrayRef<Value> offsets, Type element,
                                      function_ref<void()> storeElements) {
   int64_t bytes = element.getIntOrFloatBitWidth() / 8;
   SmallVector<int64_t> shape(layout.getShape().begin(),
@@ -178,8 +178,8 @@ void GPULowering::storeThroughBuffer(Value value, const LinearLayout &layout,
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(branch.thenBlock());
   // As storeElements does: each element once, by one of the threads that
-  // hold it; the others, and elements outside the view, store out of range.
-  Value owner = ownsElements(layout);
+  // hold it (`owner`, when several do); the others, and elements outside
+  // the view, store out of range.
   Type word = builder.getIntegerType(8 * bytes);
   Value soffset =
       arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), 0);

@@ -108,10 +108,12 @@ private:
   mlir::Value outOfRange();
   /// Stores each register of a 2-D `tile` (laid out by `layout`) into
   /// `view` at `offsets` with raw buffer stores, those outside the view or
-  /// held by another thread at an out-of-range offset; `storeElements` when
+  /// whose thread is not the `owner` (ownsElements; null: every thread
+  /// owns its elements) at an out-of-range offset; `storeElements` when
   /// the tile spans more than 2 GiB of the view.
   void storeThroughBuffer(mlir::Value value, const LinearLayout &layout,
-                          mlir::Value view, llvm::ArrayRef<mlir::Value> offsets,
+                          mlir::Value owner, mlir::Value view,
+                          llvm::ArrayRef<mlir::Value> offsets,
                           mlir::Type element,
                           llvm::function_ref<void()> storeElements);
   /// A copy into LDS with raw buffer loads from a resource whose extent is

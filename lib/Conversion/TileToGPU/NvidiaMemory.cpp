@@ -430,7 +430,8 @@ LogicalResult GPULowering::storeToView(Operation *op, Value tile, Value dest,
   // by out-of-range offsets instead of branches.
   if (isAmd() && !atomic && !rows && layout.getRank() == 2) {
     LogicalResult stored = success();
-    storeThroughBuffer(value, layout, view, offsets, getGPUStorageType(element),
+    storeThroughBuffer(value, layout, owner, view, offsets,
+                       getGPUStorageType(element),
                        [&] { stored = storeElements(); });
     return stored;
   }
