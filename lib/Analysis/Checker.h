@@ -252,6 +252,8 @@ private:
   /// Whether the facts of a proved `query` contradict each other (then
   /// reported at `op`).
   bool vacuous(mlir::Operation *op, const Query &query);
+  /// Whether `goal` is an instance of a fact in scope (see the definition).
+  bool provedByInstance(const Term *goal);
   void hazard(mlir::Operation *op, llvm::StringRef message,
               mlir::Operation *other, llvm::StringRef otherNote,
               bool secondIteration);

@@ -464,6 +464,11 @@ bool Checker::findModel(ArrayRef<Fact> facts) {
     SmallVector<TermInt> candidates = {lo};
     for (TermInt m = 2; m <= 4096; m *= 2)
       candidates.push_back(ceilDivInt(lo, m) * m);
+    // A step or two past the bound: the second and third tiles of a loop.
+    for (TermInt m = 1; m <= 4096; m *= 2) {
+      candidates.push_back(lo + m);
+      candidates.push_back(lo + 2 * m);
+    }
     if (range.hi)
       candidates.push_back(*range.hi);
     bool placed = false;

@@ -10,6 +10,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <functional>
+#include <map>
+#include <vector>
 
 #include <z3++.h>
 
@@ -306,6 +308,10 @@ struct SMTBackend::Impl {
   std::optional<z3::context> z3;
   /// Term -> smt value of the last build, for reading the model.
   llvm::DenseMap<const Term *, Value> lastValues;
+  /// Outcomes of the queries asked so far. Terms are unique, so a query is
+  /// its terms' addresses (with the options that shape its outcome); loops
+  /// and ring slots ask the same question many times.
+  std::map<std::vector<uintptr_t>, Outcome> outcomes;
 
   Impl(MLIRContext *context, TermContext &terms, unsigned rlimit,
        unsigned timeoutMs)
@@ -476,11 +482,47 @@ static Outcome solveIn(z3::context &z3, smt::SolverOp solverOp, unsigned rlimit,
   return outcome;
 }
 
+/// What identifies `query` among those of one backend.
+static std::vector<uintptr_t> queryKey(const Query &query, unsigned rlimit,
+                                       bool trackFacts, bool wantModel) {
+  auto address = [](const void *pointer) {
+    return reinterpret_cast<uintptr_t>(pointer);
+  };
+  std::vector<uintptr_t> key{rlimit,
+                             trackFacts,
+                             wantModel,
+                             address(query.functionBits),
+                             address(query.goal),
+                             query.facts.size(),
+                             query.shown.size()};
+  for (const Fact &fact : query.facts) {
+    key.push_back(address(fact.condition));
+    key.push_back(fact.bound.size());
+    for (const Term *bound : fact.bound)
+      key.push_back(address(bound));
+  }
+  for (const Term *term : query.shown)
+    key.push_back(address(term));
+  for (const Term *term : query.instantiateAt)
+    key.push_back(address(term));
+  return key;
+}
+
 Outcome SMTBackend::solve(const Query &query, unsigned rlimit, bool trackFacts,
                           bool wantModel) {
+  rlimit = rlimit ? rlimit : impl->rlimit;
+  std::vector<uintptr_t> key = queryKey(query, rlimit, trackFacts, wantModel);
+  if (auto it = impl->outcomes.find(key); it != impl->outcomes.end())
+    return it->second;
+  Outcome outcome = solveUncached(query, rlimit, trackFacts, wantModel);
+  impl->outcomes.emplace(std::move(key), outcome);
+  return outcome;
+}
+
+Outcome SMTBackend::solveUncached(const Query &query, unsigned rlimit,
+                                  bool trackFacts, bool wantModel) {
   OwningOpRef<ModuleOp> module = build(query);
   auto solverOp = cast<smt::SolverOp>(module->getBody()->front());
-  rlimit = rlimit ? rlimit : impl->rlimit;
   if (!impl->z3)
     impl->z3.emplace();
   Outcome outcome = solveIn(*impl->z3, solverOp, rlimit, impl->timeoutMs,

@@ -156,8 +156,41 @@ bool Checker::mayAlias(const Term *a, const Term *b) {
   if (!a || !b || a == b)
     return true;
   const Term *distinct = terms.lnot(terms.eq(a, b));
-  if (distinct->isTrue())
+  if (terms.provedByCases(distinct))
     return false;
+  // Values under which they are the same (a ring slot read in one
+  // iteration and written in another), satisfying the facts that share
+  // symbols with them, directly or through each other. The other facts
+  // constrain other symbols; if they contradict each other, no execution
+  // gets here and "may alias" is as good an answer as any.
+  const Term *same = terms.lnot(distinct);
+  SmallVector<const Term *> symbols;
+  terms.collectSymbols(same, symbols);
+  llvm::DenseSet<const Term *> related(symbols.begin(), symbols.end());
+  SmallVector<const Fact *> rest;
+  for (const Fact &fact : kernelFacts)
+    rest.push_back(&fact);
+  for (const Fact &fact : facts)
+    rest.push_back(&fact);
+  SmallVector<Fact> witness{{same, {}}};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Fact *&fact : rest) {
+      if (!fact)
+        continue;
+      symbols.clear();
+      terms.collectSymbols(fact->condition, symbols);
+      if (llvm::none_of(symbols,
+                        [&](const Term *sym) { return related.count(sym); }))
+        continue;
+      related.insert(symbols.begin(), symbols.end());
+      witness.push_back(*fact);
+      fact = nullptr;
+      grew = true;
+    }
+  }
+  if (findModel(witness))
+    return true;
   Query query;
   query.facts.append(kernelFacts.begin(), kernelFacts.end());
   query.facts.append(facts.begin(), facts.end());

@@ -166,6 +166,8 @@ bool Checker::prove(
   if (!reporting)
     return true;
   goal = simplifyUnderFacts(goal);
+  if (terms.provedByCases(goal) || provedByInstance(goal))
+    goal = terms.boolean(true);
   Query query;
   query.facts.append(kernelFacts.begin(), kernelFacts.end());
   query.facts.append(facts.begin(), facts.end());
@@ -238,6 +240,38 @@ bool Checker::prove(
       diag.attachNote(origin->getLoc())
           << sym->getName() << " is unknown: the tag checker does not model '"
           << origin->getName() << "' here";
+  return false;
+}
+
+/// Whether a fact in scope, instantiated at the goal's symbols where it is
+/// about every element, states the goal: the fact is false if the goal is
+/// false and the plain facts are true. (An assumption about every row of a
+/// tile, asserted again about one row of it, is proved so.)
+bool Checker::provedByInstance(const Term *goal) {
+  llvm::DenseMap<const Term *, const Term *> known;
+  for (const Fact &fact : llvm::concat<const Fact>(kernelFacts, facts))
+    if (fact.bound.empty())
+      known[fact.condition] = terms.boolean(true);
+  if (known.count(goal))
+    return true;
+  known[goal] = terms.boolean(false);
+  SmallVector<const Term *> symbols;
+  terms.collectSymbols(goal, symbols);
+  for (const Fact &fact : llvm::concat<const Fact>(kernelFacts, facts)) {
+    if (fact.bound.empty()) {
+      if (terms.substitute(fact.condition, known)->isFalse())
+        return true;
+      continue;
+    }
+    if (fact.bound.size() != 1)
+      continue;
+    for (const Term *sym : symbols) {
+      const Term *instance =
+          terms.substitute(fact.condition, {{fact.bound.front(), sym}});
+      if (terms.substitute(instance, known)->isFalse())
+        return true;
+    }
+  }
   return false;
 }
 

@@ -2,6 +2,7 @@
 
 #include "tessera/Analysis/Term.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -225,14 +226,23 @@ const Term *TermContext::div(const Term *lhs, const Term *rhs) {
     TermInt constant = 0;
     std::vector<std::pair<const Term *, TermInt>> atoms;
     linearize(lhs, 1, constant, atoms);
-    // floor((sum c_i x_i + k) / d) = sum (c_i / d) x_i + floor(k / d) when
-    // every c_i is a multiple of d.
-    if (llvm::all_of(atoms,
-                     [&](auto &atom) { return atom.second % divisor == 0; })) {
-      for (auto &atom : atoms)
-        atom.second /= divisor;
-      return buildSum(floorDiv(constant, divisor), std::move(atoms));
+    // Multiples of d leave the floor: floor((d * y + d * q + x + r) / d) =
+    // y + q + floor((x + r) / d) with 0 <= r < d, so that `(k - 64) floordiv
+    // 64` is `(k floordiv 64) - 1`, and a sum of multiples divides exactly.
+    std::vector<std::pair<const Term *, TermInt>> whole, rest;
+    for (auto &atom : atoms) {
+      if (atom.second % divisor == 0)
+        whole.emplace_back(atom.first, atom.second / divisor);
+      else
+        rest.push_back(atom);
     }
+    TermInt quotient = floorDiv(constant, divisor);
+    if (rest.empty())
+      return buildSum(quotient, std::move(whole));
+    if (!whole.empty() || quotient != 0)
+      return add(
+          buildSum(quotient, std::move(whole)),
+          div(buildSum(euclidMod(constant, divisor), std::move(rest)), rhs));
   }
   Term proto;
   proto.kind = TermKind::Div;
@@ -319,6 +329,38 @@ const Term *TermContext::boolean(bool value) {
   return unique(std::move(proto));
 }
 
+/// Whether `difference` is `(x + c) mod m - (x mod m) + k` that cannot be
+/// 0: both remainders lie in [0, m) and differ by c modulo m, so their
+/// difference is 0 when c is a multiple of m, else c mod m or c mod m - m.
+/// (Ring slots a stage apart are told apart this way.)
+bool TermContext::modsDiffer(const Term *difference) {
+  if (difference->getKind() != TermKind::Add ||
+      difference->getOperands().size() != 2)
+    return false;
+  const Term *first = difference->getOperands()[0];
+  const Term *second = difference->getOperands()[1];
+  TermInt firstCoeff = difference->getCoeffs()[0];
+  if (firstCoeff + difference->getCoeffs()[1] != 0 ||
+      (firstCoeff != 1 && firstCoeff != -1))
+    return false;
+  if (firstCoeff < 0)
+    std::swap(first, second);
+  if (first->getKind() != TermKind::Mod || second->getKind() != TermKind::Mod ||
+      first->getOperands()[1] != second->getOperands()[1] ||
+      !first->getOperands()[1]->isConst())
+    return false;
+  TermInt modulus = first->getOperands()[1]->getValue();
+  const Term *offset = sub(first->getOperands()[0], second->getOperands()[0]);
+  if (modulus <= 0 || !offset->isConst())
+    return false;
+  // first - second + k == 0 needs first - second == -k.
+  TermInt residue = euclidMod(offset->getValue(), modulus);
+  TermInt wanted = -difference->getValue();
+  if (residue == 0)
+    return wanted != 0;
+  return wanted != residue && wanted != residue - modulus;
+}
+
 /// Comparisons are kept as `0 <kind> difference`, the difference with a
 /// positive leading coefficient for equalities, so that a difference that
 /// folds to a constant decides the comparison structurally.
@@ -331,6 +373,8 @@ const Term *TermContext::compare(TermKind kind, const Term *lhs,
                    : kind == TermKind::Le ? value >= 0
                                           : value > 0);
   }
+  if (kind == TermKind::Eq && modsDiffer(difference))
+    return boolean(false);
   if (kind == TermKind::Eq && difference->getKind() == TermKind::Add &&
       difference->getCoeffs().front() < 0)
     difference = neg(difference);
@@ -355,11 +399,19 @@ const Term *TermContext::lt(const Term *lhs, const Term *rhs) {
   return compare(TermKind::Lt, lhs, rhs);
 }
 
+/// Whether one of `lhs` and `rhs` is the negation of the other.
+static bool complementary(const Term *lhs, const Term *rhs) {
+  return (lhs->getKind() == TermKind::Not && lhs->getOperands()[0] == rhs) ||
+         (rhs->getKind() == TermKind::Not && rhs->getOperands()[0] == lhs);
+}
+
 const Term *TermContext::land(const Term *lhs, const Term *rhs) {
   if (lhs->isFalse() || rhs->isTrue() || lhs == rhs)
     return lhs;
   if (rhs->isFalse() || lhs->isTrue())
     return rhs;
+  if (complementary(lhs, rhs))
+    return boolean(false);
   if (rhs->getId() < lhs->getId())
     std::swap(lhs, rhs);
   Term proto;
@@ -373,6 +425,8 @@ const Term *TermContext::lor(const Term *lhs, const Term *rhs) {
     return lhs;
   if (rhs->isTrue() || lhs->isFalse())
     return rhs;
+  if (complementary(lhs, rhs))
+    return boolean(true);
   if (rhs->getId() < lhs->getId())
     std::swap(lhs, rhs);
   Term proto;
@@ -395,18 +449,62 @@ const Term *TermContext::lnot(const Term *term) {
 const Term *
 TermContext::substitute(const Term *term,
                         const llvm::DenseMap<const Term *, const Term *> &map) {
+  llvm::DenseMap<const Term *, const Term *> done;
+  return substitute(term, map, done);
+}
+
+const Term *
+TermContext::substitute(const Term *term,
+                        const llvm::DenseMap<const Term *, const Term *> &map,
+                        llvm::DenseMap<const Term *, const Term *> &done) {
   if (auto it = map.find(term); it != map.end())
     return it->second;
   if (term->getOperands().empty())
     return term;
+  if (auto it = done.find(term); it != done.end())
+    return it->second;
   llvm::SmallVector<const Term *, 3> ops;
   bool changed = false;
   for (const Term *op : term->getOperands()) {
-    ops.push_back(substitute(op, map));
+    ops.push_back(substitute(op, map, done));
     changed |= ops.back() != op;
   }
-  if (!changed)
-    return term;
+  const Term *result = changed ? rebuild(term, ops) : term;
+  done[term] = result;
+  return result;
+}
+
+/// Whether `goal` holds in every case of the conditions of its
+/// if-then-elses, each case simplified with its condition true or false.
+/// Conditions are split as if independent of each other: the cases include
+/// every feasible one, so a goal true in each is true.
+bool TermContext::provedByCases(const Term *goal, unsigned splits) {
+  if (goal->isTrue())
+    return true;
+  if (goal->isFalse() || splits == 0)
+    return false;
+  // The first condition of an if-then-else, outermost first.
+  const Term *condition = nullptr;
+  llvm::SmallVector<const Term *> worklist{goal};
+  llvm::DenseSet<const Term *> seen;
+  while (!worklist.empty() && !condition) {
+    const Term *node = worklist.pop_back_val();
+    if (!seen.insert(node).second)
+      continue;
+    if (node->getKind() == TermKind::Ite)
+      condition = node->getOperands()[0];
+    worklist.append(node->getOperands().rbegin(), node->getOperands().rend());
+  }
+  if (!condition)
+    return false;
+  return provedByCases(substitute(goal, {{condition, boolean(true)}}),
+                       splits - 1) &&
+         provedByCases(substitute(goal, {{condition, boolean(false)}}),
+                       splits - 1);
+}
+
+const Term *TermContext::rebuild(const Term *term,
+                                 llvm::ArrayRef<const Term *> ops) {
   switch (term->getKind()) {
   case TermKind::Add: {
     const Term *sum = cst(term->getValue());

@@ -50,6 +50,62 @@ TEST_F(TermTest, DivisionAndRemainderByConstants) {
   EXPECT_EQ(t.div(t.add(k, i), t.cst(2))->getKind(), TermKind::Div);
 }
 
+TEST_F(TermTest, QuotientsShedMultiplesOfTheDivisor) {
+  const Term *c64 = t.cst(64), *c3 = t.cst(3);
+  // (k - 64) floordiv 64 = (k floordiv 64) - 1: the previous tile's slot.
+  EXPECT_EQ(t.div(t.sub(k, c64), c64), t.sub(t.div(k, c64), t.cst(1)));
+  // (128 i + k + 70) floordiv 64 = 2 i + 1 + (k + 6) floordiv 64.
+  EXPECT_EQ(t.div(t.add(t.mul(t.cst(128), i), t.add(k, t.cst(70))), c64),
+            t.add(t.add(t.mul(t.cst(2), i), t.cst(1)),
+                  t.div(t.add(k, t.cst(6)), c64)));
+  // -1 leaves floor(-1 / 3) = -1 and remainder 2.
+  EXPECT_EQ(t.div(t.sub(k, t.cst(1)), c3),
+            t.sub(t.div(t.add(k, t.cst(2)), c3), t.cst(1)));
+  // Nothing to shed: the quotient stays as written.
+  EXPECT_EQ(t.div(t.add(k, t.cst(2)), c3)->getKind(), TermKind::Div);
+}
+
+TEST_F(TermTest, RemaindersOfOneValueAStepApartDiffer) {
+  const Term *c3 = t.cst(3), *slot = t.div(k, t.cst(64));
+  const Term *s0 = t.mod(slot, c3), *s1 = t.mod(t.add(slot, t.cst(1)), c3),
+             *s2 = t.mod(t.add(slot, t.cst(2)), c3);
+  EXPECT_TRUE(t.eq(s0, s1)->isFalse());
+  EXPECT_TRUE(t.eq(s2, s0)->isFalse());
+  // (x + 3) mod 3 is x mod 3.
+  EXPECT_EQ(t.mod(t.add(slot, c3), c3), s0);
+  // s1 - s0 is 1 or -2: either may be asked, neither refuted, and
+  // s1 - s0 == 2 can be refuted.
+  EXPECT_FALSE(t.eq(t.sub(s1, s0), t.cst(1))->isFalse());
+  EXPECT_FALSE(t.eq(t.sub(s1, s0), t.cst(-2))->isFalse());
+  EXPECT_TRUE(t.eq(t.sub(s1, s0), t.cst(2))->isFalse());
+  // Different values, or different moduli: not decided.
+  EXPECT_FALSE(t.eq(s0, t.mod(i, c3))->isFalse());
+  EXPECT_FALSE(t.eq(s0, t.mod(t.add(slot, t.cst(1)), t.cst(4)))->isFalse());
+}
+
+TEST_F(TermTest, CasesOfConditionsProveRingSlotGoals) {
+  // The slot written a stage ahead holds the tile of k + 128, the one
+  // written a stage before k + 64: a read from a slot that is one of the
+  // two sees the same tile whichever way the slot is chosen.
+  const Term *slot = t.freshSym("slot"), *quotient = t.div(k, t.cst(64));
+  auto at = [&](int64_t ahead) {
+    return t.eq(t.mod(t.add(quotient, t.cst(ahead)), t.cst(3)), slot);
+  };
+  auto tile = [&](int64_t offset) { return t.add(k, t.cst(offset)); };
+  const Term *written = t.ite(at(2), tile(128), tile(64));
+  const Term *read = t.ite(at(2), tile(128), t.ite(at(1), tile(64), tile(0)));
+  const Term *either = t.lor(at(2), at(1));
+  EXPECT_TRUE(t.provedByCases(t.implies(either, t.eq(written, read))));
+  // Without the restriction to those two slots it is false (slot 0 reads
+  // tile k, written holds k + 64), and not proved.
+  EXPECT_FALSE(t.provedByCases(t.eq(written, read)));
+  // A goal that needs more splits than allowed is not proved either.
+  EXPECT_FALSE(t.provedByCases(t.implies(either, t.eq(written, read)), 1));
+  // p or not p; p and not p.
+  EXPECT_TRUE(t.lor(at(0), t.lnot(at(0)))->isTrue());
+  EXPECT_TRUE(t.land(t.lnot(at(0)), at(0))->isFalse());
+}
+
 TEST_F(TermTest, QuotientAndRemainderRecombine) {
   // 2 (x floordiv 2) + x mod 2 = x, also scaled and inside a larger sum:
   // what unpacking a byte of two nibbles does to a column index.

@@ -86,6 +86,9 @@ public:
   mlir::LogicalResult emitSMTLIB(const Query &query, llvm::raw_ostream &os);
 
 private:
+  Outcome solveUncached(const Query &query, unsigned rlimit, bool trackFacts,
+                        bool wantModel);
+
   struct Impl;
   std::unique_ptr<Impl> impl;
 };

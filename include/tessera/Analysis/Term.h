@@ -123,6 +123,10 @@ public:
   /// Replaces symbols by terms, re-simplifying on the way up.
   const Term *substitute(const Term *term,
                          const llvm::DenseMap<const Term *, const Term *> &map);
+  /// Whether `goal` is true in every combination of truth values of the
+  /// conditions of its if-then-elses (at most `splits` of them): a sound
+  /// proof that treats the conditions as independent.
+  bool provedByCases(const Term *goal, unsigned splits = 4);
   /// True when `sym` occurs in `term`.
   bool mentions(const Term *term, const Term *sym);
   /// The symbols of `term`, in creation order, without duplicates.
@@ -149,7 +153,13 @@ private:
                  std::vector<std::pair<const Term *, TermInt>> &atoms);
   const Term *buildSum(TermInt constant,
                        std::vector<std::pair<const Term *, TermInt>> atoms);
+  const Term *substitute(const Term *term,
+                         const llvm::DenseMap<const Term *, const Term *> &map,
+                         llvm::DenseMap<const Term *, const Term *> &done);
+  /// `term` with `ops` for its operands.
+  const Term *rebuild(const Term *term, llvm::ArrayRef<const Term *> ops);
   const Term *compare(TermKind kind, const Term *lhs, const Term *rhs);
+  bool modsDiffer(const Term *difference);
   /// Checked arithmetic on constants: an overflow sets `overflowed`, and
   /// the public operation then returns a fresh symbol instead (an
   /// abstraction: nothing is proved about it that does not hold for every
