@@ -67,9 +67,9 @@ void tessera::buildGPUToROCDLPipeline(OpPassManager &pm, StringRef chip) {
   pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(lines));
 }
 
-FailureOr<std::string> tessera::serializeToHsaco(ModuleOp module,
-                                                 StringRef chip,
-                                                 std::string *optimizedIR) {
+FailureOr<std::string>
+tessera::serializeToHsaco(ModuleOp module, StringRef chip,
+                          llvm::function_ref<void(StringRef)> withOptimizedIR) {
   Location loc = module.getLoc();
   // Upstream's serializer gives the optimized module (its offload format);
   // the AMDGPU backend then compiles it (as llc -O3 would: the same code as
@@ -83,8 +83,8 @@ FailureOr<std::string> tessera::serializeToHsaco(ModuleOp module,
     for (Attribute object : binary.getObjects())
       bitcode += cast<gpu::ObjectAttr>(object).getObject().getValue();
   });
-  if (optimizedIR)
-    *optimizedIR = bitcode;
+  if (withOptimizedIR)
+    withOptimizedIR(bitcode);
   llvm::LLVMContext context;
   auto parsed = llvm::parseBitcodeFile(
       llvm::MemoryBufferRef(bitcode, "device.bc"), context);

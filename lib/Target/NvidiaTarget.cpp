@@ -85,15 +85,18 @@ void tessera::makeDynamicSharedExternal(ModuleOp module) {
   });
 }
 
-FailureOr<std::string> tessera::serializeToPtx(ModuleOp module,
-                                               std::string *optimizedIR) {
+FailureOr<std::string>
+tessera::serializeToPtx(ModuleOp module,
+                        llvm::function_ref<void(StringRef)> withOptimizedIR) {
   // One LLVM optimization run gives both the PTX and, through the
   // optimized-IR callback, the exact module the NVPTX backend receives.
   auto keepIR = [&](llvm::Module &llvmModule) {
-    if (!optimizedIR)
+    if (!withOptimizedIR)
       return;
-    llvm::raw_string_ostream os(*optimizedIR);
+    std::string bitcode;
+    llvm::raw_string_ostream os(bitcode);
     llvm::WriteBitcodeToFile(llvmModule, os);
+    withOptimizedIR(bitcode);
   };
   gpu::TargetOptions options({}, {}, {}, {}, gpu::CompilationTarget::Assembly,
                              {}, {}, {}, keepIR);

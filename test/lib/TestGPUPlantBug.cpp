@@ -12,6 +12,7 @@
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -42,7 +43,8 @@ struct TestGPUPlantBugPass
                      "wait-group, nibble-order, scale-register, row-index, "
                      "atomic-store, mfma-swap, mbarrier-wait, "
                      "mbarrier-parity, proxy-fence, wgmma-layout, "
-                     "buffer-extent, buffer-mask or buffer-store-mask")};
+                     "buffer-extent, buffer-mask, buffer-store-mask, "
+                     "inline-asm or unknown-intrinsic")};
 
   template <typename OpT> OpT first() {
     OpT found;
@@ -346,6 +348,29 @@ struct TestGPUPlantBugPass
         planted = true;
       });
       return success(planted);
+    }
+    if (bug == "inline-asm" || bug == "unknown-intrinsic") {
+      // Device code the emulator cannot run: an inline PTX comment, or a
+      // nanosleep, at the start of the first kernel.
+      auto func = first<gpu::GPUFuncOp>();
+      if (!func)
+        return failure();
+      OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+      Location loc = func.getLoc();
+      if (bug == "inline-asm") {
+        LLVM::InlineAsmOp::create(
+            b, loc, TypeRange{}, ValueRange{}, "// planted", "",
+            /*has_side_effects=*/true, /*is_align_stack=*/false,
+            LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
+            /*operand_attrs=*/nullptr);
+      } else {
+        Value nanoseconds =
+            LLVM::ConstantOp::create(b, loc, b.getI32IntegerAttr(100));
+        LLVM::CallIntrinsicOp::create(b, loc,
+                                      b.getStringAttr("llvm.nvvm.nanosleep"),
+                                      ValueRange{nanoseconds});
+      }
+      return success();
     }
     getOperation().emitError() << "unknown bug '" << bug << "'";
     return failure();

@@ -37,8 +37,11 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/TargetParser/Host.h"
+
+#include <future>
 
 #ifdef TESSERA_INCLUDE_TESTS
 #include "TestPasses.h"
@@ -253,21 +256,41 @@ lowerToLlvm(ModuleOp module, StringRef chip, OwningOpRef<ModuleOp> &copy,
   return false;
 }
 
-/// The emulator image of `deviceIR` (--device=emu) for `chip`.
-static LogicalResult
-addEmulatorImage(Location loc, StringRef chip, StringRef deviceIR,
-                 const std::vector<tessera::KernelInfo> &kernels,
-                 std::vector<tessera::TargetImage> &images) {
-  tessera::HostCompileOptions hostOptions;
-  hostOptions.cpu = hostCpu;
-  FailureOr<std::string> emulator =
-      tessera::buildEmulatorImage(loc, deviceIR, kernels, hostOptions);
-  if (failed(emulator))
-    return failure();
-  images.push_back({("emu-" + chip).str(), llvm::sys::getProcessTriple(),
-                    *emulator, tessera::TargetImage::Kind::Object, kernels});
-  return success();
-}
+namespace {
+/// The emulator image (--device=emu) of one GPU target, built from the
+/// optimized device IR on a thread of its own while the GPU backend, and
+/// then ptxas or the linker, compile the same IR.
+class EmulatorJob {
+public:
+  /// Starts building the image of `bitcode`.
+  void start(Location loc, StringRef bitcode,
+             const std::vector<tessera::KernelInfo> &kernels) {
+    tessera::HostCompileOptions hostOptions;
+    hostOptions.cpu = hostCpu;
+    image = std::async(std::launch::async, [loc, hostOptions, kernels,
+                                            bitcode = bitcode.str()] {
+      return tessera::buildEmulatorImage(loc, bitcode, kernels, hostOptions);
+    });
+  }
+  /// Waits for the image and appends it to `images` as `emu-<chip>`.
+  LogicalResult finish(Location loc, StringRef chip,
+                       const std::vector<tessera::KernelInfo> &kernels,
+                       std::vector<tessera::TargetImage> &images) {
+    if (!image.valid())
+      return emitError(loc)
+             << "no optimized device IR for the " << chip << " emulator image";
+    FailureOr<std::string> bytes = image.get();
+    if (failed(bytes))
+      return failure();
+    images.push_back({("emu-" + chip).str(), llvm::sys::getProcessTriple(),
+                      *bytes, tessera::TargetImage::Kind::Object, kernels});
+    return success();
+  }
+
+private:
+  std::future<FailureOr<std::string>> image;
+};
+} // namespace
 
 /// Kernel `name`'s metadata (its threads; the dynamic shared memory, LDS,
 /// its buffers take).
@@ -290,9 +313,11 @@ compileAmd(ModuleOp module, StringRef chip,
   FailureOr<bool> done = lowerToLlvm(module, chip, copy, kernels, lowered);
   if (failed(done) || *done)
     return done;
-  std::string deviceIR;
+  EmulatorJob emulator;
   FailureOr<std::string> hsaco =
-      tessera::serializeToHsaco(*copy, chip, &deviceIR);
+      tessera::serializeToHsaco(*copy, chip, [&](StringRef bitcode) {
+        emulator.start(module.getLoc(), bitcode, lowered);
+      });
   if (failed(hsaco))
     return failure();
   if (resourceUsage) {
@@ -318,8 +343,7 @@ compileAmd(ModuleOp module, StringRef chip,
   }
   images.push_back({chip.str(), "amdgcn-amd-amdhsa", *hsaco,
                     tessera::TargetImage::Kind::Hsaco, lowered});
-  if (failed(
-          addEmulatorImage(module.getLoc(), chip, deviceIR, lowered, images)))
+  if (failed(emulator.finish(module.getLoc(), chip, lowered, images)))
     return failure();
   return false;
 }
@@ -335,8 +359,13 @@ compileNvidia(ModuleOp module, StringRef chip,
   FailureOr<bool> done = lowerToLlvm(module, chip, copy, kernels, lowered);
   if (failed(done) || *done)
     return done;
-  std::string deviceIR;
-  FailureOr<std::string> ptx = tessera::serializeToPtx(*copy, &deviceIR);
+  // --emit=ptx needs no emulator image.
+  EmulatorJob emulator;
+  FailureOr<std::string> ptx =
+      tessera::serializeToPtx(*copy, [&](StringRef bitcode) {
+        if (emit.empty())
+          emulator.start(module.getLoc(), bitcode, lowered);
+      });
   if (failed(ptx))
     return failure();
   if (emit == "ptx")
@@ -375,8 +404,7 @@ compileNvidia(ModuleOp module, StringRef chip,
   images.push_back(
       {chip.str(), triple, *ptx, tessera::TargetImage::Kind::Ptx, lowered});
   // The same device code for the runtime's emulator (--device=emu).
-  if (failed(
-          addEmulatorImage(module.getLoc(), chip, deviceIR, lowered, images)))
+  if (failed(emulator.finish(module.getLoc(), chip, lowered, images)))
     return failure();
   return false;
 }
@@ -483,6 +511,12 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Every LLVM target registers itself now, before the emulator images'
+  // threads look the host's up while the main thread compiles for a GPU.
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmPrinters();
   tessera::registerAllPasses();
 #ifdef TESSERA_INCLUDE_TESTS
   tessera::test::registerTestPasses();

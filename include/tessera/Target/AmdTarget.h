@@ -41,12 +41,12 @@ int64_t ldsWavesPerSimd(int64_t ldsBytes, int64_t threads, int64_t ldsPerCu);
 void buildGPUToROCDLPipeline(mlir::OpPassManager &pm, llvm::StringRef chip);
 
 /// Serializes the lowered gpu.module of `module` to an HSACO for `chip`,
-/// linked by the ld.lld found at configure time; with `optimizedIR`, also
-/// gives the optimized LLVM module the AMDGPU backend compiled, as bitcode
-/// (the emulator's input).
-mlir::FailureOr<std::string> serializeToHsaco(mlir::ModuleOp module,
-                                              llvm::StringRef chip,
-                                              std::string *optimizedIR);
+/// linked by the ld.lld found at configure time. `withOptimizedIR`, when
+/// given, receives the optimized LLVM module the AMDGPU backend compiles, as
+/// bitcode (the emulator's input), before the backend runs.
+mlir::FailureOr<std::string> serializeToHsaco(
+    mlir::ModuleOp module, llvm::StringRef chip,
+    llvm::function_ref<void(llvm::StringRef)> withOptimizedIR = {});
 
 /// The resources of each kernel of `hsaco`, read from its NT_AMDGPU_METADATA
 /// note; an error on `loc` when there is none.

@@ -34,11 +34,13 @@ void buildGPUToNVVMPipeline(mlir::OpPassManager &pm, llvm::StringRef chip);
 /// buildGPUToNVVMPipeline).
 void makeDynamicSharedExternal(mlir::ModuleOp module);
 
-/// Serializes the lowered gpu.module of `module` to PTX; with
-/// `optimizedIR`, also returns (as bitcode) the optimized LLVM IR the NVPTX
-/// backend compiled: the emulator's input.
-mlir::FailureOr<std::string> serializeToPtx(mlir::ModuleOp module,
-                                            std::string *optimizedIR = nullptr);
+/// Serializes the lowered gpu.module of `module` to PTX. `withOptimizedIR`,
+/// when given, receives the optimized LLVM IR the NVPTX backend compiles (as
+/// bitcode: the emulator's input) as soon as it exists, before the backend
+/// runs.
+mlir::FailureOr<std::string>
+serializeToPtx(mlir::ModuleOp module,
+               llvm::function_ref<void(llvm::StringRef)> withOptimizedIR = {});
 
 /// The ptxas the build found (empty if none).
 llvm::StringRef getDefaultPtxas();
