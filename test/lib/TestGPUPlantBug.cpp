@@ -43,6 +43,7 @@ struct TestGPUPlantBugPass
                      "wait-group, nibble-order, scale-register, row-index, "
                      "atomic-store, mfma-swap, mbarrier-wait, "
                      "mbarrier-parity, proxy-fence, wgmma-layout, "
+                     "mbarrier-count, wgmma-descriptor, tma-destination, "
                      "buffer-extent, buffer-mask, buffer-store-mask, "
                      "inline-asm or unknown-intrinsic")};
 
@@ -306,6 +307,41 @@ struct TestGPUPlantBugPass
       mma.setLayoutB(mma.getLayoutB() == NVVM::MMALayout::row
                          ? NVVM::MMALayout::col
                          : NVVM::MMALayout::row);
+      return success();
+    }
+    if (bug == "mbarrier-count") {
+      // The first mbarrier expects no arrivals.
+      auto init = first<NVVM::MBarrierInitOp>();
+      if (!init)
+        return failure();
+      OpBuilder b(init);
+      init->setOperand(
+          1, arith::ConstantIntOp::create(b, init.getLoc(), b.getI32Type(), 0));
+      return success();
+    }
+    if (bug == "wgmma-descriptor") {
+      // The first wgmma's A descriptor gets a base offset (bits 49-51).
+      auto mma = first<NVVM::WgmmaMmaAsyncOp>();
+      if (!mma)
+        return failure();
+      OpBuilder b(mma);
+      Value offset = arith::ConstantIntOp::create(b, mma.getLoc(),
+                                                  b.getI64Type(), 1ll << 49);
+      mma->setOperand(1, arith::OrIOp::create(b, mma.getLoc(),
+                                              mma.getDescriptorA(), offset));
+      return success();
+    }
+    if (bug == "tma-destination") {
+      // The first bulk tensor copy lands 16 bytes past its buffer's start,
+      // off the 1024-byte alignment 128-byte swizzling needs.
+      auto copy = first<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>();
+      if (!copy)
+        return failure();
+      OpBuilder b(copy);
+      Value dest = copy.getDstMem();
+      copy.getDstMemMutable().assign(
+          LLVM::GEPOp::create(b, copy.getLoc(), dest.getType(), b.getI8Type(),
+                              dest, ArrayRef<LLVM::GEPArg>{16}));
       return success();
     }
     if (bug == "buffer-extent") {

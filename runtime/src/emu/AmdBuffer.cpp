@@ -44,27 +44,24 @@ const char *inRange(const BufferResource *resource, uint32_t voffset,
   if (block->failed)
     return nullptr;
   if (resource->magic != kBufferResourceMagic) {
-    failBlock(who(block->running->tid) +
-              ": a buffer access through a pointer that is no buffer "
-              "resource");
+    failThread("a buffer access through a pointer that is no buffer resource");
     return nullptr;
   }
   if (resource->stride != 0) {
-    failBlock(who(block->running->tid) +
-              ": a buffer access through a resource with stride " +
-              std::to_string(resource->stride) +
-              " (structured buffers are not modelled)");
+    failThread("a buffer access through a resource with stride " +
+               std::to_string(resource->stride) +
+               " (structured buffers are not modelled)");
     return nullptr;
   }
   uint64_t offset = uint64_t(voffset) + soffset;
   if (offset >= resource->records)
     return nullptr;
   if (offset + bytes > resource->records) {
-    failBlock(who(block->running->tid) + at(block->running->site) + ": a " +
-              std::to_string(bytes) + "-byte buffer access at offset " +
-              std::to_string(offset) + " is partly out of range (num_records " +
-              std::to_string(resource->records) +
-              "): what it does depends on the chip");
+    failThread("a " + std::to_string(bytes) + "-byte buffer access at offset " +
+               std::to_string(offset) +
+               " is partly out of range (num_records " +
+               std::to_string(resource->records) +
+               "): what it does depends on the chip");
     return nullptr;
   }
   return resource->base + offset;

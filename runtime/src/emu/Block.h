@@ -152,6 +152,9 @@ void report(std::string message);
 /// Reports a block's unrecoverable error and lets its threads finish
 /// without waiting (the results are then meaningless; the launch fails).
 void failBlock(const std::string &message);
+/// failBlock for what the running thread's intrinsic call did: the message
+/// names the thread and the call's source line (when known).
+void failThread(const std::string &message);
 /// "block (x, y, z): " + message, for the running block.
 std::string inBlock(const std::string &message);
 /// Records a race in the running block (its first is the one reported).

@@ -106,6 +106,11 @@ void failBlock(const std::string &message) {
   block->failed = true;
 }
 
+void failThread(const std::string &message) {
+  const Thread *self = block->running;
+  failBlock(who(self->tid) + at(self->site) + ": " + message);
+}
+
 std::string inBlock(const std::string &message) {
   return "block (" + std::to_string(block->ctaid[0]) + ", " +
          std::to_string(block->ctaid[1]) + ", " +
@@ -364,7 +369,7 @@ void emuSBarrier() { barrier("s_barrier"); }
 
 void emuCpAsync16(void *dst, const void *src, uint32_t srcBytes) {
   if (srcBytes > 16)
-    return failBlock("cp.async with a source size above 16 bytes");
+    return failThread("cp.async with a source size above 16 bytes");
   block->running->open.push_back(
       {dst, src, 16, srcBytes, block->barrierGeneration, block->running->site});
 }
@@ -503,8 +508,7 @@ uint32_t emuDsBpermute(uint32_t address, uint32_t data) {
 /// bits 0-4, 5-9 and 10-14. The quad-permute mode is not modelled.
 uint32_t emuDsSwizzle(uint32_t data, uint32_t pattern) {
   if (pattern & 0x8000) {
-    failBlock(who(block->running->tid) +
-              ": ds_swizzle in quad-permute mode is not modelled");
+    failThread("ds_swizzle in quad-permute mode is not modelled");
     return 0;
   }
   return shuffle(
@@ -522,8 +526,8 @@ template <bool F16>
 void emuMfma32x32x8(float *d, uint64_t a, uint64_t b, const float *c,
                     uint32_t cbsz, uint32_t abid, uint32_t blgp) {
   if (cbsz || abid || blgp)
-    return failBlock("v_mfma with cbsz, abid or blgp set, which the emulator "
-                     "does not implement");
+    return failThread("v_mfma with cbsz, abid or blgp set, which the emulator "
+                      "does not implement");
   Warp &w = warp();
   uint32_t l = lane();
   w.mfmaA[l] = a;

@@ -91,9 +91,9 @@ int64_t sharedOffset(const void *address) {
 MBarrier *findBarrier(const void *address, const char *op) {
   auto it = block->mbarriers.find(sharedOffset(address));
   if (it == block->mbarriers.end()) {
-    failBlock(std::string(op) + " on shared offset " +
-              std::to_string(sharedOffset(address)) +
-              ", which holds no initialized mbarrier");
+    failThread(std::string(op) + " on shared offset " +
+               std::to_string(sharedOffset(address)) +
+               ", which holds no initialized mbarrier");
     return nullptr;
   }
   return &it->second;
@@ -112,12 +112,6 @@ void completeIfDone(MBarrier &bar) {
 void land(const BulkCopy &copy) {
   const emu::TensorMap &m = *copy.map;
   int64_t start = sharedOffset(copy.dst);
-  int64_t bytes = copyBytes(copy);
-  if (start < 0 || start + bytes > block->sharedBytes || start % 1024)
-    return failBlock("a bulk tensor copy writes shared offset " +
-                     std::to_string(start) +
-                     ", outside the kernel's shared memory or not 1024-byte "
-                     "aligned for 128-byte swizzling");
   for (uint32_t i2 = 0; i2 < m.box[2]; ++i2)
     for (uint32_t i1 = 0; i1 < m.box[1]; ++i1)
       for (uint32_t i0 = 0; i0 < m.box[0]; ++i0) {
@@ -143,10 +137,10 @@ void land(const BulkCopy &copy) {
 
 void emuMbarrierInit(void *address, uint32_t count) {
   if (count == 0)
-    return failBlock("mbarrier.init with an arrival count of 0");
+    return failThread("mbarrier.init with an arrival count of 0");
   MBarrier &bar = block->mbarriers[sharedOffset(address)];
   if (!bar.inFlight.empty())
-    return failBlock("mbarrier.init on an mbarrier with copies in flight");
+    return failThread("mbarrier.init on an mbarrier with copies in flight");
   bar = MBarrier();
   bar.expected = bar.pending = count;
   ++block->progress;
@@ -159,7 +153,7 @@ uint64_t arrive(void *address, uint32_t bytes, const char *op) {
   if (!bar)
     return 0;
   if (bar->pending == 0) {
-    failBlock(std::string(op) + " with no arrival pending");
+    failThread(std::string(op) + " with no arrival pending");
     return 0;
   }
   uint64_t state = bar->phase;
@@ -206,20 +200,27 @@ void tmaLoad(void *dst, void *address, const void *map, uint32_t rank,
              int32_t c0, int32_t c1, int32_t c2, uint32_t useMask,
              uint32_t useHint) {
   if ((useMask & 1) || (useHint & 1))
-    return failBlock("a bulk tensor copy with a multicast mask or cache "
-                     "hint, which the emulator does not model");
+    return failThread("a bulk tensor copy with a multicast mask or cache "
+                      "hint, which the emulator does not model");
   auto *m = static_cast<const emu::TensorMap *>(map);
   if (!m || m->magic != emu::kTensorMapMagic)
-    return failBlock("a bulk tensor copy whose tensor map the emulator's "
-                     "runtime did not encode");
+    return failThread("a bulk tensor copy whose tensor map the emulator's "
+                      "runtime did not encode");
   if (m->rank != rank)
-    return failBlock("a " + std::to_string(rank) +
-                     "-D bulk tensor copy with a tensor map of rank " +
-                     std::to_string(m->rank));
+    return failThread("a " + std::to_string(rank) +
+                      "-D bulk tensor copy with a tensor map of rank " +
+                      std::to_string(m->rank));
+  BulkCopy copy{static_cast<char *>(dst), m, {c0, c1, c2}};
+  int64_t start = sharedOffset(dst), bytes = copyBytes(copy);
+  if (start < 0 || start + bytes > block->sharedBytes || start % 1024)
+    return failThread("a bulk tensor copy writes shared offset " +
+                      std::to_string(start) +
+                      ", outside the kernel's shared memory or not 1024-byte "
+                      "aligned for 128-byte swizzling");
   MBarrier *bar = findBarrier(address, "cp.async.bulk.tensor");
   if (!bar)
     return;
-  bar->inFlight.push_back({static_cast<char *>(dst), m, {c0, c1, c2}});
+  bar->inFlight.push_back(copy);
   ++block->progress;
 }
 void emuTmaLoad2d(void *dst, void *address, const void *map, int32_t c0,
@@ -281,7 +282,7 @@ void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
   Block &b = *block;
   uint32_t tid = b.running->tid, group = tid / 128;
   if (b.ntid % 128)
-    return failBlock("wgmma in a block that is not whole warpgroups");
+    return failThread("wgmma in a block that is not whole warpgroups");
   if (b.warpgroups.size() <= group)
     b.warpgroups.resize(group + 1);
   if (!b.warpgroups[group])
@@ -290,8 +291,8 @@ void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
   uint32_t flags = (scaleD & 1) | (transA & 1) << 1 | (transB & 1) << 2 |
                    (scaleA < 0) << 3 | (scaleB < 0) << 4 | n << 8;
   if (w.arrived && (w.descA != descA || w.descB != descB || w.flags != flags))
-    return failBlock("the threads of warpgroup " + std::to_string(group) +
-                     " issue different wgmma instructions");
+    return failThread("the threads of warpgroup " + std::to_string(group) +
+                      " issue different wgmma instructions");
   w.descA = descA;
   w.descB = descB;
   w.flags = flags;
@@ -303,16 +304,16 @@ void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
   } else {
     for (uint64_t desc : {descA, descB})
       if ((desc >> 62) != 1 || ((desc >> 49) & 7))
-        return failBlock("a wgmma descriptor with a layout other than "
-                         "128-byte swizzling, or a base offset, which the "
-                         "emulator does not model");
+        return failThread("a wgmma descriptor with a layout other than "
+                          "128-byte swizzling, or a base offset, which the "
+                          "emulator does not model");
     static thread_local uint16_t a[64][16], bm[16][256];
     auto read = [&](uint64_t desc, bool mnMajor, unsigned mn, unsigned k,
                     uint16_t &value) {
       int64_t offset = operandOffset(desc, mnMajor, mn, k, 2);
       if (offset < 0 || offset + 2 > b.sharedBytes) {
-        failBlock("wgmma reads shared offset " + std::to_string(offset) +
-                  ", outside the kernel's shared memory");
+        failThread("wgmma reads shared offset " + std::to_string(offset) +
+                   ", outside the kernel's shared memory");
         return false;
       }
       if (!b.shadow.empty() && !b.raced) {
