@@ -70,7 +70,17 @@ private:
   // --- Integer semantics (IntSemantics.cpp) ------------------------------
   /// Bounds of `term` from its symbols' ranges and the facts in scope.
   Interval rangeOf(const Term *term);
+  Interval rangeOfNode(const Term *term);
   std::optional<bool> decide(const Term *cond);
+  /// `goal` with what the facts in scope decide in it replaced: the
+  /// literals they state (conjuncts of plain facts, and of facts about
+  /// every element instantiated at the goal's symbols) become true, and
+  /// remainders, quotients and comparisons by constants whose operands'
+  /// bounds (the symbols', the data's, the literals') pin them are folded.
+  const Term *simplifyByBounds(const Term *goal);
+  /// The literals simplifyByBounds holds true while it folds (rangeOf
+  /// refines any term's bounds by them).
+  llvm::SmallVector<const Term *> boundLiterals;
   /// `term` with its divisions and remainders by constants simplified by
   /// what the facts in scope say: multiples of the divisor (a loop's
   /// induction variable over a multiple of its step) leave the remainder,
@@ -252,8 +262,6 @@ private:
   /// Whether the facts of a proved `query` contradict each other (then
   /// reported at `op`).
   bool vacuous(mlir::Operation *op, const Query &query);
-  /// Whether `goal` is an instance of a fact in scope (see the definition).
-  bool provedByInstance(const Term *goal);
   void hazard(mlir::Operation *op, llvm::StringRef message,
               mlir::Operation *other, llvm::StringRef otherNote,
               bool secondIteration);

@@ -135,6 +135,16 @@ static void refineFromFact(
 }
 
 Checker::Interval Checker::rangeOf(const Term *term) {
+  Interval range = rangeOfNode(term);
+  // What simplifyByBounds found the facts to state about this term.
+  for (const Term *literal : boundLiterals)
+    refineFromFact(literal, term, range, [&](const Term *other) {
+      return symbolRanges.lookup(other);
+    });
+  return range;
+}
+
+Checker::Interval Checker::rangeOfNode(const Term *term) {
   switch (term->getKind()) {
   case TermKind::Const:
     return {term->getValue(), term->getValue()};

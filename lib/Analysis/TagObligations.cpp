@@ -166,7 +166,7 @@ bool Checker::prove(
   if (!reporting)
     return true;
   goal = simplifyUnderFacts(goal);
-  if (terms.provedByCases(goal) || provedByInstance(goal))
+  if (terms.provedByCases(goal) || simplifyByBounds(goal)->isTrue())
     goal = terms.boolean(true);
   Query query;
   query.facts.append(kernelFacts.begin(), kernelFacts.end());
@@ -243,36 +243,100 @@ bool Checker::prove(
   return false;
 }
 
-/// Whether a fact in scope, instantiated at the goal's symbols where it is
-/// about every element, states the goal: the fact is false if the goal is
-/// false and the plain facts are true. (An assumption about every row of a
-/// tile, asserted again about one row of it, is proved so.)
-bool Checker::provedByInstance(const Term *goal) {
+const Term *Checker::simplifyByBounds(const Term *goal) {
+  // The literals the facts state.
   llvm::DenseMap<const Term *, const Term *> known;
+  SmallVector<const Term *> literals;
+  std::function<void(const Term *)> add = [&](const Term *fact) {
+    if (fact->getKind() == TermKind::And) {
+      for (const Term *op : fact->getOperands())
+        add(op);
+      return;
+    }
+    if (fact->getKind() != TermKind::BoolConst &&
+        known.try_emplace(fact, terms.boolean(true)).second)
+      literals.push_back(fact);
+  };
   for (const Fact &fact : llvm::concat<const Fact>(kernelFacts, facts))
     if (fact.bound.empty())
-      known[fact.condition] = terms.boolean(true);
-  if (known.count(goal))
-    return true;
-  known[goal] = terms.boolean(false);
+      add(fact.condition);
+  // Instances of facts about every element at the goal's symbols, with the
+  // plain facts' literals in them true: `p(i) or not (0 <= i < 64)` is
+  // p(i) where 0 <= i < 64 holds.
   SmallVector<const Term *> symbols;
   terms.collectSymbols(goal, symbols);
   for (const Fact &fact : llvm::concat<const Fact>(kernelFacts, facts)) {
-    if (fact.bound.empty()) {
-      if (terms.substitute(fact.condition, known)->isFalse())
-        return true;
-      continue;
-    }
     if (fact.bound.size() != 1)
       continue;
-    for (const Term *sym : symbols) {
-      const Term *instance =
-          terms.substitute(fact.condition, {{fact.bound.front(), sym}});
-      if (terms.substitute(instance, known)->isFalse())
-        return true;
-    }
+    for (const Term *sym : symbols)
+      add(terms.substitute(
+          terms.substitute(fact.condition, {{fact.bound.front(), sym}}),
+          known));
   }
-  return false;
+  // Fold by bounds, operands first.
+  boundLiterals = literals;
+  auto restore = llvm::make_scope_exit([&] { boundLiterals.clear(); });
+  llvm::DenseMap<const Term *, const Term *> done;
+  std::function<const Term *(const Term *)> fold =
+      [&](const Term *node) -> const Term * {
+    if (node->getOperands().empty())
+      return node;
+    if (auto it = done.find(node); it != done.end())
+      return it->second;
+    llvm::DenseMap<const Term *, const Term *> operands;
+    for (const Term *op : node->getOperands())
+      if (const Term *simpler = fold(op); simpler != op)
+        operands[op] = simpler;
+    const Term *result = terms.substitute(node, operands);
+    // A literal the facts state may appear only once its operands are
+    // simplified like the facts' own.
+    if (auto it = known.find(result); it != known.end())
+      result = it->second;
+    TermKind kind = result->getKind();
+    if ((kind == TermKind::Div || kind == TermKind::Mod) &&
+        result->getOperands()[1]->isConst() &&
+        result->getOperands()[1]->getValue() > 0) {
+      // A dividend within one multiple of the divisor: q and x - c * q.
+      TermInt c = result->getOperands()[1]->getValue();
+      const Term *x = result->getOperands()[0];
+      Interval r = rangeOf(x);
+      auto quotient = [&](TermInt v) {
+        return terms.div(terms.cst(v), result->getOperands()[1])->getValue();
+      };
+      if (r.lo && r.hi && quotient(*r.lo) == quotient(*r.hi)) {
+        TermInt q = quotient(*r.lo);
+        result = kind == TermKind::Div ? terms.cst(q)
+                                       : terms.sub(x, terms.cst(c * q));
+      }
+    } else if (std::optional<bool> known = decide(result)) {
+      result = terms.boolean(*known);
+    } else if (kind == TermKind::Eq) {
+      Interval r = rangeOf(result->getOperands()[1]);
+      if ((r.lo && *r.lo > 0) || (r.hi && *r.hi < 0))
+        result = terms.boolean(false);
+    }
+    done[node] = result;
+    return result;
+  };
+  // Folding rewrites terms the literals are about (a bounds check inside
+  // a value read from a view), and each literal found may fold another:
+  // the literals, folded with what is known, hold too (a few rounds).
+  for (int round = 0; round < 3; ++round) {
+    done.clear();
+    size_t count = literals.size();
+    for (size_t i = 0; i < count; ++i) {
+      const Term *folded = fold(literals[i]);
+      if (folded->getKind() != TermKind::BoolConst &&
+          known.try_emplace(folded, terms.boolean(true)).second) {
+        literals.push_back(folded);
+        boundLiterals.push_back(folded);
+      }
+    }
+    if (literals.size() == count)
+      break;
+  }
+  done.clear();
+  return fold(terms.substitute(goal, known));
 }
 
 /// A proof under contradictory facts proves nothing: reported with the

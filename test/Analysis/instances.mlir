@@ -41,3 +41,52 @@ tile.kernel @next_rows(%ids_v: !tile.view<?xi32>) threads(128) {
   tag.assert %pos_next, "the next rows' ids are not negative" : tensor<16xi1>
   tile.return
 }
+
+// -----
+
+// Token numbers: a slot id divided by the positive top-k is not negative
+// when ids are not negative (the i32 division then rounds like floor
+// division and its quotient, at most the id, does not wrap). The bounds
+// the facts give (the ids' assumption instantiated at the element, the
+// division's operands' ranges) decide it without Z3.
+// CHECK: tag-check: @token_division: 1 proved structurally, 0 by Z3, 0 failed
+tile.kernel @token_division(%ids_v: !tile.view<?xi32>, %topk: i32) threads(128) {
+  %blk = tile.program_id x
+  %c16 = arith.constant 16 : index
+  %r0 = arith.muli %blk, %c16 : index
+  %zero_s = arith.constant 0 : i32
+  %pos_k = arith.cmpi sgt, %topk, %zero_s : i32
+  tag.assume %pos_k, "topk is positive" : i1
+  %ids = tile.load %ids_v[%r0] : !tile.view<?xi32> -> tensor<16xi32>
+  %zero = arith.constant dense<0> : tensor<16xi32>
+  %pos = arith.cmpi sge, %ids, %zero : tensor<16xi32>
+  tag.assume %pos, "ids are not negative" : tensor<16xi1>
+  %k = tile.splat %topk : i32 -> tensor<16xi32>
+  %tok = arith.divsi %ids, %k : tensor<16xi32>
+  %tok_pos = arith.cmpi sge, %tok, %zero : tensor<16xi32>
+  tag.assert %tok_pos, "token >= 0" : tensor<16xi1>
+  tile.return
+}
+
+// -----
+
+// Without the assumption on the ids the token can be negative.
+// CHECK: tag-check: @token_division_unsigned_ids: 0 proved structurally, 0 by Z3, 1 failed
+tile.kernel @token_division_unsigned_ids(%ids_v: !tile.view<?xi32>, %topk: i32) threads(128) {
+  %blk = tile.program_id x
+  %c16 = arith.constant 16 : index
+  %r0 = arith.muli %blk, %c16 : index
+  %zero_s = arith.constant 0 : i32
+  %pos_k = arith.cmpi sgt, %topk, %zero_s : i32
+  tag.assume %pos_k, "topk is positive" : i1
+  %ids = tile.load %ids_v[%r0] : !tile.view<?xi32> -> tensor<16xi32>
+  %zero = arith.constant dense<0> : tensor<16xi32>
+  %k = tile.splat %topk : i32 -> tensor<16xi32>
+  %tok = arith.divsi %ids, %k : tensor<16xi32>
+  %tok_pos = arith.cmpi sge, %tok, %zero : tensor<16xi32>
+  // expected-error @+3 {{tag assertion failed: token >= 0}}
+  // expected-note @+2 {{counterexample}}
+  // expected-note @+1 {{it is false at element}}
+  tag.assert %tok_pos, "token >= 0" : tensor<16xi1>
+  tile.return
+}
