@@ -470,11 +470,18 @@ LogicalResult Checker::processTags(Operation *op) {
           processElementwise(other);
           return success();
         }
-        if (other->getNumRegions() != 0)
-          return other->emitError()
-                 << "the tag checker does not model '" << other->getName()
-                 << "'; its regions would go unchecked (use scf.for, scf.if, "
-                    "scf.index_switch or scf.execute_region)";
+        if (other->getNumRegions() != 0) {
+          InFlightDiagnostic diag =
+              other->emitError()
+              << "the tag checker does not model '" << other->getName()
+              << "'; its regions would go unchecked (use scf.for, scf.if, "
+                 "scf.index_switch or scf.execute_region)";
+          if (isa<scf::WhileOp>(other))
+            diag.attachNote() << "a loop that compares a counter with a "
+                                 "bound and adds a step to it becomes an "
+                                 "scf.for with --tile-uplift-while";
+          return diag;
+        }
         // Anything else: results with unknown tags (and, lazily, values)
         // that remember the op.
         for (Value result : other->getResults())

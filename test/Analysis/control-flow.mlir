@@ -119,6 +119,7 @@ tile.kernel @while_rejected(%K: index) threads(32) {
   %c0 = arith.constant 0 : index
   %z = arith.cmpi eq, %K, %c0 : index
   // expected-error @below {{the tag checker does not model 'scf.while'; its regions would go unchecked}}
+  // expected-note @below {{becomes an scf.for with --tile-uplift-while}}
   scf.while : () -> () {
     scf.condition(%z)
   } do {

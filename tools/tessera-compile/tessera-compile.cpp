@@ -439,6 +439,9 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
   if (module->getOps<tessera::tile::KernelOp>().empty())
     return emitError(module->getLoc()) << "no tile.kernel to compile";
   PassManager pm(&context, ModuleOp::getOperationName());
+  // Counting scf.while loops become scf.for, which the checker and the
+  // lowerings handle.
+  pm.addPass(tessera::createTileUpliftWhile());
   if (!passes.empty() && failed(parsePassPipeline(passes, pm, llvm::errs())))
     return emitError(module->getLoc())
            << "cannot parse --passes='" << passes << "'";

@@ -160,6 +160,24 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
   let options = TileScheduleOptions;
 }
 
+def TileUpliftWhile : Pass<"tile-uplift-while", "mlir::ModuleOp"> {
+  let summary = "Rewrite counting scf.while loops into scf.for";
+  let description = [{
+    Rewrites each `scf.while` that counts (its `before` block only compares
+    the counter with a bound, its `after` block adds a step to it) into the
+    equivalent `scf.for`, with upstream's uplift patterns. `tag-check`
+    checks `scf.for` by induction and the GPU lowerings lower it; they
+    reject any other `scf.while`, which this pass leaves as it is.
+    `tessera-compile` runs it before its other passes.
+
+    ```
+    tessera-opt --tile-uplift-while --tag-check kernel.mlir
+    ```
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
   let summary = "Quantize a kernel's MMA weights to int4, int8 or fp8 codes";
   let description = [{
