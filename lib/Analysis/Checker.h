@@ -72,6 +72,10 @@ private:
   Interval rangeOf(const Term *term);
   Interval rangeOfNode(const Term *term);
   std::optional<bool> decide(const Term *cond);
+  /// `x floordiv c` (`quotient`) or `x mod c` (c > 0) as a term without the
+  /// division when the bounds of `x` lie within one multiple of c; null
+  /// otherwise.
+  const Term *pinnedByBounds(const Term *x, TermInt c, bool quotient);
   /// `goal` with what the facts in scope decide in it replaced: the
   /// literals they state (conjuncts of plain facts, and of facts about
   /// every element instantiated at the goal's symbols) become true, and

@@ -248,6 +248,14 @@ Checker::Interval Checker::rangeOfNode(const Term *term) {
   }
 }
 
+const Term *Checker::pinnedByBounds(const Term *x, TermInt c, bool quotient) {
+  Interval r = rangeOf(x);
+  if (!r.lo || !r.hi || floorDivInt(*r.lo, c) != floorDivInt(*r.hi, c))
+    return nullptr;
+  TermInt q = floorDivInt(*r.lo, c);
+  return quotient ? terms.cst(q) : terms.sub(x, terms.cst(c * q));
+}
+
 /// Decides `cond` from bounds alone, if they suffice.
 std::optional<bool> Checker::decide(const Term *cond) {
   if (cond->getKind() == TermKind::BoolConst)
@@ -299,18 +307,7 @@ const Term *Checker::simplifyUnderFacts(const Term *term) {
     return atom ? terms.mul(terms.cst(coeff), atom) : terms.cst(coeff);
   };
   llvm::DenseMap<const Term *, const Term *> done;
-  std::function<const Term *(const Term *)> visit =
-      [&](const Term *node) -> const Term * {
-    if (node->getOperands().empty())
-      return node;
-    if (auto it = done.find(node); it != done.end())
-      return it->second;
-    // Operands first, then the node rebuilt (and renormalized) on them.
-    llvm::DenseMap<const Term *, const Term *> operands;
-    for (const Term *op : node->getOperands())
-      if (const Term *simpler = visit(op); simpler != op)
-        operands[op] = simpler;
-    const Term *result = terms.substitute(node, operands);
+  auto simplify = [&](const Term *result) -> const Term * {
     bool isDiv = result->getKind() == TermKind::Div;
     if ((isDiv || result->getKind() == TermKind::Mod) &&
         result->getOperands()[1]->isConst() &&
@@ -324,13 +321,9 @@ const Term *Checker::simplifyUnderFacts(const Term *term) {
         const Term *&into = isMultiple(atom, coeff, c) ? multiple : rest;
         into = terms.add(into, scaled(atom, coeff));
       }
-      Interval r = rangeOf(rest);
-      const Term *restPart =
-          isDiv ? terms.div(rest, divisor) : terms.mod(rest, divisor);
-      if (r.lo && r.hi && floorDivInt(*r.lo, c) == floorDivInt(*r.hi, c))
-        restPart = isDiv
-                       ? terms.cst(floorDivInt(*r.lo, c))
-                       : terms.sub(rest, terms.cst(c * floorDivInt(*r.lo, c)));
+      const Term *restPart = pinnedByBounds(rest, c, isDiv);
+      if (!restPart)
+        restPart = isDiv ? terms.div(rest, divisor) : terms.mod(rest, divisor);
       if (!isDiv)
         result = restPart;
       else if (multiple != terms.cst(0) || restPart != result)
@@ -358,10 +351,9 @@ const Term *Checker::simplifyUnderFacts(const Term *term) {
       }
       result = sum;
     }
-    done[node] = result;
     return result;
   };
-  return visit(term);
+  return terms.rewriteBottomUp(term, simplify, done);
 }
 
 /// Narrows `ranges` by the linear comparisons among `facts` (conjunctions

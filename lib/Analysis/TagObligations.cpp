@@ -277,46 +277,30 @@ const Term *Checker::simplifyByBounds(const Term *goal) {
   boundLiterals = literals;
   auto restore = llvm::make_scope_exit([&] { boundLiterals.clear(); });
   llvm::DenseMap<const Term *, const Term *> done;
-  std::function<const Term *(const Term *)> fold =
-      [&](const Term *node) -> const Term * {
-    if (node->getOperands().empty())
-      return node;
-    if (auto it = done.find(node); it != done.end())
-      return it->second;
-    llvm::DenseMap<const Term *, const Term *> operands;
-    for (const Term *op : node->getOperands())
-      if (const Term *simpler = fold(op); simpler != op)
-        operands[op] = simpler;
-    const Term *result = terms.substitute(node, operands);
+  auto foldNode = [&](const Term *result) -> const Term * {
     // A literal the facts state may appear only once its operands are
     // simplified like the facts' own.
     if (auto it = known.find(result); it != known.end())
-      result = it->second;
+      return it->second;
     TermKind kind = result->getKind();
     if ((kind == TermKind::Div || kind == TermKind::Mod) &&
         result->getOperands()[1]->isConst() &&
         result->getOperands()[1]->getValue() > 0) {
-      // A dividend within one multiple of the divisor: q and x - c * q.
-      TermInt c = result->getOperands()[1]->getValue();
-      const Term *x = result->getOperands()[0];
-      Interval r = rangeOf(x);
-      auto quotient = [&](TermInt v) {
-        return terms.div(terms.cst(v), result->getOperands()[1])->getValue();
-      };
-      if (r.lo && r.hi && quotient(*r.lo) == quotient(*r.hi)) {
-        TermInt q = quotient(*r.lo);
-        result = kind == TermKind::Div ? terms.cst(q)
-                                       : terms.sub(x, terms.cst(c * q));
-      }
-    } else if (std::optional<bool> known = decide(result)) {
-      result = terms.boolean(*known);
+      if (const Term *pinned = pinnedByBounds(
+              result->getOperands()[0], result->getOperands()[1]->getValue(),
+              kind == TermKind::Div))
+        return pinned;
+    } else if (std::optional<bool> decided = decide(result)) {
+      return terms.boolean(*decided);
     } else if (kind == TermKind::Eq) {
       Interval r = rangeOf(result->getOperands()[1]);
       if ((r.lo && *r.lo > 0) || (r.hi && *r.hi < 0))
-        result = terms.boolean(false);
+        return terms.boolean(false);
     }
-    done[node] = result;
     return result;
+  };
+  auto fold = [&](const Term *term) {
+    return terms.rewriteBottomUp(term, foldNode, done);
   };
   // Folding rewrites terms the literals are about (a bounds check inside
   // a value read from a view), and each literal found may fold another:

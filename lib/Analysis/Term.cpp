@@ -543,6 +543,22 @@ const Term *TermContext::rebuild(const Term *term,
   }
 }
 
+const Term *TermContext::rewriteBottomUp(
+    const Term *term, llvm::function_ref<const Term *(const Term *)> rewrite,
+    llvm::DenseMap<const Term *, const Term *> &done) {
+  if (term->getOperands().empty())
+    return term;
+  if (auto it = done.find(term); it != done.end())
+    return it->second;
+  llvm::DenseMap<const Term *, const Term *> operands;
+  for (const Term *op : term->getOperands())
+    if (const Term *simpler = rewriteBottomUp(op, rewrite, done); simpler != op)
+      operands[op] = simpler;
+  const Term *result = rewrite(substitute(term, operands));
+  done[term] = result;
+  return result;
+}
+
 bool TermContext::mentions(const Term *term, const Term *sym) {
   if (term == sym)
     return true;

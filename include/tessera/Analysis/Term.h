@@ -127,6 +127,12 @@ public:
   /// conditions of its if-then-elses (at most `splits` of them): a sound
   /// proof that treats the conditions as independent.
   bool provedByCases(const Term *goal, unsigned splits = 4);
+  /// `term` rebuilt bottom-up: each node, its operands rewritten first and
+  /// renormalized, replaced by `rewrite` of it; `done` memoizes nodes.
+  const Term *
+  rewriteBottomUp(const Term *term,
+                  llvm::function_ref<const Term *(const Term *)> rewrite,
+                  llvm::DenseMap<const Term *, const Term *> &done);
   /// True when `sym` occurs in `term`.
   bool mentions(const Term *term, const Term *sym);
   /// The symbols of `term`, in creation order, without duplicates.
