@@ -63,6 +63,8 @@ tessera::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
       os << ' ' << arg;
     for (const std::string &map : kernel.tensorMaps)
       os << ' ' << map;
+    if (!kernel.cluster.empty())
+      os << ' ' << kernel.cluster;
     os << '\n';
   }
   return text;

@@ -50,7 +50,7 @@ static const TargetInfo kTargets[] = {
     {"sm_80", Vendor::Nvidia, 32, 166912, AsyncCopyKind::CpAsync, kSm80Atoms,
      LatencyModel{2048, 10, 128, 256, 500, false}},
     {"sm_90a", Vendor::Nvidia, 32, 232448, AsyncCopyKind::Tma, kSm90aAtoms,
-     LatencyModel{4096, 14, 128, 256, 500, true}},
+     LatencyModel{4096, 14, 128, 256, 500, true}, /*maxClusterBlocks=*/16},
     // MI250X per CU: half gfx942's MFMA rate, a little less bandwidth.
     {"gfx90a", Vendor::Amd, 64, 65536, AsyncCopyKind::BufferToLds, kCdna2Atoms,
      LatencyModel{1024, 8, 128, 256, 700, false}},

@@ -103,8 +103,12 @@ public:
   virtual tessera_status copy(void *destination, const void *source,
                               size_t bytes, Copy direction, Stream *stream) = 0;
   virtual tessera_status record(Event &event, Stream &stream) = 0;
-  /// Waits for `stream`, or for the whole device if null.
+  /// Waits for `stream`, or for the whole device if null, and reports (and
+  /// clears) the first failure since the last synchronization.
   virtual tessera_status synchronize(Stream *stream) = 0;
+  /// Waits for every stream of the device, leaving their failures for
+  /// synchronize() to report (before memory or code is released).
+  virtual void waitIdle() = 0;
   /// Waits for both events, then gives the time between them.
   virtual tessera_status elapsedMs(Event &start, Event &end,
                                    double &milliseconds) = 0;

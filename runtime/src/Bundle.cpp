@@ -77,6 +77,30 @@ bool parseTensorMap(const std::string &token, KernelEntry &kernel) {
   return true;
 }
 
+/// Parses `cluster:<x>x<y>x<z>`: positive dimensions, at most 16 blocks
+/// (sm_90a's non-portable limit).
+bool parseCluster(const std::string &token, KernelEntry &kernel) {
+  unsigned long dims[3] = {0, 0, 0};
+  char x1 = 0, x2 = 0;
+  std::istringstream in(token.substr(std::strlen(TESSERA_CLUSTER_PREFIX)));
+  if (!(in >> dims[0] >> x1 >> dims[1] >> x2 >> dims[2]) || x1 != 'x' ||
+      x2 != 'x' || !in.eof())
+    return false;
+  for (unsigned long dim : dims)
+    if (dim < 1 || dim > 16)
+      return false;
+  if (dims[0] * dims[1] * dims[2] > 16)
+    return false;
+  for (int d = 0; d < 3; ++d)
+    kernel.cluster[d] = static_cast<uint32_t>(dims[d]);
+  return true;
+}
+
+/// The most threads a block has and the most dynamic shared memory it may
+/// ask for on any device (drivers take both as 32-bit values).
+constexpr int64_t kMaxThreads = 1024;
+constexpr int64_t kMaxSharedBytes = (int64_t(1) << 31) - 1;
+
 bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
   std::istringstream lines{std::string(text)};
   std::string line;
@@ -84,11 +108,21 @@ bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
     std::istringstream words(line);
     KernelEntry kernel;
     if (!(words >> kernel.name >> kernel.threads >> kernel.sharedBytes) ||
-        kernel.threads < 1 || kernel.sharedBytes < 0)
+        kernel.threads < 1 || kernel.threads > kMaxThreads ||
+        kernel.sharedBytes < 0 || kernel.sharedBytes > kMaxSharedBytes)
       return false;
     std::string arg;
+    bool clustered = false;
     while (words >> arg) {
-      if (arg.rfind("tmap:", 0) == 0) {
+      if (clustered)
+        return false; // the cluster comes last
+      if (arg.rfind(TESSERA_CLUSTER_PREFIX, 0) == 0) {
+        if (!parseCluster(arg, kernel))
+          return false;
+        clustered = true;
+        continue;
+      }
+      if (arg.rfind(TESSERA_TENSOR_MAP_PREFIX, 0) == 0) {
         if (!parseTensorMap(arg, kernel))
           return false;
         continue;
@@ -202,11 +236,13 @@ tessera_status tessera::runtime::readBundle(std::string_view data,
     if (!parseKernels(kernels, image.kernels))
       return fail(TESSERA_ERROR_INVALID_BUNDLE,
                   "malformed kernel metadata of the " + image.arch +
-                      " image (each kernel: name, threads, shared bytes, "
-                      "then view:<element>:<rank> or scalar:<type> "
-                      "arguments, scalars integers or floats of at most "
-                      "64 bits, then tmap:<arg>:<cols>x<rows> tensor maps "
-                      "of 2-D or 3-D views with 128-byte box rows)");
+                      " image (each kernel: name, threads (1 to 1024), "
+                      "shared bytes (below 2^31), then view:<element>:<rank> "
+                      "or scalar:<type> arguments, scalars integers or "
+                      "floats of at most 64 bits, then "
+                      "tmap:<arg>:<cols>x<rows> tensor maps of 2-D or 3-D "
+                      "views with 128-byte box rows, then at most one "
+                      "cluster:<x>x<y>x<z> of at most 16 blocks)");
     images.push_back(std::move(image));
     at += (size + 7) / 8 * 8;
   }

@@ -19,13 +19,41 @@ using CUdevice = int;
 using CUdeviceptr = unsigned long long;
 using Handle = void *; // CUcontext, CUmodule, CUfunction, CUstream, CUevent
 
-constexpr int kNoDevice = 100;             // CUDA_ERROR_NO_DEVICE
-constexpr int kMultiprocessorCount = 16;   // CU_DEVICE_ATTRIBUTE_...
-constexpr int kCapabilityMajor = 75;       // CU_DEVICE_ATTRIBUTE_...
-constexpr int kCapabilityMinor = 76;       // CU_DEVICE_ATTRIBUTE_...
-constexpr int kSharedPerBlockOptin = 97;   // CU_DEVICE_ATTRIBUTE_...
-constexpr int kMaxDynamicSharedBytes = 8;  // CU_FUNC_ATTRIBUTE_...
-constexpr unsigned kStreamNonBlocking = 1; // CU_STREAM_NON_BLOCKING
+constexpr int kNoDevice = 100;                     // CUDA_ERROR_NO_DEVICE
+constexpr int kMultiprocessorCount = 16;           // CU_DEVICE_ATTRIBUTE_...
+constexpr int kCapabilityMajor = 75;               // CU_DEVICE_ATTRIBUTE_...
+constexpr int kCapabilityMinor = 76;               // CU_DEVICE_ATTRIBUTE_...
+constexpr int kSharedPerBlockOptin = 97;           // CU_DEVICE_ATTRIBUTE_...
+constexpr int kMaxDynamicSharedBytes = 8;          // CU_FUNC_ATTRIBUTE_...
+constexpr unsigned kStreamNonBlocking = 1;         // CU_STREAM_NON_BLOCKING
+constexpr int kNonPortableClusterSizeAllowed = 14; // CU_FUNC_ATTRIBUTE_...
+constexpr int kClusterDimension = 4;               // CU_LAUNCH_ATTRIBUTE_...
+/// The most blocks of a cluster every sm_90 part runs without the
+/// non-portable opt-in.
+constexpr unsigned kPortableClusterBlocks = 8;
+
+/// CUlaunchAttribute: an id, then a 64-byte value union (8-byte aligned).
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+  } value;
+};
+static_assert(sizeof(LaunchAttribute) == 72);
+
+/// CUlaunchConfig.
+struct LaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  void *hStream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
 
 struct Driver {
   CUresult (*cuInit)(unsigned);
@@ -45,6 +73,7 @@ struct Driver {
   CUresult (*cuLaunchKernel)(Handle, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, Handle, void **,
                              void **);
+  CUresult (*cuLaunchKernelEx)(const LaunchConfig *, Handle, void **, void **);
   CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
@@ -132,6 +161,29 @@ int launch(void *function, tessera_grid grid, unsigned threads,
                                sharedBytes, stream, params, nullptr);
 }
 
+int launchClusters(void *function, tessera_grid grid, const uint32_t cluster[3],
+                   unsigned threads, unsigned sharedBytes, void *stream,
+                   void **params) {
+  if (cluster[0] * cluster[1] * cluster[2] > kPortableClusterBlocks)
+    if (CUresult result = driver.cuFuncSetAttribute(
+            function, kNonPortableClusterSizeAllowed, 1))
+      return result;
+  LaunchAttribute attribute = {};
+  attribute.id = kClusterDimension;
+  attribute.value.clusterDim = {cluster[0], cluster[1], cluster[2]};
+  LaunchConfig config = {static_cast<unsigned>(grid.x),
+                         static_cast<unsigned>(grid.y),
+                         static_cast<unsigned>(grid.z),
+                         threads,
+                         1,
+                         1,
+                         sharedBytes,
+                         stream,
+                         &attribute,
+                         1};
+  return driver.cuLaunchKernelEx(&config, function, params, nullptr);
+}
+
 int encodeTensorMap(void *map, const LaunchArgs::TensorMap &tensor) {
   // CU_TENSOR_MAP_DATA_TYPE_UINT8/16/32/64 by element size (the bits are
   // copied, zero filled outside the tensor), no interleave, 128-byte
@@ -210,11 +262,14 @@ bool load() {
   bind(driver.cuEventDestroy, "cuEventDestroy_v2");
   bind(driver.cuGetErrorName, "cuGetErrorName");
   bind(driver.cuGetErrorString, "cuGetErrorString");
-  // Tensor maps came with CUDA 12: without them, sm_90a kernels copy with
-  // their threads.
+  // Tensor maps and cluster launches came with CUDA 12: without them,
+  // sm_90a kernels copy with their threads, and kernels with clusters
+  // cannot launch.
   driver.cuTensorMapEncodeTiled =
       reinterpret_cast<decltype(driver.cuTensorMapEncodeTiled)>(
           dlsym(bind.library, "cuTensorMapEncodeTiled"));
+  driver.cuLaunchKernelEx = reinterpret_cast<decltype(driver.cuLaunchKernelEx)>(
+      dlsym(bind.library, "cuLaunchKernelEx"));
   if (!bind.missing.empty()) {
     fail(TESSERA_ERROR_NO_DRIVER, std::string(library) + " lacks " +
                                       bind.missing + "; the driver is too old");
@@ -242,6 +297,7 @@ bool load() {
     return driver.cuFuncSetAttribute(function, kMaxDynamicSharedBytes, bytes);
   };
   api.launch = launch;
+  api.launchClusters = driver.cuLaunchKernelEx ? launchClusters : nullptr;
   api.allocate = allocate;
   api.release = [](void *data) { return driver.cuMemFree(address(data)); };
   api.copyToDevice = copyToDevice;

@@ -5,9 +5,22 @@
 
 #include "Backend.h"
 
+#include <atomic>
+
+/// A device lives while it is open or any of its modules, buffers, streams
+/// and events does: each holds a reference (retain/release).
 struct tessera_device {
   std::unique_ptr<tessera::runtime::Backend> backend;
+  std::atomic<int> references{1};
 };
+
+namespace tessera::runtime {
+inline void retain(tessera_device *device) { ++device->references; }
+inline void release(tessera_device *device) {
+  if (--device->references == 0)
+    delete device;
+}
+} // namespace tessera::runtime
 
 struct tessera_kernel {
   tessera_module *module;

@@ -42,6 +42,11 @@ struct GpuApi {
   int (*setDynamicShared)(void *function, int bytes);
   int (*launch)(void *function, tessera_grid grid, unsigned threads,
                 unsigned sharedBytes, void *stream, void **params);
+  /// A launch in thread-block clusters of `cluster` blocks (x, y, z); null
+  /// where the driver has none (HIP, CUDA before 12).
+  int (*launchClusters)(void *function, tessera_grid grid,
+                        const uint32_t cluster[3], unsigned threads,
+                        unsigned sharedBytes, void *stream, void **params);
 
   int (*allocate)(void **data, size_t bytes);
   int (*release)(void *data);

@@ -179,12 +179,20 @@ public:
       return status;
     std::vector<void *> params = args.perParameter();
     const KernelEntry &entry = *kernel.entry;
-    if (tessera_status status =
-            check(api.launch(kernel.function, grid,
-                             static_cast<unsigned>(entry.threads),
-                             static_cast<unsigned>(entry.sharedBytes),
-                             handle(stream), params.data()),
-                  "launching " + entry.name))
+    auto threads = static_cast<unsigned>(entry.threads);
+    auto shared = static_cast<unsigned>(entry.sharedBytes);
+    if (entry.hasCluster() && !api.launchClusters)
+      return fail(TESSERA_ERROR_UNSUPPORTED,
+                  entry.name + " launches in thread-block clusters, which " +
+                      api.name + " (" + api.library +
+                      ") cannot (CUDA 12's cuLaunchKernelEx)");
+    int result =
+        entry.hasCluster()
+            ? api.launchClusters(kernel.function, grid, entry.cluster, threads,
+                                 shared, handle(stream), params.data())
+            : api.launch(kernel.function, grid, threads, shared, handle(stream),
+                         params.data());
+    if (tessera_status status = check(result, "launching " + entry.name))
       return status;
     return stream ? TESSERA_SUCCESS : synchronizeDefault(entry.name);
   }
@@ -215,6 +223,11 @@ public:
     return check(api.streamSynchronize(handle(stream)),
                  stream ? "synchronizing a stream"
                         : "synchronizing the device");
+  }
+
+  void waitIdle() override {
+    if (current() == TESSERA_SUCCESS)
+      api.streamSynchronize(nullptr); // its failure stays the context's
   }
 
   tessera_status elapsedMs(Event &start, Event &end,

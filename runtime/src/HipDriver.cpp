@@ -194,6 +194,7 @@ bool load() {
   api.getFunction = driver.hipModuleGetFunction;
   api.setDynamicShared = [](void *, int) { return 0; };
   api.launch = launch;
+  api.launchClusters = nullptr; // AMD GPUs have no thread-block clusters
   api.allocate = driver.hipMalloc;
   api.release = driver.hipFree;
   api.copyToDevice = [](void *device, const void *host, size_t bytes,

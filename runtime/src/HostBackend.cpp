@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -83,12 +84,17 @@ private:
   StreamSet &set;
 };
 
+/// An event's state is shared with the stream tasks that mark it, so that
+/// the event may be destroyed before its stream reaches them.
 class HostEvent : public Event {
 public:
-  std::mutex mutex;
-  std::condition_variable reached;
-  bool recorded = false, done = false;
-  std::chrono::steady_clock::time_point when;
+  struct State {
+    std::mutex mutex;
+    std::condition_variable reached;
+    bool recorded = false, done = false;
+    std::chrono::steady_clock::time_point when;
+  };
+  std::shared_ptr<State> state = std::make_shared<State>();
 };
 
 std::string cpuName() {
@@ -165,10 +171,13 @@ public:
                       std::unique_ptr<LoadedImage> &loaded) override;
 
   tessera_status allocate(size_t bytes, void **data) override {
-    size_t rounded = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
-    *data = std::aligned_alloc(64, rounded);
+    // aligned_alloc takes a multiple of the alignment.
+    *data = bytes <= SIZE_MAX - 63
+                ? std::aligned_alloc(64, (std::max<size_t>(bytes, 1) + 63) /
+                                             64 * 64)
+                : nullptr;
     if (!*data)
-      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+      return fail(TESSERA_ERROR_OUT_OF_RESOURCES,
                   "cannot allocate " + std::to_string(bytes) + " bytes");
     return TESSERA_SUCCESS;
   }
@@ -205,19 +214,19 @@ public:
   }
 
   tessera_status record(Event &event, Stream &stream) override {
-    auto &e = static_cast<HostEvent &>(event);
+    std::shared_ptr<HostEvent::State> e = static_cast<HostEvent &>(event).state;
     {
-      std::lock_guard<std::mutex> lock(e.mutex);
-      e.recorded = true;
-      e.done = false;
+      std::lock_guard<std::mutex> lock(e->mutex);
+      e->recorded = true;
+      e->done = false;
     }
     // Marked even after a failure in the stream: elapsedMs may wait for it.
     static_cast<HostStream &>(stream).queue.enqueue(
-        [&e] {
-          std::lock_guard<std::mutex> lock(e.mutex);
-          e.when = std::chrono::steady_clock::now();
-          e.done = true;
-          e.reached.notify_all();
+        [e] {
+          std::lock_guard<std::mutex> lock(e->mutex);
+          e->when = std::chrono::steady_clock::now();
+          e->done = true;
+          e->reached.notify_all();
           return TESSERA_SUCCESS;
         },
         /*always=*/true);
@@ -238,17 +247,23 @@ public:
     return first ? fail(first, message) : TESSERA_SUCCESS;
   }
 
+  void waitIdle() override {
+    std::lock_guard<std::mutex> lock(streamSet.mutex);
+    for (HostStream *s : streamSet.streams)
+      s->queue.waitIdle();
+  }
+
   tessera_status elapsedMs(Event &start, Event &end,
                            double &milliseconds) override {
-    auto wait = [](HostEvent &e) {
+    auto wait = [](HostEvent::State &e) {
       std::unique_lock<std::mutex> lock(e.mutex);
       if (!e.recorded)
         return false;
       e.reached.wait(lock, [&] { return e.done; });
       return true;
     };
-    auto &s = static_cast<HostEvent &>(start);
-    auto &e = static_cast<HostEvent &>(end);
+    HostEvent::State &s = *static_cast<HostEvent &>(start).state;
+    HostEvent::State &e = *static_cast<HostEvent &>(end).state;
     if (!wait(s) || !wait(e))
       return fail(TESSERA_ERROR_INVALID_ARGUMENT,
                   "both events must be recorded first");
@@ -345,7 +360,15 @@ tessera_status HostBackend::load(const BundleImage &image,
   if (!host->library)
     return fail(TESSERA_ERROR_INVALID_BUNDLE,
                 "cannot load the " + image.arch + " image: " + dlerror());
+  // The emulated chip's limit, as a GPU's driver would refuse the kernel.
+  int64_t sharedLimit = emulates() ? sharedBytesOf(image.arch.substr(4)) : 0;
   for (const KernelEntry &kernel : image.kernels) {
+    if (sharedLimit && kernel.sharedBytes > sharedLimit)
+      return fail(TESSERA_ERROR_INVALID_BUNDLE,
+                  "kernel " + kernel.name + " of the " + image.arch +
+                      " image needs " + std::to_string(kernel.sharedBytes) +
+                      " bytes of shared memory; a block has at most " +
+                      std::to_string(sharedLimit));
     std::string symbol = TESSERA_KERNEL_SYMBOL_PREFIX + kernel.name;
     void *entry = dlsym(host->library, symbol.c_str());
     if (!entry)

@@ -15,6 +15,21 @@ namespace tessera::runtime {
 /// Records `message` as the calling thread's last error and returns status.
 tessera_status fail(tessera_status status, std::string message);
 
+/// The status of the exception being handled, its message recorded: memory
+/// or threads exhausted (bad_alloc, length_error, system_error) are
+/// TESSERA_ERROR_OUT_OF_RESOURCES, anything else TESSERA_ERROR_INTERNAL.
+tessera_status failOnException() noexcept;
+
+/// Runs the body of a C entry point (or a queued task): an exception it
+/// throws becomes a status, so that none crosses the C API.
+template <typename Body> tessera_status guarded(Body &&body) noexcept {
+  try {
+    return body();
+  } catch (...) {
+    return failOnException();
+  }
+}
+
 /// One argument of a kernel, from its `view:<element>:<rank>` or
 /// `scalar:<type>` metadata.
 struct ArgSpec {
@@ -38,6 +53,10 @@ struct KernelEntry {
   std::vector<std::string> args;
   std::vector<ArgSpec> specs; // args, parsed
   std::vector<TensorMapSpec> tensorMaps;
+  /// The thread-block cluster shape of the image's launches (`cluster:`);
+  /// {1, 1, 1} for none.
+  uint32_t cluster[3] = {1, 1, 1};
+  bool hasCluster() const { return cluster[0] * cluster[1] * cluster[2] > 1; }
   std::vector<const char *> argPointers; // for tessera_kernel_info
 };
 

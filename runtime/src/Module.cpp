@@ -54,6 +54,12 @@ tessera_status marshal(const KernelEntry &entry, void *const *args,
                     where(i) + ": size " + std::to_string(view->sizes[r]) +
                         " of dimension " + std::to_string(r) +
                         " is outside [0, 2^48)");
+    bool empty = false;
+    for (int64_t r = 0; r < rank; ++r)
+      empty |= view->sizes[r] == 0;
+    if (!view->data && !empty)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  where(i) + " has elements but a null data pointer");
     // Strided views, innermost stride 1: what the lowerings assume.
     for (int64_t r = 0; r < rank; ++r)
       if (view->strides[r] < 0 || (r == rank - 1 && view->strides[r] != 1))
@@ -129,72 +135,79 @@ extern "C" {
 
 tessera_status tesseraModuleLoad(tessera_device *device, const void *bundle,
                                  size_t size, tessera_module **module) {
-  if (!device || !bundle || !module)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
-  *module = nullptr;
-  auto loaded = std::make_unique<tessera_module>();
-  loaded->device = device;
-  loaded->bundle.assign(static_cast<const char *>(bundle), size);
-  std::vector<BundleImage> images;
-  if (tessera_status status = readBundle(loaded->bundle, images))
-    return status;
-  Backend &backend = *device->backend;
-  // The best match, the first of equals.
-  BundleImage *best = nullptr;
-  int bestScore = 0;
-  for (BundleImage &image : images)
-    if (int score = backend.matches(image); score > bestScore) {
-      best = &image;
-      bestScore = score;
+  return guarded([&]() -> tessera_status {
+    if (!device || !bundle || !module)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
+    *module = nullptr;
+    auto loaded = std::make_unique<tessera_module>();
+    loaded->device = device;
+    loaded->bundle.assign(static_cast<const char *>(bundle), size);
+    std::vector<BundleImage> images;
+    if (tessera_status status = readBundle(loaded->bundle, images))
+      return status;
+    Backend &backend = *device->backend;
+    // The best match, the first of equals.
+    BundleImage *best = nullptr;
+    int bestScore = 0;
+    for (BundleImage &image : images)
+      if (int score = backend.matches(image); score > bestScore) {
+        best = &image;
+        bestScore = score;
+      }
+    if (!best) {
+      std::string present;
+      for (const BundleImage &image : images)
+        present += (present.empty() ? "" : ", ") +
+                   describeImage(image.arch, image.kind);
+      tessera_device_properties props{};
+      backend.properties(props);
+      return fail(TESSERA_ERROR_INVALID_BUNDLE,
+                  std::string("the bundle has no image for ") + props.arch +
+                      ": it needs " + backend.wanted() +
+                      " (images present: " + present + ")");
     }
-  if (!best) {
-    std::string present;
-    for (const BundleImage &image : images)
-      present +=
-          (present.empty() ? "" : ", ") + describeImage(image.arch, image.kind);
-    tessera_device_properties props{};
-    backend.properties(props);
-    return fail(TESSERA_ERROR_INVALID_BUNDLE,
-                std::string("the bundle has no image for ") + props.arch +
-                    ": it needs " + backend.wanted() +
-                    " (images present: " + present + ")");
-  }
-  loaded->image = std::move(*best);
-  if (tessera_status status = backend.load(loaded->image, loaded->loaded))
-    return status;
-  const std::vector<KernelEntry> &entries = loaded->image.kernels;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    void *function = loaded->loaded->function(i);
-    if (!function)
-      return fail(TESSERA_ERROR_INVALID_BUNDLE, "the " + loaded->image.arch +
-                                                    " image has no kernel " +
-                                                    entries[i].name);
-    loaded->kernels.push_back({loaded.get(), {&entries[i], function}});
-  }
-  *module = loaded.release();
-  return TESSERA_SUCCESS;
+    loaded->image = std::move(*best);
+    if (tessera_status status = backend.load(loaded->image, loaded->loaded))
+      return status;
+    const std::vector<KernelEntry> &entries = loaded->image.kernels;
+    for (size_t i = 0; i < entries.size(); ++i) {
+      void *function = loaded->loaded->function(i);
+      if (!function)
+        return fail(TESSERA_ERROR_INVALID_BUNDLE, "the " + loaded->image.arch +
+                                                      " image has no kernel " +
+                                                      entries[i].name);
+      loaded->kernels.push_back({loaded.get(), {&entries[i], function}});
+    }
+    *module = loaded.release();
+    retain(device);
+    return TESSERA_SUCCESS;
+  });
 }
 
 tessera_status tesseraModuleLoadFile(tessera_device *device, const char *path,
                                      tessera_module **module) {
-  if (!path)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null path");
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
-                std::string("cannot read ") + path);
-  std::ostringstream bytes;
-  bytes << file.rdbuf();
-  std::string data = bytes.str();
-  return tesseraModuleLoad(device, data.data(), data.size(), module);
+  return guarded([&]() -> tessera_status {
+    if (!path)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null path");
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  std::string("cannot read ") + path);
+    std::ostringstream bytes;
+    bytes << file.rdbuf();
+    std::string data = bytes.str();
+    return tesseraModuleLoad(device, data.data(), data.size(), module);
+  });
 }
 
 void tesseraModuleUnload(tessera_module *module) {
   if (!module)
     return;
   // Queued launches may still run the module's code.
-  module->device->backend->synchronize(nullptr);
+  tessera_device *device = module->device;
+  device->backend->waitIdle();
   delete module;
+  release(device);
 }
 
 const char *tesseraModuleArch(const tessera_module *module) {
@@ -207,60 +220,85 @@ size_t tesseraModuleKernelCount(const tessera_module *module) {
 
 tessera_status tesseraModuleGetKernelAt(const tessera_module *module,
                                         size_t index, tessera_kernel **kernel) {
-  if (!module || !kernel)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
-  if (index >= module->kernels.size())
-    return fail(TESSERA_ERROR_NOT_FOUND,
-                "no kernel at index " + std::to_string(index) + " of " +
-                    std::to_string(module->kernels.size()));
-  *kernel = const_cast<tessera_kernel *>(&module->kernels[index]);
-  return TESSERA_SUCCESS;
+  return guarded([&]() -> tessera_status {
+    if (!module || !kernel)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
+    if (index >= module->kernels.size())
+      return fail(TESSERA_ERROR_NOT_FOUND,
+                  "no kernel at index " + std::to_string(index) + " of " +
+                      std::to_string(module->kernels.size()));
+    *kernel = const_cast<tessera_kernel *>(&module->kernels[index]);
+    return TESSERA_SUCCESS;
+  });
 }
 
 tessera_status tesseraModuleGetKernel(const tessera_module *module,
                                       const char *name,
                                       tessera_kernel **kernel) {
-  if (!module || !name || !kernel)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
-  for (const tessera_kernel &candidate : module->kernels)
-    if (candidate.kernel.entry->name == name) {
-      *kernel = const_cast<tessera_kernel *>(&candidate);
-      return TESSERA_SUCCESS;
-    }
-  return fail(TESSERA_ERROR_NOT_FOUND,
-              std::string("no kernel named '") + name + "' in the module");
+  return guarded([&]() -> tessera_status {
+    if (!module || !name || !kernel)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
+    for (const tessera_kernel &candidate : module->kernels)
+      if (candidate.kernel.entry->name == name) {
+        *kernel = const_cast<tessera_kernel *>(&candidate);
+        return TESSERA_SUCCESS;
+      }
+    return fail(TESSERA_ERROR_NOT_FOUND,
+                std::string("no kernel named '") + name + "' in the module");
+  });
 }
 
 tessera_status tesseraKernelGetInfo(const tessera_kernel *kernel,
                                     tessera_kernel_info *info) {
-  if (!kernel || !info)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
-  const KernelEntry &entry = *kernel->kernel.entry;
-  *info = {entry.name.c_str(), entry.threads, entry.sharedBytes,
-           entry.args.size(), entry.argPointers.data()};
-  return TESSERA_SUCCESS;
+  return guarded([&]() -> tessera_status {
+    if (!kernel || !info)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
+    const KernelEntry &entry = *kernel->kernel.entry;
+    *info = {entry.name.c_str(),
+             entry.threads,
+             entry.sharedBytes,
+             entry.args.size(),
+             entry.argPointers.data(),
+             {entry.cluster[0], entry.cluster[1], entry.cluster[2]}};
+    return TESSERA_SUCCESS;
+  });
 }
 
 tessera_status tesseraLaunch(tessera_kernel *kernel, tessera_grid grid,
                              void *const *args, tessera_stream *stream) {
-  if (!kernel)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null kernel");
-  tessera_device *device = kernel->module->device;
-  if (stream && stream->device != device)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
-                "the stream belongs to another device than the kernel");
-  if (grid.x < 1 || grid.y < 1 || grid.z < 1)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "grid sizes must be positive");
-  // The limits the tag checker's proofs assume (docs/invariants.md), and
-  // CUDA's: x below 2^31, y and z at most 65535.
-  if (grid.x > kMaxGridX || grid.y > kMaxGridYZ || grid.z > kMaxGridYZ)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
-                "grid sizes must be at most 2^31 - 1 (x) and 65535 (y, z)");
-  LaunchArgs copied;
-  if (tessera_status status = marshal(*kernel->kernel.entry, args, copied))
-    return status;
-  return device->backend->launch(kernel->kernel, grid, std::move(copied),
-                                 stream ? stream->stream.get() : nullptr);
+  return guarded([&]() -> tessera_status {
+    if (!kernel)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null kernel");
+    tessera_device *device = kernel->module->device;
+    if (stream && stream->device != device)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "the stream belongs to another device than the kernel");
+    if (grid.x < 1 || grid.y < 1 || grid.z < 1)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "grid sizes must be positive");
+    // The limits the tag checker's proofs assume (docs/invariants.md), and
+    // CUDA's: x below 2^31, y and z at most 65535.
+    if (grid.x > kMaxGridX || grid.y > kMaxGridYZ || grid.z > kMaxGridYZ)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "grid sizes must be at most 2^31 - 1 (x) and 65535 (y, z)");
+    const KernelEntry &entry = *kernel->kernel.entry;
+    int64_t sizes[3] = {grid.x, grid.y, grid.z};
+    for (int d = 0; d < 3; ++d)
+      if (sizes[d] % entry.cluster[d])
+        return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                    "the grid (" + std::to_string(grid.x) + ", " +
+                        std::to_string(grid.y) + ", " + std::to_string(grid.z) +
+                        ") of " + entry.name +
+                        " is not a whole number of its clusters (" +
+                        std::to_string(entry.cluster[0]) + ", " +
+                        std::to_string(entry.cluster[1]) + ", " +
+                        std::to_string(entry.cluster[2]) + ")");
+    LaunchArgs copied;
+    if (tessera_status status = marshal(entry, args, copied))
+      return status;
+    return device->backend->launch(kernel->kernel, grid, std::move(copied),
+                                   stream ? stream->stream.get() : nullptr);
+  });
 }
 
 } // extern "C"

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <system_error>
 
 namespace {
 thread_local std::string lastError;
@@ -14,6 +15,35 @@ thread_local std::string lastError;
 tessera_status tessera::runtime::fail(tessera_status status,
                                       std::string message) {
   lastError = std::move(message);
+  return status;
+}
+
+tessera_status tessera::runtime::failOnException() noexcept {
+  tessera_status status = TESSERA_ERROR_INTERNAL;
+  std::string_view what = "an exception of unknown type";
+  try {
+    throw;
+  } catch (const std::bad_alloc &) {
+    status = TESSERA_ERROR_OUT_OF_RESOURCES;
+    what = "out of memory";
+  } catch (const std::length_error &error) {
+    status = TESSERA_ERROR_OUT_OF_RESOURCES;
+    what = error.what();
+  } catch (const std::system_error &error) {
+    // Threads that cannot be started (streams, worker pools).
+    status = TESSERA_ERROR_OUT_OF_RESOURCES;
+    what = error.what();
+  } catch (const std::exception &error) {
+    what = error.what();
+  } catch (...) {
+  }
+  try {
+    lastError = (status == TESSERA_ERROR_INTERNAL ? "internal error: "
+                                                  : "out of resources: ") +
+                std::string(what);
+  } catch (...) {
+    lastError.clear(); // no memory for the message either
+  }
   return status;
 }
 
@@ -46,6 +76,10 @@ const char *tesseraStatusName(tessera_status status) {
     return "unsupported";
   case TESSERA_ERROR_KERNEL:
     return "kernel error";
+  case TESSERA_ERROR_OUT_OF_RESOURCES:
+    return "out of resources";
+  case TESSERA_ERROR_INTERNAL:
+    return "internal error";
   }
   return "unknown status";
 }
@@ -80,98 +114,119 @@ const char *tesseraDTypeName(tessera_dtype dtype) {
 
 tessera_status tesseraParseDeviceKind(const char *name,
                                       tessera_device_kind *kind) {
-  if (!name || !kind)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
-  if (!std::strcmp(name, "host"))
-    *kind = TESSERA_DEVICE_HOST;
-  else if (!std::strcmp(name, "cuda"))
-    *kind = TESSERA_DEVICE_CUDA;
-  else if (!std::strcmp(name, "hip"))
-    *kind = TESSERA_DEVICE_HIP;
-  else if (!std::strcmp(name, "emu"))
-    *kind = TESSERA_DEVICE_EMULATOR;
-  else
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
-                std::string("unknown device '") + name +
-                    "'; expected host, cuda, hip or emu");
-  return TESSERA_SUCCESS;
+  return guarded([&]() -> tessera_status {
+    if (!name || !kind)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
+    if (!std::strcmp(name, "host"))
+      *kind = TESSERA_DEVICE_HOST;
+    else if (!std::strcmp(name, "cuda"))
+      *kind = TESSERA_DEVICE_CUDA;
+    else if (!std::strcmp(name, "hip"))
+      *kind = TESSERA_DEVICE_HIP;
+    else if (!std::strcmp(name, "emu"))
+      *kind = TESSERA_DEVICE_EMULATOR;
+    else
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  std::string("unknown device '") + name +
+                      "'; expected host, cuda, hip or emu");
+    return TESSERA_SUCCESS;
+  });
 }
 
 tessera_status tesseraDeviceCount(tessera_device_kind kind, int *count) {
-  if (!count)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null count pointer");
-  *count = 0;
-  switch (kind) {
-  case TESSERA_DEVICE_HOST:
-  case TESSERA_DEVICE_EMULATOR:
-    return hostDeviceCount(kind, *count);
-  case TESSERA_DEVICE_CUDA:
-  case TESSERA_DEVICE_HIP:
-    return gpuDeviceCount(kind, *count);
-  }
-  return fail(TESSERA_ERROR_INVALID_ARGUMENT,
-              "unknown device kind " + std::to_string(kind));
+  return guarded([&]() -> tessera_status {
+    if (!count)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null count pointer");
+    *count = 0;
+    switch (kind) {
+    case TESSERA_DEVICE_HOST:
+    case TESSERA_DEVICE_EMULATOR:
+      return hostDeviceCount(kind, *count);
+    case TESSERA_DEVICE_CUDA:
+    case TESSERA_DEVICE_HIP:
+      return gpuDeviceCount(kind, *count);
+    }
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "unknown device kind " + std::to_string(kind));
+  });
 }
 
 tessera_status tesseraDeviceOpen(tessera_device_kind kind, int ordinal,
                                  tessera_device **device) {
-  if (!device)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device pointer");
-  *device = nullptr;
-  if (ordinal < 0)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
-                "device ordinal " + std::to_string(ordinal) + " is negative");
-  std::unique_ptr<Backend> backend;
-  tessera_status status;
-  switch (kind) {
-  case TESSERA_DEVICE_HOST:
-  case TESSERA_DEVICE_EMULATOR:
-    status = openHost(kind, ordinal, backend);
-    break;
-  case TESSERA_DEVICE_CUDA:
-  case TESSERA_DEVICE_HIP:
-    status = openGpu(kind, ordinal, backend);
-    break;
-  default:
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
-                "unknown device kind " + std::to_string(kind));
-  }
-  if (status)
-    return status;
-  *device = new tessera_device{std::move(backend)};
-  return TESSERA_SUCCESS;
+  return guarded([&]() -> tessera_status {
+    if (!device)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device pointer");
+    *device = nullptr;
+    if (ordinal < 0)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "device ordinal " + std::to_string(ordinal) + " is negative");
+    std::unique_ptr<Backend> backend;
+    tessera_status status;
+    switch (kind) {
+    case TESSERA_DEVICE_HOST:
+    case TESSERA_DEVICE_EMULATOR:
+      status = openHost(kind, ordinal, backend);
+      break;
+    case TESSERA_DEVICE_CUDA:
+    case TESSERA_DEVICE_HIP:
+      status = openGpu(kind, ordinal, backend);
+      break;
+    default:
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "unknown device kind " + std::to_string(kind));
+    }
+    if (status)
+      return status;
+    *device = new tessera_device{std::move(backend)};
+    return TESSERA_SUCCESS;
+  });
 }
 
 tessera_status tesseraDeviceGetProperties(const tessera_device *device,
                                           tessera_device_properties *props) {
-  if (!device || !props)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
-  *props = {};
-  return device->backend->properties(*props);
+  return guarded([&]() -> tessera_status {
+    if (!device || !props)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
+    *props = {};
+    return device->backend->properties(*props);
+  });
 }
 
 tessera_status tesseraDeviceSynchronize(tessera_device *device) {
-  if (!device)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
-  return device->backend->synchronize(nullptr);
+  return guarded([&]() -> tessera_status {
+    if (!device)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
+    return device->backend->synchronize(nullptr);
+  });
 }
 
 tessera_status tesseraEmulatorSetRaceDetection(int enabled) {
-  tessera::emu::setRaceDetection(enabled != 0);
-  return TESSERA_SUCCESS;
+  return guarded([&]() -> tessera_status {
+    tessera::emu::setRaceDetection(enabled != 0);
+    return TESSERA_SUCCESS;
+  });
 }
 
 tessera_status tesseraEmulatorSetChip(tessera_device *device,
                                       const char *chip) {
-  if (!device || !chip)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
-  return device->backend->setChip(chip);
+  return guarded([&]() -> tessera_status {
+    if (!device || !chip)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
+    return device->backend->setChip(chip);
+  });
 }
 
 tessera_status tesseraHostSetThreads(tessera_device *device, int threads) {
-  if (!device)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
-  return device->backend->setThreads(threads);
+  return guarded([&]() -> tessera_status {
+    if (!device)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
+    if (threads < 1 || threads > TESSERA_MAX_HOST_THREADS)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "a host or emulator device takes 1 to " +
+                      std::to_string(TESSERA_MAX_HOST_THREADS) +
+                      " worker threads, not " + std::to_string(threads));
+    return device->backend->setThreads(threads);
+  });
 }
 
 int tesseraHostGetThreads(const tessera_device *device) {
@@ -182,6 +237,9 @@ tessera_device_kind tesseraDeviceKind(const tessera_device *device) {
   return device ? device->backend->kind() : TESSERA_DEVICE_HOST;
 }
 
-void tesseraDeviceClose(tessera_device *device) { delete device; }
+void tesseraDeviceClose(tessera_device *device) {
+  if (device)
+    release(device);
+}
 
 } // extern "C"

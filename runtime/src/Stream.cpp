@@ -60,16 +60,19 @@ extern "C" {
 
 tessera_status tesseraBufferCreate(tessera_device *device, size_t bytes,
                                    tessera_buffer **buffer) {
-  if (!buffer)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null buffer pointer");
-  *buffer = nullptr;
-  if (!device)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
-  void *data = nullptr;
-  if (tessera_status status = device->backend->allocate(bytes, &data))
-    return status;
-  *buffer = new tessera_buffer{device, data, bytes};
-  return TESSERA_SUCCESS;
+  return guarded([&]() -> tessera_status {
+    if (!buffer)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null buffer pointer");
+    *buffer = nullptr;
+    if (!device)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
+    void *data = nullptr;
+    if (tessera_status status = device->backend->allocate(bytes, &data))
+      return status;
+    *buffer = new tessera_buffer{device, data, bytes};
+    retain(device);
+    return TESSERA_SUCCESS;
+  });
 }
 
 void *tesseraBufferData(tessera_buffer *buffer) {
@@ -82,100 +85,132 @@ size_t tesseraBufferSize(const tessera_buffer *buffer) {
 
 tessera_status tesseraBufferWrite(tessera_buffer *buffer, size_t offset,
                                   const void *source, size_t bytes) {
-  return write(buffer, offset, source, bytes, nullptr);
+  return guarded([&]() -> tessera_status {
+    return write(buffer, offset, source, bytes, nullptr);
+  });
 }
 
 tessera_status tesseraBufferRead(const tessera_buffer *buffer, size_t offset,
                                  void *destination, size_t bytes) {
-  return read(buffer, offset, destination, bytes, nullptr);
+  return guarded([&]() -> tessera_status {
+    return read(buffer, offset, destination, bytes, nullptr);
+  });
 }
 
 tessera_status tesseraBufferWriteAsync(tessera_buffer *buffer, size_t offset,
                                        const void *source, size_t bytes,
                                        tessera_stream *stream) {
-  if (!stream)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream");
-  return write(buffer, offset, source, bytes, stream);
+  return guarded([&]() -> tessera_status {
+    if (!stream)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream");
+    return write(buffer, offset, source, bytes, stream);
+  });
 }
 
 tessera_status tesseraBufferReadAsync(const tessera_buffer *buffer,
                                       size_t offset, void *destination,
                                       size_t bytes, tessera_stream *stream) {
-  if (!stream)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream");
-  return read(buffer, offset, destination, bytes, stream);
+  return guarded([&]() -> tessera_status {
+    if (!stream)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream");
+    return read(buffer, offset, destination, bytes, stream);
+  });
 }
 
 void tesseraBufferDestroy(tessera_buffer *buffer) {
   if (!buffer)
     return;
-  buffer->device->backend->release(buffer->data);
+  tessera_device *device = buffer->device;
+  // Queued copies and launches may still use the memory.
+  device->backend->waitIdle();
+  device->backend->release(buffer->data);
   delete buffer;
+  release(device);
 }
 
 tessera_status tesseraStreamCreate(tessera_device *device,
                                    tessera_stream **stream) {
-  if (!stream)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream pointer");
-  *stream = nullptr;
-  if (!device)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
-  std::unique_ptr<Stream> created;
-  if (tessera_status status = device->backend->createStream(created))
-    return status;
-  *stream = new tessera_stream{device, std::move(created)};
-  return TESSERA_SUCCESS;
+  return guarded([&]() -> tessera_status {
+    if (!stream)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream pointer");
+    *stream = nullptr;
+    if (!device)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
+    std::unique_ptr<Stream> created;
+    if (tessera_status status = device->backend->createStream(created))
+      return status;
+    *stream = new tessera_stream{device, std::move(created)};
+    retain(device);
+    return TESSERA_SUCCESS;
+  });
 }
 
 tessera_status tesseraStreamSynchronize(tessera_stream *stream) {
-  if (!stream)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream");
-  return stream->device->backend->synchronize(stream->stream.get());
+  return guarded([&]() -> tessera_status {
+    if (!stream)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream");
+    return stream->device->backend->synchronize(stream->stream.get());
+  });
 }
 
 void tesseraStreamDestroy(tessera_stream *stream) {
   if (!stream)
     return;
-  stream->device->backend->synchronize(stream->stream.get());
+  tessera_device *device = stream->device;
+  device->backend->synchronize(stream->stream.get());
   delete stream;
+  release(device);
 }
 
 tessera_status tesseraEventCreate(tessera_device *device,
                                   tessera_event **event) {
-  if (!event)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null event pointer");
-  *event = nullptr;
-  if (!device)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
-  std::unique_ptr<Event> created;
-  if (tessera_status status = device->backend->createEvent(created))
-    return status;
-  *event = new tessera_event{device, std::move(created)};
-  return TESSERA_SUCCESS;
+  return guarded([&]() -> tessera_status {
+    if (!event)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null event pointer");
+    *event = nullptr;
+    if (!device)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
+    std::unique_ptr<Event> created;
+    if (tessera_status status = device->backend->createEvent(created))
+      return status;
+    *event = new tessera_event{device, std::move(created)};
+    retain(device);
+    return TESSERA_SUCCESS;
+  });
 }
 
 tessera_status tesseraEventRecord(tessera_event *event,
                                   tessera_stream *stream) {
-  if (!event || !stream)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null event or stream");
-  if (event->device != stream->device)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
-                "the event belongs to another device than the stream");
-  return event->device->backend->record(*event->event, *stream->stream);
+  return guarded([&]() -> tessera_status {
+    if (!event || !stream)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null event or stream");
+    if (event->device != stream->device)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "the event belongs to another device than the stream");
+    return event->device->backend->record(*event->event, *stream->stream);
+  });
 }
 
 tessera_status tesseraEventElapsedMs(const tessera_event *start,
                                      const tessera_event *end,
                                      double *milliseconds) {
-  if (!start || !end || !milliseconds)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
-  if (start->device != end->device)
-    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
-                "the events belong to different devices");
-  return start->device->backend->elapsedMs(*start->event, *end->event,
-                                           *milliseconds);
+  return guarded([&]() -> tessera_status {
+    if (!start || !end || !milliseconds)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null argument");
+    if (start->device != end->device)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "the events belong to different devices");
+    return start->device->backend->elapsedMs(*start->event, *end->event,
+                                             *milliseconds);
+  });
 }
 
-void tesseraEventDestroy(tessera_event *event) { delete event; }
+void tesseraEventDestroy(tessera_event *event) {
+  if (!event)
+    return;
+  tessera_device *device = event->device;
+  delete event;
+  release(device);
+}
 
 } // extern "C"

@@ -26,6 +26,11 @@ void TaskQueue::enqueue(Task task, bool always) {
   wake.notify_all();
 }
 
+void TaskQueue::waitIdle() {
+  std::unique_lock<std::mutex> lock(mutex);
+  idle.wait(lock, [&] { return queue.empty() && !busy; });
+}
+
 tessera_status TaskQueue::synchronize() {
   std::unique_lock<std::mutex> lock(mutex);
   idle.wait(lock, [&] { return queue.empty() && !busy; });
@@ -47,7 +52,7 @@ void TaskQueue::run() {
     if (!failure || always) {
       busy = true;
       lock.unlock();
-      tessera_status status = task();
+      tessera_status status = guarded(task);
       std::string error = status ? tesseraGetLastError() : "";
       lock.lock();
       busy = false;

@@ -34,6 +34,8 @@ public:
   /// Waits until every queued task has run (or been dropped); returns the
   /// first failure since the last call, with its message, and clears it.
   tessera_status synchronize();
+  /// Waits like synchronize(), keeping the failure for it.
+  void waitIdle();
 
 private:
   void run();

@@ -8,7 +8,8 @@
 // host memory. Launches run only the kernels this file knows, from their
 // parameters:
 //   scale(X, Y, factor): Y[i] = factor * X[i], 64 elements per program
-// (test/unit/Inputs/scale.mlir). FAKE_CUDA_CC sets the compute capability
+// (test/unit/Inputs/scale.mlir), also in thread-block clusters
+// (cuLaunchKernelEx). FAKE_CUDA_CC sets the compute capability
 // (default 90), FAKE_CUDA_DEVICES the device count (default 1), and
 // FAKE_CUDA_LOG names a file that receives one line per module load and
 // launch.
@@ -24,7 +25,7 @@ void log(const std::string &line) { fake::log("FAKE_CUDA_LOG", line); }
 using CUresult = int;
 using CUdeviceptr = unsigned long long;
 constexpr CUresult kSuccess = 0, kInvalidValue = 1, kNoDevice = 100,
-                   kNotFound = 500;
+                   kNotFound = 500, kInvalidClusterSize = 912;
 
 struct Module {
   std::string kind;
@@ -32,6 +33,26 @@ struct Module {
 struct Function {
   std::string name;
   int dynamicShared = 0;
+  bool largeClusters = false;
+};
+
+/// CUlaunchAttribute and CUlaunchConfig as cuda.h lays them out.
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+  } value;
+};
+struct LaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  void *hStream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
 };
 } // namespace
 
@@ -105,9 +126,14 @@ CUresult cuModuleGetFunction(void **function, void *, const char *name) {
   return kSuccess;
 }
 CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
+  auto *f = static_cast<Function *>(function);
+  if (attribute == 14) { // non-portable cluster sizes allowed
+    f->largeClusters = value != 0;
+    return kSuccess;
+  }
   if (attribute != 8) // max dynamic shared size
     return kInvalidValue;
-  static_cast<Function *>(function)->dynamicShared = value;
+  f->dynamicShared = value;
   return kSuccess;
 }
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
@@ -121,6 +147,45 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
   log(fake::launchLine(f->name, gx, gy, gz, bx, by, bz, shared));
   if (f->name == "scale") {
     fake::runScale(params, gx);
+    return kSuccess;
+  }
+  return kNotFound;
+}
+
+/// Checks what a driver checks of a cluster launch (the grid a whole
+/// number of clusters, at most 8 blocks without the non-portable opt-in, 16
+/// with it) and logs the cluster after the launch line.
+CUresult cuLaunchKernelEx(const LaunchConfig *config, void *function,
+                          void **params, void **extra) {
+  auto *f = static_cast<Function *>(function);
+  if (!config || !params || extra)
+    return kInvalidValue;
+  unsigned cluster[3] = {1, 1, 1};
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    if (config->attrs[i].id != 4) // cluster dimension
+      return kInvalidValue;
+    const auto &dim = config->attrs[i].value.clusterDim;
+    cluster[0] = dim.x;
+    cluster[1] = dim.y;
+    cluster[2] = dim.z;
+  }
+  unsigned grid[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
+  unsigned blocks = cluster[0] * cluster[1] * cluster[2];
+  for (int d = 0; d < 3; ++d)
+    if (!cluster[d] || grid[d] % cluster[d])
+      return kInvalidClusterSize;
+  if (blocks > (f->largeClusters ? 16u : 8u))
+    return kInvalidClusterSize;
+  if (config->sharedMemBytes > 48 * 1024 &&
+      int(config->sharedMemBytes) > f->dynamicShared)
+    return kInvalidValue;
+  log(fake::launchLine(f->name, grid[0], grid[1], grid[2], config->blockDimX,
+                       config->blockDimY, config->blockDimZ,
+                       config->sharedMemBytes) +
+      " cluster " + std::to_string(cluster[0]) + " " +
+      std::to_string(cluster[1]) + " " + std::to_string(cluster[2]));
+  if (f->name == "scale") {
+    fake::runScale(params, grid[0]);
     return kSuccess;
   }
   return kNotFound;
@@ -212,9 +277,10 @@ CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank, void *base,
 }
 
 CUresult cuGetErrorName(CUresult result, const char **name) {
-  *name = result == kNoDevice   ? "CUDA_ERROR_NO_DEVICE"
-          : result == kNotFound ? "CUDA_ERROR_NOT_FOUND"
-                                : "CUDA_ERROR_INVALID_VALUE";
+  *name = result == kNoDevice             ? "CUDA_ERROR_NO_DEVICE"
+          : result == kNotFound           ? "CUDA_ERROR_NOT_FOUND"
+          : result == kInvalidClusterSize ? "CUDA_ERROR_INVALID_CLUSTER_SIZE"
+                                          : "CUDA_ERROR_INVALID_VALUE";
   return kSuccess;
 }
 CUresult cuGetErrorString(CUresult, const char **text) {

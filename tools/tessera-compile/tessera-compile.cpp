@@ -216,6 +216,8 @@ loweredKernelInfo(ModuleOp gpuCode,
       if (auto maps = func->getAttrOfType<ArrayAttr>("tessera.tensor_maps"))
         for (auto map : maps.getAsValueRange<StringAttr>())
           info.tensorMaps.push_back(map.str());
+      if (auto cluster = func->getAttrOfType<StringAttr>("tessera.cluster"))
+        info.cluster = cluster.str();
     }
   });
   return lowered;
@@ -531,6 +533,9 @@ int main(int argc, char **argv) {
   tessera::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Diagnostics point into the source; the pass pipeline's view of the
+  // whole kernel would bury them.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sources;
   SourceMgrDiagnosticHandler handler(sources, &context);
   return failed(compile(context, sources)) ? 1 : 0;

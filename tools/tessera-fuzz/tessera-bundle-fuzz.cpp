@@ -4,8 +4,10 @@
 // tesseraModuleLoad parses before it loads any image). Any input must be
 // accepted or refused with a status, never crash, and what is accepted must
 // keep the promises launches rely on: images inside the input, kernels with
-// at least one thread, and arguments that are `scalar:<type>` or
-// `view:<element>:<rank>` with a one-digit rank in [1, TESSERA_MAX_RANK].
+// 1 to 1024 threads and less than 2 GiB of shared memory, arguments that are
+// `scalar:<type>` or `view:<element>:<rank>` with a one-digit rank in
+// [1, TESSERA_MAX_RANK], tensor maps of 2-D or 3-D view arguments, and
+// clusters of 1 to 16 blocks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,8 +45,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           "an image outside the input");
     for (const KernelEntry &kernel : image.kernels) {
       check(!kernel.name.empty() && kernel.threads >= 1 &&
-                kernel.sharedBytes >= 0,
-            "a kernel without a name, threads or shared bytes");
+                kernel.threads <= 1024 && kernel.sharedBytes >= 0 &&
+                kernel.sharedBytes < (int64_t(1) << 31),
+            "a kernel without a name, or threads or shared bytes out of "
+            "range");
+      for (const TensorMapSpec &map : kernel.tensorMaps)
+        check(map.arg < kernel.specs.size() && kernel.specs[map.arg].view &&
+                  kernel.specs[map.arg].rank >= 2 &&
+                  kernel.specs[map.arg].rank <= 3,
+              "a tensor map of no 2-D or 3-D view argument");
+      uint64_t blocks = 1;
+      for (uint32_t dim : kernel.cluster) {
+        check(dim >= 1 && dim <= 16, "a cluster dimension out of range");
+        blocks *= dim;
+      }
+      check(blocks <= 16, "a cluster of more than 16 blocks");
       check(kernel.argPointers.size() == kernel.args.size(),
             "argument pointers that do not match the arguments");
       for (const std::string &arg : kernel.args) {

@@ -148,10 +148,11 @@ bool parseShape(const std::string &text, std::vector<int64_t> &shape) {
     size_t x = text.find('x', start);
     std::string part = text.substr(
         start, x == std::string::npos ? std::string::npos : x - start);
-    if (part.empty() ||
-        part.find_first_not_of("0123456789") != std::string::npos)
+    int64_t extent = 0;
+    // Each extent below 2^31; the whole view is bounded where it is made.
+    if (!parseInteger(part, extent) || extent < 0 || extent >= (1ll << 31))
       return false;
-    shape.push_back(std::stoll(part));
+    shape.push_back(extent);
     if (x == std::string::npos)
       break;
     start = x + 1;
@@ -208,8 +209,8 @@ int tessera::run::runCompare(const CompareOptions &options) {
     return error(std::string("cannot load the ") + options.device +
                  " image: " + tesseraGetLastError());
 
-  tessera_kernel_info info;
-  tessera_kernel *handle = nullptr;
+  tessera_kernel_info info, testedInfo;
+  tessera_kernel *handle = nullptr, *testedHandle = nullptr;
   std::string kernel = options.kernel;
   if (kernel.empty()) {
     if (tesseraModuleKernelCount(reference.get()) != 1)
@@ -220,6 +221,9 @@ int tessera::run::runCompare(const CompareOptions &options) {
   }
   tesseraKernelGetInfo(handle, &info);
   kernel = info.name;
+  if (tesseraModuleGetKernel(tested.get(), kernel.c_str(), &testedHandle))
+    return error(tesseraGetLastError());
+  tesseraKernelGetInfo(testedHandle, &testedInfo);
 
   // Arguments: views from --view, scalars from --scalar.
   std::vector<Buffer> buffers(info.num_args);
@@ -243,6 +247,12 @@ int tessera::run::runCompare(const CompareOptions &options) {
                    " (write it as 128x64)");
     if (!elementBytes(b.dtype))
       return error("--compare does not handle " + b.dtype + " views yet");
+    double elements = 1;
+    for (int64_t extent : b.shape)
+      elements *= double(extent);
+    if (elements > double(int64_t(1) << 32))
+      return error("--view=" + std::to_string(index) + ":" + text +
+                   " has more than 2^32 elements");
     b.bytes.resize(size_t(b.elements() * elementBytes(b.dtype)));
     given[size_t(index)] = true;
   }
@@ -309,8 +319,13 @@ int tessera::run::runCompare(const CompareOptions &options) {
   }
 
   bool pass = true;
-  std::printf("kernel %s: %s against %s%s\n", kernel.c_str(),
-              options.device.c_str(), refName.c_str(),
+  std::string clusters;
+  if (testedInfo.cluster[0] * testedInfo.cluster[1] * testedInfo.cluster[2] > 1)
+    clusters = ", in clusters of " + std::to_string(testedInfo.cluster[0]) +
+               "x" + std::to_string(testedInfo.cluster[1]) + "x" +
+               std::to_string(testedInfo.cluster[2]);
+  std::printf("kernel %s: %s against %s%s%s\n", kernel.c_str(),
+              options.device.c_str(), refName.c_str(), clusters.c_str(),
               exact ? ", small-integer inputs, equal bits required" : "");
   for (size_t i = 0; i < info.num_args; ++i) {
     const Buffer &ref = results[0][i], &out = results[1][i];

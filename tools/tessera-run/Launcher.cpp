@@ -3,6 +3,7 @@
 #include "Launcher.h"
 
 #include <algorithm>
+#include <climits>
 
 using namespace tessera::run;
 
@@ -68,8 +69,10 @@ tessera::Device tessera::run::openDevice(const std::string &name,
     error = "cannot set the chip: " + tessera::error();
     return {};
   }
+  // Counts beyond int are out of the runtime's range too.
   if (threads != -1 &&
-      tesseraHostSetThreads(device.get(), static_cast<int>(threads))) {
+      tesseraHostSetThreads(device.get(), static_cast<int>(std::clamp<int64_t>(
+                                              threads, INT_MIN, INT_MAX)))) {
     error = "cannot set the thread count: " + tessera::error();
     return {};
   }

@@ -3,12 +3,22 @@
 #include "Problems.h"
 
 #include <algorithm>
+#include <charconv>
 
 using namespace tessera::run;
 
+bool tessera::run::parseInteger(const std::string &text, int64_t &value) {
+  const char *end = text.data() + text.size();
+  auto [stop, error] = std::from_chars(text.data(), end, value);
+  return error == std::errc() && stop == end && !text.empty();
+}
+
 int64_t Flags::get(const std::string &name, int64_t fallback) const {
   auto it = values.find(name);
-  return it == values.end() ? fallback : std::stoll(it->second);
+  int64_t value = fallback;
+  if (it != values.end())
+    parseInteger(it->second, value);
+  return value;
 }
 
 Tensor::Tensor(std::vector<int64_t> shape, size_t elementBytes) {

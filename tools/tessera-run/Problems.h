@@ -27,7 +27,12 @@
 
 namespace tessera::run {
 
-/// --name=value flags a problem reads, with defaults.
+/// Parses all of `text` as a decimal integer; false for anything else
+/// (a sign, digits and nothing more, within int64_t).
+bool parseInteger(const std::string &text, int64_t &value);
+
+/// --name=value flags a problem reads, with defaults (the values were
+/// checked with parseInteger).
 class Flags {
 public:
   explicit Flags(std::map<std::string, std::string> values)

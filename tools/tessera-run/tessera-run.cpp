@@ -37,7 +37,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <new>
 #include <set>
+#include <stdexcept>
 
 using namespace tessera::run;
 
@@ -60,7 +62,11 @@ static int usage(const char *message) {
   return 2;
 }
 
-int main(int argc, char **argv) {
+/// The largest problem extent a shape flag takes: problems this size
+/// already need gigabytes on the host.
+constexpr int64_t kMaxExtent = int64_t(1) << 24;
+
+static int run(int argc, char **argv) {
   static const std::set<std::string> shapeFlags = {
       "m",      "n",      "k",      "batch",   "heads", "kv-heads", "seq-q",
       "seq-kv", "causal", "tokens", "experts", "topk",  "hidden",   "inter"};
@@ -84,6 +90,12 @@ int main(int argc, char **argv) {
       value = name.substr(eq + 1);
       name = name.substr(0, eq);
     }
+    int64_t number = 0;
+    auto integer = [&](const std::string &text) {
+      if (!parseInteger(text, number))
+        throw std::invalid_argument(text);
+      return number;
+    };
     try {
       if (name == "check")
         check = true;
@@ -105,12 +117,13 @@ int main(int argc, char **argv) {
           return usage(("--" + name + " takes INDEX:VALUE").c_str());
         (name == "view" ? compareOptions.views : compareOptions.scalars)
             .push_back(
-                {std::stoll(value.substr(0, colon)), value.substr(colon + 1)});
+                {integer(value.substr(0, colon)), value.substr(colon + 1)});
       } else if (name == "grid") {
         size_t d = 0, start = 0;
         for (; d < 3 && start <= value.size(); ++d) {
           size_t comma = value.find(',', start);
-          compareOptions.grid[d] = std::stoll(value.substr(start, comma));
+          compareOptions.grid[d] = integer(value.substr(
+              start, comma == std::string::npos ? comma : comma - start));
           if (compareOptions.grid[d] < 1)
             return usage("--grid sizes must be positive");
           if (comma == std::string::npos)
@@ -118,19 +131,19 @@ int main(int argc, char **argv) {
           start = comma + 1;
         }
       } else if (name == "threads")
-        threads = std::stoll(value);
+        threads = integer(value);
       else if (name == "seed")
-        seed = std::stoll(value);
+        seed = integer(value);
       else if (name == "iters")
-        iters = std::stoll(value);
+        iters = integer(value);
       else if (shapeFlags.count(name)) {
-        if (std::stoll(value) < 0)
-          return usage(("--" + name + " must not be negative").c_str());
+        if (integer(value) < 0 || number > kMaxExtent)
+          return usage(("--" + name + " must lie in [0, 2^24]").c_str());
         values[name] = value;
       } else
         return usage(("unknown flag --" + name).c_str());
-    } catch (const std::exception &) {
-      return usage(("--" + name + " needs a number").c_str());
+    } catch (const std::invalid_argument &) {
+      return usage(("--" + name + " needs an integer").c_str());
     }
   }
   if (bundle.empty())
@@ -262,4 +275,17 @@ int main(int argc, char **argv) {
                 static_cast<long long>(iters), problem->flops() / median / 1e9);
   }
   return status;
+}
+
+int main(int argc, char **argv) {
+  // Problems too large for this machine's memory end with a message.
+  try {
+    return run(argc, argv);
+  } catch (const std::exception &error) {
+    std::fprintf(stderr, "tessera-run: %s\n",
+                 dynamic_cast<const std::bad_alloc *>(&error)
+                     ? "out of memory for this problem"
+                     : error.what());
+    return 1;
+  }
 }

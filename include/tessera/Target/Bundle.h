@@ -10,8 +10,10 @@
 // tensor map (sm_90a kernels that copy with TMA) `tmap:<arg>:<cols>x<rows>`:
 // a trailing kernel parameter, a pointer to the 128-byte tensor map of 2-D
 // view argument <arg> with a box of <cols> x <rows> elements and 128-byte
-// swizzling, which the runtime encodes at launch. The runtime reads bundles
-// with a small reader of its own.
+// swizzling, which the runtime encodes at launch; last, an sm_90a kernel
+// declared with `cluster(...)` has `cluster:<x>x<y>x<z>`, the thread-block
+// cluster its launches use. The runtime reads bundles with a small reader
+// of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +41,9 @@ struct KernelInfo {
   std::vector<std::string> argNames;
   /// The tensor maps one target's image needs (`tmap:...`).
   std::vector<std::string> tensorMaps;
+  /// The thread-block cluster one target's image launches with
+  /// (`cluster:<x>x<y>x<z>`), empty for none.
+  std::string cluster;
 };
 
 struct TargetImage {

@@ -51,6 +51,9 @@ struct TargetInfo {
   llvm::ArrayRef<MmaAtom> mmaAtoms;
   /// The pipelining model; none for chips without one yet.
   std::optional<LatencyModel> latency;
+  /// The most program instances a thread-block cluster holds; 0 for chips
+  /// without clusters.
+  int64_t maxClusterBlocks = 0;
 
   bool isGpu() const { return vendor != Vendor::Host; }
   /// The first atom for these operand and accumulator kinds, if any.

@@ -10,6 +10,7 @@
 
 #include "tessera/Conversion/Passes.h"
 #include "tessera/Dialect/Tag/TagDialect.h"
+#include "tessera/runtime/kernel_abi.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -39,6 +40,41 @@ MemRefType tessera::getGPUViewType(tile::ViewType view) {
       StridedLayoutAttr::get(view.getContext(), ShapedType::kDynamic, strides);
   return MemRefType::get(shape, getGPUStorageType(view.getElementType()),
                          layout);
+}
+
+/// Records the kernel's thread-block cluster for its launches (the
+/// `tessera.cluster` metadata token) on chips that have clusters. Elsewhere
+/// the kernel launches without one, which nothing in a tile program can
+/// tell apart (it has no cluster ids or distributed shared memory), and a
+/// warning says so.
+static LogicalResult recordCluster(tile::KernelOp kernel, gpu::GPUFuncOp func,
+                                   const TargetInfo &target) {
+  std::optional<ArrayRef<int32_t>> cluster = kernel.getCluster();
+  if (!cluster)
+    return success();
+  SmallVector<int64_t, 3> dims(cluster->begin(), cluster->end());
+  dims.resize(3, 1);
+  std::string shape = llvm::join(
+      llvm::map_range(dims, [](int64_t d) { return std::to_string(d); }), ", ");
+  if (!target.maxClusterBlocks) {
+    kernel.emitWarning() << "cluster(" << shape << ") is ignored on "
+                         << target.chip
+                         << ", which has no thread-block clusters: its "
+                            "program instances launch one by one";
+    return success();
+  }
+  int64_t blocks = dims[0] * dims[1] * dims[2];
+  if (blocks > target.maxClusterBlocks)
+    return kernel.emitError()
+           << "a cluster of " << blocks << " program instances exceeds "
+           << target.chip << "'s limit of " << target.maxClusterBlocks;
+  func->setAttr(
+      "tessera.cluster",
+      StringAttr::get(func.getContext(), TESSERA_CLUSTER_PREFIX +
+                                             std::to_string(dims[0]) + "x" +
+                                             std::to_string(dims[1]) + "x" +
+                                             std::to_string(dims[2])));
+  return success();
 }
 
 GPULowering::GPULowering(tile::KernelOp kernel, const TargetInfo &target,
@@ -170,11 +206,13 @@ LogicalResult GPULowering::run() {
   if (!tensorMaps.empty()) {
     SmallVector<Attribute> maps;
     for (const TensorMap &map : tensorMaps)
-      maps.push_back(builder.getStringAttr("tmap:" + std::to_string(map.arg) +
-                                           ":" + std::to_string(map.boxCols) +
-                                           "x" + std::to_string(map.boxRows)));
+      maps.push_back(builder.getStringAttr(
+          TESSERA_TENSOR_MAP_PREFIX + std::to_string(map.arg) + ":" +
+          std::to_string(map.boxCols) + "x" + std::to_string(map.boxRows)));
     func->setAttr("tessera.tensor_maps", builder.getArrayAttr(maps));
   }
+  if (failed(recordCluster(kernel, func, target)))
+    return failure();
   kernel.erase();
   return success();
 }

@@ -28,9 +28,15 @@ typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
                                    int64_t grid_z, int64_t begin, int64_t end);
 
 /* The bundle metadata key of the kernel list, one line per kernel:
- * "<name> <threads> <shared bytes> <argument>...", each argument
- * "view:<element>:<rank>" or "scalar:<type>". */
+ * "<name> <threads> <shared bytes> <argument>... <tensor map>... [cluster]",
+ * each argument "view:<element>:<rank>" or "scalar:<type>", each tensor map
+ * "tmap:<argument>:<cols>x<rows>" (a trailing kernel parameter: the
+ * 128-byte tensor map of a 2-D or 3-D view argument, encoded at launch),
+ * and the cluster "cluster:<x>x<y>x<z>" (the image launches in thread-block
+ * clusters of that shape). */
 #define TESSERA_BUNDLE_KERNELS_KEY "tessera.kernels"
+#define TESSERA_TENSOR_MAP_PREFIX "tmap:"
+#define TESSERA_CLUSTER_PREFIX "cluster:"
 
 /* Emulator images also export the table of the GPU operations they call,
  * which the runtime fills when it loads them: N pointers, their names (C

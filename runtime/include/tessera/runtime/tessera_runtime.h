@@ -31,6 +31,10 @@ typedef enum tessera_status {
   /* The kernel misbehaved where the device can tell (the emulator: a data
    * race on shared memory, an access outside it). */
   TESSERA_ERROR_KERNEL = 7,
+  /* Memory, threads or another resource of the host or the device ran out. */
+  TESSERA_ERROR_OUT_OF_RESOURCES = 8,
+  /* A fault of the runtime itself (tesseraGetLastError says what). */
+  TESSERA_ERROR_INTERNAL = 9,
 } tessera_status;
 
 typedef enum tessera_device_kind {
@@ -69,8 +73,8 @@ tessera_status tesseraDeviceOpen(tessera_device_kind kind, int ordinal,
 tessera_device_kind tesseraDeviceKind(const tessera_device *device);
 /* Waits for the work of every stream of the device. */
 tessera_status tesseraDeviceSynchronize(tessera_device *device);
-/* Closes the device; its modules, buffers, streams and events must be
- * released first. */
+/* Closes the device. Its modules, buffers, streams and events stay usable:
+ * the device is released with the last of them. */
 void tesseraDeviceClose(tessera_device *device);
 
 typedef struct tessera_device_properties {
@@ -99,7 +103,8 @@ tessera_status tesseraEmulatorSetRaceDetection(int enabled);
 tessera_status tesseraEmulatorSetChip(tessera_device *device, const char *chip);
 
 /* Worker threads of a host or emulator device (default: all cores), one
- * persistent pool per device. */
+ * persistent pool per device: 1 to TESSERA_MAX_HOST_THREADS. */
+#define TESSERA_MAX_HOST_THREADS 1024
 tessera_status tesseraHostSetThreads(tessera_device *device, int threads);
 int tesseraHostGetThreads(const tessera_device *device);
 
@@ -142,13 +147,17 @@ typedef struct tessera_grid {
 } tessera_grid;
 
 /* What a bundle says about one kernel. `args[i]` is "view:<element>:<rank>"
- * or "scalar:<type>" (MLIR type syntax: bf16, f32, i32, index, ...). */
+ * or "scalar:<type>" (MLIR type syntax: bf16, f32, i32, index, ...).
+ * `cluster` is the thread-block cluster shape the loaded image launches
+ * with (sm_90a kernels declared with `cluster(...)`), {1, 1, 1} for none:
+ * the grid must then be a whole number of clusters in each dimension. */
 typedef struct tessera_kernel_info {
   const char *name;
   int64_t threads;
   int64_t shared_bytes;
   size_t num_args;
   const char *const *args;
+  int64_t cluster[3];
 } tessera_kernel_info;
 
 typedef struct tessera_module tessera_module;
@@ -163,7 +172,8 @@ tessera_status tesseraModuleLoad(tessera_device *device, const void *bundle,
                                  size_t size, tessera_module **module);
 tessera_status tesseraModuleLoadFile(tessera_device *device, const char *path,
                                      tessera_module **module);
-/* Releases the module and its kernels, after waiting for its device. */
+/* Releases the module and its kernels, after waiting for the work queued on
+ * its device (the streams keep their errors for tesseraStreamSynchronize). */
 void tesseraModuleUnload(tessera_module *module);
 /* The arch of the image the module loaded ("" for a null module). */
 const char *tesseraModuleArch(const tessera_module *module);
@@ -181,6 +191,8 @@ tessera_status tesseraKernelGetInfo(const tessera_kernel *kernel,
 /* Runs `kernel` over `grid`. args[i] points to a tessera_view for a view
  * argument and to the value (of the declared type; i1 as a one-byte bool)
  * for a scalar; both are copied, so they may change once this returns.
+ * A view with elements needs a non-null data pointer. A kernel with a
+ * cluster shape is launched in clusters (CUDA: cuLaunchKernelEx).
  * With a null stream the call returns when the kernel has finished and
  * reports its errors; on a stream it is queued, and
  * tesseraStreamSynchronize reports them. */
@@ -194,7 +206,9 @@ tessera_status tesseraLaunch(tessera_kernel *kernel, tessera_grid grid,
 /* Device memory. On the host and the emulator it is ordinary memory, 64-byte
  * aligned; on a GPU the data pointer is a device address, for views only.
  * tesseraBufferWrite and tesseraBufferRead are synchronous and do not wait
- * for streams: synchronize them first, or use the Async forms. */
+ * for streams: synchronize them first, or use the Async forms.
+ * tesseraBufferDestroy waits for the device's queued work first (which may
+ * still use the buffer), without taking the streams' errors. */
 typedef struct tessera_buffer tessera_buffer;
 tessera_status tesseraBufferCreate(tessera_device *device, size_t bytes,
                                    tessera_buffer **buffer);
@@ -228,7 +242,8 @@ tessera_status tesseraBufferReadAsync(const tessera_buffer *buffer,
                                       size_t bytes, tessera_stream *stream);
 
 /* A point in a stream; two events give the time between them, once the
- * stream has passed both (tesseraEventElapsedMs waits for that). */
+ * stream has passed both (tesseraEventElapsedMs waits for that). An event
+ * may be destroyed while its stream has yet to reach it. */
 typedef struct tessera_event tessera_event;
 tessera_status tesseraEventCreate(tessera_device *device,
                                   tessera_event **event);
