@@ -6,12 +6,17 @@
 #   bench/device/run.sh [--pack build/device-pack] [--results FILE]
 #   bench/device/run.sh --dry-run                       # here: see below
 #
-# (a) every shipped and quantized sm_80 kernel --check'ed on the GPU
-#     (tessera-run --device=cuda) at aligned and ragged shapes;
-# (b) microkernels (MMA fragments, ldmatrix, swizzles, copies, element-wise
-#     code) run on the GPU against the emulator with equal bits required
-#     on small-integer inputs (--compare=emu), and reductions and a softmax
-#     against the host image (--compare=host, within tolerance);
+# (a) every shipped kernel and the weight-only quantized variants (int4
+#     groups with and without zero points, int8 per channel, fp8 blocks;
+#     quantized activations have no GPU lowering yet) --check'ed on the GPU
+#     (tessera-run --device=cuda) at aligned and ragged shapes, in the image
+#     the GPU loads: sm_90a's (TMA, wgmma) on an H100/H200, sm_80's on an
+#     A100;
+# (b) microkernels (MMA fragments, ldmatrix, wgmma, swizzles, TMA and
+#     cp.async copies, element-wise code) run on the GPU against the
+#     emulator of the same chip (--chip=sm_90a or sm_80) with equal bits
+#     required on small-integer inputs (--compare=emu), and reductions and a
+#     softmax against the host image (--compare=host, within tolerance);
 # (c) timings side by side in the same run: the bf16 GEMM, attention and
 #     the MoE expert MLPs against PyTorch's peers (peers.py).
 # Rows are printed and appended to the results file (default
@@ -19,7 +24,8 @@
 #
 # --dry-run prints the plan, checks that the pack holds every file, and runs
 # (a) and (b) on this machine instead (the host image checked, the host
-# image against the emulator's), and Tessera's timings at a small shape, so
+# image against the sm_90a emulator's), and Tessera's timings at a small
+# shape, so
 # that the plan's flags and the parsing of tessera-run's output are tested
 # where there is no GPU; it writes no results.
 set -u -o pipefail
@@ -62,7 +68,10 @@ checks=(
   "flash_attention|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
   "moe|--tokens=100 --experts=8 --topk=2 --hidden=256 --inter=192"
   "moe|--tokens=37 --experts=5 --topk=4 --hidden=100 --inter=36"
+  "gemm_fp8_b128|--m=512 --n=512 --k=512"
+  "gemm_fp8_b128|--m=200 --n=136 --k=300"
   "moe_int4_g32_zp|--tokens=100 --experts=8 --topk=2 --hidden=256 --inter=192"
+  "moe_fp8_b128|--tokens=37 --experts=4 --topk=2 --hidden=192 --inter=160"
 )
 # (b) bundle | reference image | tessera-run flags
 micro=(
@@ -105,10 +114,11 @@ bundles[flash_attention]=1
 bundles[moe]=1
 for name in "${!bundles[@]}"; do
   need "$(bundle "$name")"
-  # Each bundle holds the sm_80 images the run loads (PTX at least, which
-  # the driver compiles for the GPU at hand) and the emulator's.
+  # Each bundle holds the images the run loads (sm_80 and sm_90a: PTX at
+  # least, which the driver compiles for the GPU at hand), the emulator's
+  # of both and the host's.
   if [ -e "$(bundle "$name")" ]; then
-    for image in "sm_80" "emu-sm_80" "host"; do
+    for image in "sm_80" "sm_90a" "emu-sm_80" "emu-sm_90a" "host"; do
       grep -aq "$image" "$(bundle "$name")" ||
         { echo "$(bundle "$name") has no $image image" >&2; missing=1; }
     done
@@ -150,9 +160,19 @@ start=$(date +%s)
 if [ $dry -eq 1 ]; then
   gpu="this machine (dry run: host and emulator)"
   check_device=--device=host
+  chip=sm_90a
+  timed="host image"
 else
   gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
   check_device=--device=cuda
+  # The image the GPU loads, and so the emulator it is compared with: an
+  # sm_90 device takes the sm_90a cubin, an sm_8x one the sm_80 cubin.
+  capability=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1)
+  case $capability in
+  9.0) chip=sm_90a ;;
+  *) chip=sm_80 ;;
+  esac
+  timed="$chip image"
 fi
 compare_device() { # reference image: the device it is compared with
   if [ $dry -eq 0 ]; then echo --device=cuda
@@ -183,13 +203,13 @@ for row in "${checks[@]}"; do
   emit "| $name | $flags | ${image:-?} | ${error:-?} | $verdict |"
 done
 emit ""
-emit "### (b) Microkernels against the emulator (equal bits, small-integer inputs) or the host"
+emit "### (b) Microkernels against the $chip emulator (equal bits, small-integer inputs) or the host"
 emit ""
 emit "| bundle | kernel | reference | worst difference | result |"
 emit "|---|---|---|---|---|"
 for row in "${micro[@]}"; do
   IFS='|' read -r name reference flags <<< "$row"
-  out=$("$run" "$(bundle "$name")" --compare=$reference \
+  out=$("$run" "$(bundle "$name")" --compare=$reference --chip=$chip \
     "$(compare_device "$reference")" $flags 2>&1)
   worst=$(grep -o 'relative difference [^ ]*' <<< "$out" | cut -d' ' -f3 | sort -g | tail -1)
   verdict=$(grep -xE 'PASS|FAIL' <<< "$out" | tail -1)
@@ -257,7 +277,7 @@ ratio() { [ -n "$1" ] && [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN { printf 
 emit ""
 emit "### (c) Timings (median ms; TFLOP/s; ratio = peer time / Tessera time)"
 emit ""
-emit "| problem | Tessera sm_80 image | peer 1 | peer 2 | peer 1 / Tessera | peer 2 / Tessera |"
+emit "| problem | Tessera ($timed) | peer 1 | peer 2 | peer 1 / Tessera | peer 2 / Tessera |"
 emit "|---|---|---|---|---|---|"
 for case in "${cases[@]}"; do
   case ${case%%:*} in

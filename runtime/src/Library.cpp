@@ -87,8 +87,7 @@ tessera_status launch(KernelLibrary &library, const char *kernel,
     return fail(
         TESSERA_ERROR_NOT_FOUND,
         std::string("the kernel library has no ") + kernel +
-            "; add the shipped kernels (tessera::addShippedKernels, which has "
-            "no MoE image for GPU devices yet) or their "
+            "; add the shipped kernels (tessera::addShippedKernels) or their "
             "bundles");
   return module->launch(kernel, grid, args);
 }
@@ -140,6 +139,71 @@ tessera_status gemmInt4(KernelLibrary &library, const tessera_view &a,
                   const_cast<tessera_view *>(&c)};
   return launch(library, "gemm_w4a16",
                 {(c.sizes[0] + 127) / 128, (c.sizes[1] + 127) / 128, 1}, args);
+}
+
+tessera_status gemmQuantized(KernelLibrary &library, const tessera_view &a,
+                             const QuantizedWeightViews &weights,
+                             const tessera_view &c) {
+  using Format = WeightQuantization::Format;
+  const WeightQuantization &scheme = weights.scheme;
+  const tessera_view &w = weights.codes, &s = weights.scales;
+  if (scheme.transposed)
+    return fail(TESSERA_ERROR_UNSUPPORTED,
+                "no shipped quantized GEMM reads transposed [N, K] weights");
+  const char *kernel = nullptr;
+  tessera_dtype codes = TESSERA_DTYPE_I8, scales = TESSERA_DTYPE_F16;
+  int64_t group = scheme.group;
+  if (scheme.format == Format::Int8 && group == 0 && !scheme.zeroPoints) {
+    kernel = "gemm_bf16_int8_pc";
+  } else if (scheme.format == Format::Fp8 && group == 128) {
+    kernel = "gemm_bf16_fp8_b128";
+    codes = TESSERA_DTYPE_F8E4M3FN;
+    scales = TESSERA_DTYPE_F32;
+  } else if (scheme.format == Format::Int4 && group == 64 &&
+             scheme.zeroPoints) {
+    kernel = "gemm_bf16_int4_g64_zp";
+    codes = TESSERA_DTYPE_I4;
+  } else if (scheme.format == Format::Int4 && group == 128 &&
+             !scheme.zeroPoints) {
+    return gemmInt4(library, a, w, s, c);
+  }
+  if (!kernel)
+    return fail(TESSERA_ERROR_UNSUPPORTED,
+                "no shipped quantized GEMM for this scheme; supported: int8 "
+                "per channel, fp8 blocks of 128, int4 groups of 64 with zero "
+                "points, int4 groups of 128");
+  if (!is(a, TESSERA_DTYPE_BF16, 2) || !is(w, codes, 2) || !is(s, scales, 2) ||
+      !is(c, TESSERA_DTYPE_BF16, 2) ||
+      (scheme.zeroPoints && !is(weights.zeros, TESSERA_DTYPE_F16, 2)))
+    return fail(TESSERA_ERROR_UNSUPPORTED,
+                std::string(kernel) + " takes bf16 A and C, " +
+                    tesseraDTypeName(codes) + " codes and " +
+                    tesseraDTypeName(scales) + " scales" +
+                    (scheme.zeroPoints ? " and f16 zeros" : "") +
+                    " (2-D); got " + shape(a) + ", " + shape(w) + ", " +
+                    shape(s) + " -> " + shape(c));
+  int64_t k = a.sizes[1], n = w.sizes[1];
+  // Scale rows: groups of k (one per channel), or blocks of 128 x 128.
+  int64_t rows = group ? (k + group - 1) / group : 1;
+  int64_t cols = scheme.format == Format::Fp8 ? (n + 127) / 128 : n;
+  bool zerosAgree = !scheme.zeroPoints || (weights.zeros.sizes[0] == rows &&
+                                           weights.zeros.sizes[1] == n);
+  if (w.sizes[0] != k || s.sizes[0] != rows || s.sizes[1] != cols ||
+      !zerosAgree || c.sizes[0] != a.sizes[0] || c.sizes[1] != n)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                std::string(kernel) + " shapes do not agree: " + shape(a) +
+                    " x " + shape(w) + " scaled by " + shape(s) + " -> " +
+                    shape(c) + " (scales need [" + std::to_string(rows) + ", " +
+                    std::to_string(cols) + "])");
+  tessera_view packed = codes == TESSERA_DTYPE_I4 ? int4PairView(w) : w;
+  std::vector<void *> args = {const_cast<tessera_view *>(&a), &packed,
+                              const_cast<tessera_view *>(&s)};
+  if (scheme.zeroPoints)
+    args.push_back(const_cast<tessera_view *>(&weights.zeros));
+  args.push_back(const_cast<tessera_view *>(&c));
+  return launch(library, kernel,
+                {(c.sizes[0] + 127) / 128, (c.sizes[1] + 127) / 128, 1},
+                args.data());
 }
 
 tessera_status attention(KernelLibrary &library, const tessera_view &q,

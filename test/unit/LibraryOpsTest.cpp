@@ -59,9 +59,10 @@ protected:
       ASSERT_EQ(tesseraEmulatorSetChip(device.get(), GetParam().chip),
                 TESSERA_SUCCESS)
           << tessera::error();
-    // Both bundles (GEMMs and attention, the MoE block) have an image for
-    // the host and for the emulator of each GPU target.
-    ASSERT_EQ(tessera::addShippedKernels(library, device), 2)
+    // Every bundle (GEMMs and attention, the MoE block, the three
+    // quantized GEMMs) has an image for the host and for the emulator of
+    // each GPU target.
+    ASSERT_EQ(tessera::addShippedKernels(library, device), 5)
         << tessera::error();
     ASSERT_NE(library.find("gemm_bf16"), nullptr) << tessera::error();
   }
@@ -135,6 +136,78 @@ TEST_P(LibraryOps, Int4GemmWithPrepackedWeights) {
       out[i * n + j] = fromBF16(c[i * n + j]);
     }
   EXPECT_LT(relativeError(out, ref), 1e-2);
+}
+
+/// gemmQuantized for each shipped scheme, on weights quantizeWeights made,
+/// against a float64 product with the dequantized weights (rounded to bf16,
+/// as the kernels round them before the MMA).
+TEST_P(LibraryOps, QuantizedGemmsMatchTheirDequantizedWeights) {
+  using Format = tessera::WeightQuantization::Format;
+  const int64_t m = 70, n = 150, k = 200;
+  for (tessera::WeightQuantization scheme :
+       {tessera::WeightQuantization{Format::Int8, 0, false},
+        tessera::WeightQuantization{Format::Fp8, 128, false},
+        tessera::WeightQuantization{Format::Int4, 64, true},
+        tessera::WeightQuantization{Format::Int4, 128, false}}) {
+    auto a = randomBF16(m * k, rng);
+    std::vector<float> real(k * n);
+    std::uniform_real_distribution<float> dist(-0.1f, 0.1f);
+    for (float &x : real)
+      x = dist(rng);
+    tessera::QuantizedWeights q =
+        tessera::quantizeWeights(real.data(), k, n, scheme);
+    bool int4 = scheme.format == Format::Int4,
+         fp8 = scheme.format == Format::Fp8;
+    tessera::QuantizedWeightViews w;
+    w.scheme = scheme;
+    w.codes = tessera::view(q.codes.data(), {k, n},
+                            int4  ? TESSERA_DTYPE_I4
+                            : fp8 ? TESSERA_DTYPE_F8E4M3FN
+                                  : TESSERA_DTYPE_I8);
+    if (int4)
+      w.codes.strides[0] = (n + 1) / 2; // bytes per row
+    w.scales =
+        fp8 ? tessera::view(q.blockScales.data(),
+                            {q.groups(), q.blockColumns()}, TESSERA_DTYPE_F32)
+            : tessera::view(q.scales.data(), {q.groups(), n},
+                            TESSERA_DTYPE_F16);
+    if (scheme.zeroPoints)
+      w.zeros =
+          tessera::view(q.zeros.data(), {q.groups(), n}, TESSERA_DTYPE_F16);
+    std::vector<uint16_t> c(m * n, 0x7FC0);
+    ASSERT_EQ(tessera::gemmQuantized(
+                  library, tessera::view(a.data(), {m, k}, TESSERA_DTYPE_BF16),
+                  w, tessera::view(c.data(), {m, n}, TESSERA_DTYPE_BF16)),
+              TESSERA_SUCCESS)
+        << tessera::error();
+    std::vector<double> out(m * n), ref(m * n, 0);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        for (int64_t p = 0; p < k; ++p)
+          ref[i * n + j] += double(fromBF16(a[i * k + p])) *
+                            fromBF16(bf16(q.dequantized(p, j)));
+        out[i * n + j] = fromBF16(c[i * n + j]);
+      }
+    EXPECT_LT(relativeError(out, ref), 1e-2)
+        << "format " << int(scheme.format) << " group " << scheme.group;
+  }
+  // A scheme no shipped kernel covers, and scales of the wrong shape.
+  std::vector<uint16_t> h(64 * 64);
+  tessera_view a = tessera::view(h.data(), {64, 64}, TESSERA_DTYPE_BF16);
+  tessera::QuantizedWeightViews w;
+  w.scheme = {Format::Int4, 32, false};
+  EXPECT_EQ(tessera::gemmQuantized(library, a, w, a),
+            TESSERA_ERROR_UNSUPPORTED);
+  EXPECT_NE(tessera::error().find("no shipped quantized GEMM for this scheme"),
+            std::string::npos);
+  std::vector<int8_t> codes(64 * 64);
+  w.scheme = {Format::Int8, 0, false};
+  w.codes = tessera::view(codes.data(), {64, 64}, TESSERA_DTYPE_I8);
+  w.scales = tessera::view(h.data(), {2, 64}, TESSERA_DTYPE_F16);
+  EXPECT_EQ(tessera::gemmQuantized(library, a, w, a),
+            TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(tessera::error().find("scales need [1, 64]"), std::string::npos)
+      << tessera::error();
 }
 
 TEST_P(LibraryOps, AttentionMatchesReference) {

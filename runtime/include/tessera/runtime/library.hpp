@@ -45,6 +45,25 @@ tessera_status gemmInt4(KernelLibrary &library, const tessera_view &a,
                         const tessera_view &packedWeights,
                         const tessera_view &scales, const tessera_view &c);
 
+/// Weights quantized by quantizeWeights ([K, N], not transposed), as views
+/// in the library's device memory: `codes` (int4: an I4 view of the [K, N]
+/// codes, two per byte as packInt4 stores them, its row stride counting
+/// bytes; int8: I8; fp8: F8E4M3FN), `scales` (f16 [groups, N]; fp8: the f32
+/// block scales [ceil(K / 128), ceil(N / 128)]) and, for zero-point schemes,
+/// `zeros` (f16 [groups, N]).
+struct QuantizedWeightViews {
+  WeightQuantization scheme;
+  tessera_view codes, scales, zeros;
+};
+
+/// C = A · dequant(W): bf16 A [M, K] and C [M, N], for the schemes a shipped
+/// kernel covers: int8 per channel (gemm_bf16_int8_pc), fp8 e4m3 in blocks
+/// of 128 (gemm_bf16_fp8_b128), int4 in groups of 64 with zero points
+/// (gemm_bf16_int4_g64_zp) and int4 in groups of 128 (gemm_w4a16).
+tessera_status gemmQuantized(KernelLibrary &library, const tessera_view &a,
+                             const QuantizedWeightViews &weights,
+                             const tessera_view &c);
+
 /// O = softmax(Q Kᵀ · scale [causal]) V with head dim 64, bf16 views Q, O
 /// [batch * heads, seq_q, 64] and K, V [batch * kv_heads, seq_kv, 64]
 /// (flash_attention_fwd); heads must be a multiple of kv_heads.

@@ -2,9 +2,10 @@
 //-*-===//
 //
 // The shipped kernels' embedded bundles, added to a KernelLibrary with the
-// image for a given device: the host, the emulator, CUDA GPUs (sm_80
-// images; the driver compiles the PTX for newer GPUs) and HIP GPUs (gfx942
-// code objects).
+// image for a given device: the host, the emulator, CUDA GPUs (sm_80 and
+// sm_90a images: an H100 or H200 takes the sm_90a cubin; the driver
+// compiles the PTX for GPUs without a cubin of their own) and HIP GPUs
+// (gfx942 code objects).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,10 @@
 #include "tessera/runtime/library.hpp"
 #include "tessera_kernels.h"     // generated: tessera_shipped_kernels
 #include "tessera_moe_kernels.h" // generated: tessera_shipped_moe_kernels
+// generated: tessera_shipped_gemm_{int8_pc,fp8_b128,int4_g64_zp}
+#include "tessera_gemm_fp8_b128_kernels.h"
+#include "tessera_gemm_int4_g64_zp_kernels.h"
+#include "tessera_gemm_int8_pc_kernels.h"
 
 namespace tessera {
 
@@ -22,14 +27,16 @@ namespace tessera {
 /// A library op whose kernel is missing reports it when called.
 inline int addShippedKernels(KernelLibrary &library, const Device &device) {
   int added = 0;
-  if (Module kernels = tessera_shipped_kernels::load(device)) {
-    library.add(std::move(kernels));
-    ++added;
-  }
-  if (Module moe = tessera_shipped_moe_kernels::load(device)) {
-    library.add(std::move(moe));
-    ++added;
-  }
+  using Loader = Module (*)(const Device &);
+  for (Loader load :
+       {&tessera_shipped_kernels::load, &tessera_shipped_moe_kernels::load,
+        &tessera_shipped_gemm_int8_pc::load,
+        &tessera_shipped_gemm_fp8_b128::load,
+        &tessera_shipped_gemm_int4_g64_zp::load})
+    if (Module module = load(device)) {
+      library.add(std::move(module));
+      ++added;
+    }
   return added;
 }
 
