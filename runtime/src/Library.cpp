@@ -253,36 +253,40 @@ MoeAlignment alignMoe(const int32_t *topkIds, int64_t tokens, int64_t topk,
   return alignment;
 }
 
-tessera_status moe(KernelLibrary &library, const Device &device,
-                   const tessera_view &x, const tessera_view &w13,
-                   const tessera_view &w2, const tessera_view &topkIds,
-                   const tessera_view &topkWeights, const tessera_view &out) {
-  if (!is(x, TESSERA_DTYPE_BF16, 2) || !is(w13, TESSERA_DTYPE_BF16, 3) ||
-      !is(w2, TESSERA_DTYPE_BF16, 3) || !is(topkIds, TESSERA_DTYPE_I32, 2) ||
+namespace {
+/// The kernels of a MoE block and the weight views each reads: after x (and
+/// before H) for gate+up, after H (and before out) for down.
+struct MoeKernels {
+  std::string gateUp, down;
+  std::vector<tessera_view> gateUpWeights, downWeights;
+};
+
+/// Checks the routing and output views, aligns the routing on the host
+/// (on a GPU the ids are read back; the alignment and H live in device
+/// memory for the launches) and launches both kernels.
+tessera_status runMoe(KernelLibrary &library, const Device &device,
+                      const tessera_view &x, int64_t experts, int64_t inter,
+                      MoeKernels kernels, const tessera_view &topkIds,
+                      const tessera_view &topkWeights,
+                      const tessera_view &out) {
+  int64_t tokens = x.sizes[0], hidden = x.sizes[1], topk = topkIds.sizes[1];
+  if (!is(topkIds, TESSERA_DTYPE_I32, 2) ||
       !is(topkWeights, TESSERA_DTYPE_F32, 2) || !is(out, TESSERA_DTYPE_F32, 2))
     return fail(TESSERA_ERROR_UNSUPPORTED,
-                "no shipped MoE for x " + shape(x) + ", w13 " + shape(w13) +
-                    ", w2 " + shape(w2) + ", ids " + shape(topkIds) +
-                    ", weights " + shape(topkWeights) + ", out " + shape(out) +
-                    "; supported: bf16 activations and weights, i32 ids, f32 "
-                    "weights and output");
-  int64_t tokens = x.sizes[0], hidden = x.sizes[1], experts = w13.sizes[0];
-  int64_t inter = w13.sizes[1] / 2, topk = topkIds.sizes[1];
-  if (w13.sizes[1] % 2 || w13.sizes[2] != hidden || w2.sizes[0] != experts ||
-      w2.sizes[1] != hidden || w2.sizes[2] != inter ||
-      topkIds.sizes[0] != tokens || topkWeights.sizes[0] != tokens ||
+                "no shipped MoE for ids " + shape(topkIds) + ", weights " +
+                    shape(topkWeights) + ", out " + shape(out) +
+                    "; supported: i32 ids, f32 weights and output");
+  if (topkIds.sizes[0] != tokens || topkWeights.sizes[0] != tokens ||
       topkWeights.sizes[1] != topk || out.sizes[0] != tokens ||
       out.sizes[1] != hidden)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT,
-                "MoE shapes do not agree: x " + shape(x) + ", w13 " +
-                    shape(w13) + ", w2 " + shape(w2) + ", ids " +
-                    shape(topkIds) + ", out " + shape(out));
+                "MoE shapes do not agree: x " + shape(x) + ", ids " +
+                    shape(topkIds) + ", weights " + shape(topkWeights) +
+                    ", out " + shape(out));
   if (topkIds.strides[0] != topk || topkWeights.strides[0] != topk ||
       topkIds.strides[1] != 1 || topkWeights.strides[1] != 1)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT,
                 "MoE top-k ids and weights must be dense [T, topk] views");
-  // The routing is aligned on the host: on a GPU the ids are read back, and
-  // the alignment and H live in device memory for the launches.
   DeviceScratch scratch(device);
   std::vector<int32_t> ids(tokens * topk);
   if (tessera_status status =
@@ -316,10 +320,7 @@ tessera_status moe(KernelLibrary &library, const Device &device,
           scratch.allocate(slots * inter * sizeof(uint16_t), hData))
     return status;
 
-  // The gate and up halves of w13, as two views; H holds the activations.
-  tessera_view gate = w13, up = w13;
-  gate.sizes[1] = up.sizes[1] = inter;
-  up.data = static_cast<uint16_t *>(w13.data) + inter * w13.strides[1];
+  // H holds the activations between the kernels.
   tessera_view hv = view(hData, {slots, inter}, TESSERA_DTYPE_BF16);
   tessera_view sorted = view(sortedData, {slots}, TESSERA_DTYPE_I32);
   tessera_view blocks =
@@ -330,27 +331,109 @@ tessera_status moe(KernelLibrary &library, const Device &device,
       view(topkWeights.data, {tokens * topk}, TESSERA_DTYPE_F32);
   int32_t k32 = static_cast<int32_t>(topk);
   int64_t numBlocks = slots / 64;
-  void *first[] = {const_cast<tessera_view *>(&x),
-                   &gate,
-                   &up,
-                   &hv,
-                   &sorted,
-                   &blocks,
-                   &routed,
-                   &k32};
-  if (tessera_status status = launch(library, "moe_gate_up_swiglu",
-                                     {numBlocks, (inter + 63) / 64, 1}, first))
+  std::vector<void *> first = {const_cast<tessera_view *>(&x)};
+  for (tessera_view &w : kernels.gateUpWeights)
+    first.push_back(&w);
+  for (void *arg : {(void *)&hv, (void *)&sorted, (void *)&blocks,
+                    (void *)&routed, (void *)&k32})
+    first.push_back(arg);
+  if (tessera_status status =
+          launch(library, kernels.gateUp.c_str(),
+                 {numBlocks, (inter + 63) / 64, 1}, first.data()))
     return status;
-  void *second[] = {&hv,
-                    const_cast<tessera_view *>(&w2),
-                    const_cast<tessera_view *>(&out),
-                    &weights,
-                    &sorted,
-                    &blocks,
-                    &routed,
-                    &k32};
-  return launch(library, "moe_down_combine", {numBlocks, (hidden + 63) / 64, 1},
-                second);
+  std::vector<void *> second = {&hv};
+  for (tessera_view &w : kernels.downWeights)
+    second.push_back(&w);
+  for (void *arg :
+       {(void *)const_cast<tessera_view *>(&out), (void *)&weights,
+        (void *)&sorted, (void *)&blocks, (void *)&routed, (void *)&k32})
+    second.push_back(arg);
+  return launch(library, kernels.down.c_str(),
+                {numBlocks, (hidden + 63) / 64, 1}, second.data());
+}
+} // namespace
+
+tessera_status moe(KernelLibrary &library, const Device &device,
+                   const tessera_view &x, const tessera_view &w13,
+                   const tessera_view &w2, const tessera_view &topkIds,
+                   const tessera_view &topkWeights, const tessera_view &out) {
+  if (!is(x, TESSERA_DTYPE_BF16, 2) || !is(w13, TESSERA_DTYPE_BF16, 3) ||
+      !is(w2, TESSERA_DTYPE_BF16, 3))
+    return fail(TESSERA_ERROR_UNSUPPORTED,
+                "no shipped MoE for x " + shape(x) + ", w13 " + shape(w13) +
+                    ", w2 " + shape(w2) +
+                    "; supported: bf16 activations and weights (quantized "
+                    "weights: moeQuantized)");
+  int64_t hidden = x.sizes[1], experts = w13.sizes[0];
+  int64_t inter = w13.sizes[1] / 2;
+  if (w13.sizes[1] % 2 || w13.sizes[2] != hidden || w2.sizes[0] != experts ||
+      w2.sizes[1] != hidden || w2.sizes[2] != inter)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "MoE shapes do not agree: x " + shape(x) + ", w13 " +
+                    shape(w13) + ", w2 " + shape(w2));
+  // The gate and up halves of w13, as two views.
+  tessera_view gate = w13, up = w13;
+  gate.sizes[1] = up.sizes[1] = inter;
+  up.data = static_cast<uint16_t *>(w13.data) + inter * w13.strides[1];
+  return runMoe(library, device, x, experts, inter,
+                {"moe_gate_up_swiglu", "moe_down_combine", {gate, up}, {w2}},
+                topkIds, topkWeights, out);
+}
+
+tessera_status
+moeQuantized(KernelLibrary &library, const Device &device,
+             const WeightQuantization &scheme, const tessera_view &x,
+             const QuantizedExpertViews &gate, const QuantizedExpertViews &up,
+             const QuantizedExpertViews &down, const tessera_view &topkIds,
+             const tessera_view &topkWeights, const tessera_view &out) {
+  using Format = WeightQuantization::Format;
+  bool int8 =
+      scheme.format == Format::Int8 && scheme.group == 0 && !scheme.zeroPoints;
+  bool fp8 = scheme.format == Format::Fp8 && scheme.group == 128;
+  if (!int8 && !fp8)
+    return fail(TESSERA_ERROR_UNSUPPORTED,
+                "no shipped quantized MoE for this scheme; supported: int8 "
+                "per channel, fp8 blocks of 128");
+  tessera_dtype codes = int8 ? TESSERA_DTYPE_I8 : TESSERA_DTYPE_F8E4M3FN;
+  tessera_dtype scales = int8 ? TESSERA_DTYPE_F16 : TESSERA_DTYPE_F32;
+  if (!is(x, TESSERA_DTYPE_BF16, 2))
+    return fail(TESSERA_ERROR_UNSUPPORTED, "no shipped quantized MoE for x " +
+                                               shape(x) +
+                                               "; supported: bf16 activations");
+  for (const QuantizedExpertViews *w : {&gate, &up, &down})
+    if (!is(w->codes, codes, 3) || !is(w->scales, scales, 3))
+      return fail(TESSERA_ERROR_UNSUPPORTED,
+                  std::string("the ") + (int8 ? "int8" : "fp8") +
+                      " MoE takes " + tesseraDTypeName(codes) + " codes and " +
+                      tesseraDTypeName(scales) +
+                      " scales [experts, ...]; got " + shape(w->codes) +
+                      " and " + shape(w->scales));
+  int64_t hidden = x.sizes[1], experts = gate.codes.sizes[0];
+  int64_t inter = gate.codes.sizes[1];
+  // Per expert, scales [n, 1] (int8) or [ceil(n / 128), ceil(k / 128)].
+  auto agrees = [&](const QuantizedExpertViews &w, int64_t n, int64_t k) {
+    int64_t rows = int8 ? n : (n + 127) / 128,
+            cols = int8 ? 1 : (k + 127) / 128;
+    return w.codes.sizes[0] == experts && w.codes.sizes[1] == n &&
+           w.codes.sizes[2] == k && w.scales.sizes[0] == experts &&
+           w.scales.sizes[1] == rows && w.scales.sizes[2] == cols;
+  };
+  if (!agrees(gate, inter, hidden) || !agrees(up, inter, hidden) ||
+      !agrees(down, hidden, inter))
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "quantized MoE shapes do not agree: x " + shape(x) + ", gate " +
+                    shape(gate.codes) + " scaled by " + shape(gate.scales) +
+                    ", up " + shape(up.codes) + " scaled by " +
+                    shape(up.scales) + ", down " + shape(down.codes) +
+                    " scaled by " + shape(down.scales) +
+                    " (gate and up [E, I, D], down [E, D, I])");
+  std::string suffix = int8 ? "_int8_pc" : "_fp8_b128";
+  return runMoe(library, device, x, experts, inter,
+                {"moe_gate_up_swiglu" + suffix,
+                 "moe_down_combine" + suffix,
+                 {gate.codes, gate.scales, up.codes, up.scales},
+                 {down.codes, down.scales}},
+                topkIds, topkWeights, out);
 }
 
 } // namespace tessera

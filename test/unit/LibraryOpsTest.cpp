@@ -60,9 +60,9 @@ protected:
                 TESSERA_SUCCESS)
           << tessera::error();
     // Every bundle (GEMMs and attention, the MoE block, the three
-    // quantized GEMMs) has an image for the host and for the emulator of
-    // each GPU target.
-    ASSERT_EQ(tessera::addShippedKernels(library, device), 5)
+    // quantized GEMMs, the two quantized MoE blocks) has an image for the
+    // host and for the emulator of each GPU target.
+    ASSERT_EQ(tessera::addShippedKernels(library, device), 7)
         << tessera::error();
     ASSERT_NE(library.find("gemm_bf16"), nullptr) << tessera::error();
   }
@@ -307,6 +307,125 @@ TEST_P(LibraryOps, MoeMatchesReference) {
       }
     }
   EXPECT_LT(relativeError(got, ref), 1e-2);
+}
+
+/// One weight of every expert, [E, n, k] with random values, quantized
+/// expert by expert as moeQuantized takes it.
+struct QuantizedExperts {
+  std::vector<tessera::QuantizedWeights> experts;
+  std::vector<uint8_t> codes;
+  std::vector<uint16_t> scales;
+  std::vector<float> blocks;
+  tessera::QuantizedExpertViews views;
+
+  QuantizedExperts(std::mt19937 &rng, int64_t e, int64_t n, int64_t k,
+                   tessera::WeightQuantization scheme) {
+    scheme.transposed = true;
+    std::uniform_real_distribution<float> dist(-0.2f, 0.2f);
+    std::vector<float> real(n * k);
+    for (int64_t i = 0; i < e; ++i) {
+      for (float &x : real)
+        x = dist(rng);
+      experts.push_back(tessera::quantizeWeights(real.data(), n, k, scheme));
+      const tessera::QuantizedWeights &q = experts.back();
+      codes.insert(codes.end(), q.codes.begin(), q.codes.end());
+      scales.insert(scales.end(), q.scales.begin(), q.scales.end());
+      blocks.insert(blocks.end(), q.blockScales.begin(), q.blockScales.end());
+    }
+    bool fp8 = scheme.format == tessera::WeightQuantization::Format::Fp8;
+    const tessera::QuantizedWeights &q = experts.front();
+    views.codes =
+        tessera::view(codes.data(), {e, n, k},
+                      fp8 ? TESSERA_DTYPE_F8E4M3FN : TESSERA_DTYPE_I8);
+    views.scales =
+        fp8 ? tessera::view(blocks.data(), {e, q.groups(), q.blockColumns()},
+                            TESSERA_DTYPE_F32)
+            : tessera::view(scales.data(), {e, n, 1}, TESSERA_DTYPE_F16);
+  }
+  /// The weight the kernels multiply by: dequantized, rounded to bf16.
+  double at(int64_t e, int64_t row, int64_t col) const {
+    return fromBF16(bf16(experts[e].dequantized(row, col)));
+  }
+};
+
+/// moeQuantized with int8 per-channel and fp8 block-scaled experts against
+/// a float64 MoE over the dequantized weights.
+TEST_P(LibraryOps, QuantizedMoeMatchesItsDequantizedExperts) {
+  using Format = tessera::WeightQuantization::Format;
+  const int64_t tokens = 20, experts = 4, topk = 2, hidden = 64, inter = 96;
+  for (tessera::WeightQuantization scheme :
+       {tessera::WeightQuantization{Format::Int8, 0, false},
+        tessera::WeightQuantization{Format::Fp8, 128, false}}) {
+    auto x = randomBF16(tokens * hidden, rng);
+    QuantizedExperts gate(rng, experts, inter, hidden, scheme),
+        up(rng, experts, inter, hidden, scheme),
+        down(rng, experts, hidden, inter, scheme);
+    std::vector<int32_t> ids(tokens * topk);
+    std::vector<float> weights(tokens * topk);
+    for (int64_t t = 0; t < tokens; ++t) {
+      ids[t * 2] = static_cast<int32_t>(t % 3); // expert 3 stays empty
+      ids[t * 2 + 1] = static_cast<int32_t>((t + 2) % 4 == 3 ? 0 : (t + 2) % 4);
+      weights[t * 2] = 0.6f;
+      weights[t * 2 + 1] = 0.4f;
+    }
+    std::vector<float> out(tokens * hidden, NAN);
+    ASSERT_EQ(
+        tessera::moeQuantized(
+            library, device, scheme,
+            tessera::view(x.data(), {tokens, hidden}, TESSERA_DTYPE_BF16),
+            gate.views, up.views, down.views,
+            tessera::view(ids.data(), {tokens, topk}, TESSERA_DTYPE_I32),
+            tessera::view(weights.data(), {tokens, topk}, TESSERA_DTYPE_F32),
+            tessera::view(out.data(), {tokens, hidden}, TESSERA_DTYPE_F32)),
+        TESSERA_SUCCESS)
+        << tessera::error();
+    std::vector<double> ref(tokens * hidden, 0), got(out.begin(), out.end());
+    for (int64_t t = 0; t < tokens; ++t)
+      for (int64_t j = 0; j < topk; ++j) {
+        int64_t e = ids[t * topk + j];
+        std::vector<double> act(inter);
+        for (int64_t i = 0; i < inter; ++i) {
+          double g = 0, u = 0;
+          for (int64_t d = 0; d < hidden; ++d) {
+            double xv = fromBF16(x[t * hidden + d]);
+            g += xv * gate.at(e, i, d);
+            u += xv * up.at(e, i, d);
+          }
+          // The kernel rounds the activations to bf16 between its halves.
+          act[i] = fromBF16(bf16(float(g / (1 + std::exp(-g)) * u)));
+        }
+        for (int64_t d = 0; d < hidden; ++d) {
+          double y = 0;
+          for (int64_t i = 0; i < inter; ++i)
+            y += act[i] * down.at(e, d, i);
+          ref[t * hidden + d] += weights[t * topk + j] * y;
+        }
+      }
+    EXPECT_LT(relativeError(got, ref), 1e-2) << "format " << int(scheme.format);
+  }
+  // A scheme without a shipped kernel, and a down weight of the wrong shape.
+  std::vector<uint16_t> x(tokens * hidden);
+  std::vector<int32_t> ids(tokens * topk, 0);
+  std::vector<float> weights(tokens * topk), out(tokens * hidden);
+  tessera::WeightQuantization int8{Format::Int8, 0, false};
+  QuantizedExperts gate(rng, experts, inter, hidden, int8),
+      wrong(rng, experts, inter, hidden, int8);
+  auto call = [&](tessera::WeightQuantization scheme) {
+    return tessera::moeQuantized(
+        library, device, scheme,
+        tessera::view(x.data(), {tokens, hidden}, TESSERA_DTYPE_BF16),
+        gate.views, gate.views, wrong.views,
+        tessera::view(ids.data(), {tokens, topk}, TESSERA_DTYPE_I32),
+        tessera::view(weights.data(), {tokens, topk}, TESSERA_DTYPE_F32),
+        tessera::view(out.data(), {tokens, hidden}, TESSERA_DTYPE_F32));
+  };
+  EXPECT_EQ(call({Format::Int4, 32, false}), TESSERA_ERROR_UNSUPPORTED);
+  EXPECT_NE(tessera::error().find("no shipped quantized MoE for this scheme"),
+            std::string::npos);
+  EXPECT_EQ(call(int8), TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(tessera::error().find("quantized MoE shapes do not agree"),
+            std::string::npos)
+      << tessera::error();
 }
 
 TEST_P(LibraryOps, UnsupportedCombinationsAreClearErrors) {

@@ -112,7 +112,8 @@ TEST_F(RuntimeFakeCuda, MoeAlignsOnTheHostAndLaunchesOnTheDevice) {
   // one program per 64-row block. (The fake driver runs no MoE kernel: the
   // launch reaches it and fails as an unknown kernel.)
   tessera::KernelLibrary library;
-  ASSERT_EQ(tessera::addShippedKernels(library, device), 2) << tessera::error();
+  // Every shipped bundle has sm_90a images, which an sm_90 device takes.
+  ASSERT_EQ(tessera::addShippedKernels(library, device), 7) << tessera::error();
   const int64_t tokens = 3, experts = 4, topk = 2, hidden = 64, inter = 64;
   std::vector<int32_t> ids = {0, 1, 1, 3, 0, 3}; // expert 2 gets nothing
   std::vector<float> weights(tokens * topk, 0.5f), nans(tokens * hidden, NAN);

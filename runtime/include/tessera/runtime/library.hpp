@@ -94,6 +94,26 @@ tessera_status moe(KernelLibrary &library, const Device &device,
                    const tessera_view &w2, const tessera_view &topkIds,
                    const tessera_view &topkWeights, const tessera_view &out);
 
+/// One weight of every expert, quantized expert by expert (quantizeWeights
+/// with `transposed` on each [n, k] matrix), as views in the library's
+/// device memory: codes [E, n, k] (I8 or F8E4M3FN) and scales (int8 per
+/// channel: f16 [E, n, 1]; fp8: the f32 block scales [E, ceil(n / 128),
+/// ceil(k / 128)]).
+struct QuantizedExpertViews {
+  tessera_view codes, scales;
+};
+
+/// moe with quantized expert weights, all three under `scheme` (int8 per
+/// channel or fp8 e4m3 in blocks of 128: the moe_*_int8_pc and
+/// moe_*_fp8_b128 kernels): gate and up [E, I, D], down [E, D, I]; x, the
+/// routing and out as for moe.
+tessera_status
+moeQuantized(KernelLibrary &library, const Device &device,
+             const WeightQuantization &scheme, const tessera_view &x,
+             const QuantizedExpertViews &gate, const QuantizedExpertViews &up,
+             const QuantizedExpertViews &down, const tessera_view &topkIds,
+             const tessera_view &topkWeights, const tessera_view &out);
+
 } // namespace tessera
 
 #endif // TESSERA_RUNTIME_LIBRARY_HPP

@@ -15,10 +15,13 @@
 #include "tessera/runtime/library.hpp"
 #include "tessera_kernels.h"     // generated: tessera_shipped_kernels
 #include "tessera_moe_kernels.h" // generated: tessera_shipped_moe_kernels
-// generated: tessera_shipped_gemm_{int8_pc,fp8_b128,int4_g64_zp}
+// generated: tessera_shipped_gemm_{int8_pc,fp8_b128,int4_g64_zp} and
+// tessera_shipped_moe_{int8_pc,fp8_b128}
 #include "tessera_gemm_fp8_b128_kernels.h"
 #include "tessera_gemm_int4_g64_zp_kernels.h"
 #include "tessera_gemm_int8_pc_kernels.h"
+#include "tessera_moe_fp8_b128_kernels.h"
+#include "tessera_moe_int8_pc_kernels.h"
 
 namespace tessera {
 
@@ -32,7 +35,9 @@ inline int addShippedKernels(KernelLibrary &library, const Device &device) {
        {&tessera_shipped_kernels::load, &tessera_shipped_moe_kernels::load,
         &tessera_shipped_gemm_int8_pc::load,
         &tessera_shipped_gemm_fp8_b128::load,
-        &tessera_shipped_gemm_int4_g64_zp::load})
+        &tessera_shipped_gemm_int4_g64_zp::load,
+        &tessera_shipped_moe_int8_pc::load,
+        &tessera_shipped_moe_fp8_b128::load})
     if (Module module = load(device)) {
       library.add(std::move(module));
       ++added;
