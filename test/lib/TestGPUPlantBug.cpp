@@ -42,7 +42,8 @@ struct TestGPUPlantBugPass
                      "store-lane, no-barrier, divergent-barrier, "
                      "wait-group, nibble-order, scale-register, row-index, "
                      "atomic-store, mfma-swap, mbarrier-wait, "
-                     "mbarrier-parity, proxy-fence, wgmma-layout, "
+                     "mbarrier-parity, fill-barrier, proxy-fence, "
+                     "wgmma-layout, "
                      "mbarrier-count, wgmma-descriptor, tma-destination, "
                      "buffer-extent, buffer-mask, buffer-store-mask, "
                      "inline-asm or unknown-intrinsic")};
@@ -289,6 +290,21 @@ struct TestGPUPlantBugPass
       wait->setOperand(
           1, arith::XOrIOp::create(b, wait.getLoc(), wait->getOperand(1), one));
       return success();
+    }
+    if (bug == "fill-barrier") {
+      // The threads' fallback copies into TMA buffers skip the barrier
+      // before thread 0's arrival: the other threads' stores are then
+      // ordered before no one's wait.
+      SmallVector<gpu::BarrierOp> barriers;
+      getOperation().walk([&](NVVM::MBarrierArriveOp arrive) {
+        auto branch = arrive->getParentOfType<scf::IfOp>();
+        if (auto barrier = dyn_cast_or_null<gpu::BarrierOp>(
+                branch ? branch->getPrevNode() : nullptr))
+          barriers.push_back(barrier);
+      });
+      for (gpu::BarrierOp barrier : barriers)
+        barrier.erase();
+      return success(!barriers.empty());
     }
     if (bug == "proxy-fence") {
       // The threads' fallback copies into TMA buffers skip the fence that

@@ -1,6 +1,7 @@
 //===- TestPasses.h - Test-only passes -------------------------*- C++ -*-===//
 //
-// Passes that exist for the test suites (planted bugs), registered by the
+// Passes that exist for the test suites (planted bugs, and rewrites that
+// controls need), registered by the
 // tools only in builds with TESSERA_INCLUDE_TESTS, never part of a
 // production pass.
 //
@@ -11,12 +12,14 @@
 
 namespace tessera::test {
 void registerTestGPUPlantBugPass();
+void registerTestGPUFillArrivalPass();
 void registerTestLayoutPlantBugPass();
 void registerTestQuantizePlantBugPass();
 
 /// Registers every test-only pass.
 inline void registerTestPasses() {
   registerTestGPUPlantBugPass();
+  registerTestGPUFillArrivalPass();
   registerTestLayoutPlantBugPass();
   registerTestQuantizePlantBugPass();
 }

@@ -55,6 +55,12 @@ struct Thread {
   /// Plain shared stores so far, and how many of them its last
   /// fence.proxy.async made visible to the async proxy (wgmma, TMA).
   uint64_t genericWrites = 0, fencedWrites = 0;
+  /// With race detection, per thread of the block: how many of that
+  /// thread's plain shared stores are ordered before this thread's next
+  /// access by the mbarrier phases it has waited for (a store counts once
+  /// its thread has arrived after it, directly or through a chain of
+  /// waits and arrivals).
+  std::vector<uint64_t> acquired;
   uint32_t tid = 0;
   /// The source location of the intrinsic the thread runs, if known.
   const char *site = nullptr;
@@ -96,6 +102,10 @@ struct MBarrier {
   int64_t tx = 0;
   uint32_t phase = 0;
   std::vector<BulkCopy> inFlight;
+  /// With race detection: what the arrivals of the current phase release
+  /// (Thread::acquired's form), and what each parity's last completed
+  /// phase released to the threads that wait for it.
+  std::vector<uint64_t> releasing, released[2];
 };
 
 /// One warpgroup's (128 threads') rendezvous for a wgmma.
@@ -163,6 +173,13 @@ void reportRace(const std::string &message);
 void yield();
 /// "thread T (warp W, lane L)".
 std::string who(uint32_t tid);
+/// Whether the plain store `s` remembers is ordered before the next access
+/// of thread `tid` through mbarrier phases (release by arrival, acquire by
+/// a successful wait).
+inline bool releasedTo(const Shadow &s, uint32_t tid) {
+  const std::vector<uint64_t> &acquired = block->threads[tid].acquired;
+  return s.writeSeq && !acquired.empty() && s.writeSeq <= acquired[s.writer];
+}
 /// Checks a shared-memory access against the race detector's shadow;
 /// `site` is its source location, if known.
 void access(const void *address, size_t bytes, bool write, const char *op,

@@ -134,13 +134,15 @@ std::string who(uint32_t tid) {
          ")";
 }
 
-/// Checks an access of `bytes` at `address` by thread `tid` against the
-/// shadow of shared memory. Writes by cp.async land at their wait but may
-/// happen any time after their issue (`since`).
 std::string at(const char *site) {
   return site ? std::string(" at ") + site : std::string();
 }
 
+/// Checks an access of `bytes` at `address` by thread `tid` against the
+/// shadow of shared memory. Writes by cp.async land at their wait but may
+/// happen any time after their issue (`since`). A plain store is ordered
+/// before an access by a later barrier epoch or by mbarrier phases
+/// (releasedTo).
 void access(const void *address, size_t bytes, bool write, const char *op,
             uint32_t tid, int64_t since, const char *site) {
   Block &b = *block;
@@ -160,7 +162,7 @@ void access(const void *address, size_t bytes, bool write, const char *op,
     Shadow &s = b.shadow[size_t(word)];
     std::string byte =
         " shared byte " + std::to_string(4 * word) + " with no barrier between";
-    if (s.writeEpoch >= since && s.writer != tid)
+    if (s.writeEpoch >= since && s.writer != tid && !releasedTo(s, tid))
       return reportRace(who(tid) + " " + op + at(site) +
                         (write ? " writes" : " reads") + byte + " after " +
                         who(s.writer) + " " + s.writeOp + at(s.writeSite) +
@@ -314,8 +316,11 @@ void emuRunGrid(void (*thread)(void *), void *args, int64_t gx, int64_t gy,
     std::memset(aligned, 0xA5, size_t(sharedBytes));
     b.shared = aligned;
     b.sharedBytes = sharedBytes;
-    if (raceDetection)
+    if (raceDetection) {
       b.shadow.assign(size_t(sharedBytes + 3) / 4, Shadow());
+      for (Thread &t : b.threads)
+        t.acquired.assign(size_t(threads), 0);
+    }
     block = &b;
     runBlock(thread, args);
     block = nullptr;

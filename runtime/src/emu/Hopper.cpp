@@ -22,6 +22,7 @@
 
 #include "Block.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace tessera;
@@ -99,9 +100,23 @@ MBarrier *findBarrier(const void *address, const char *op) {
   return &it->second;
 }
 
+/// Element-wise max of `from` into `into` (sized alike, or `into` empty).
+void join(std::vector<uint64_t> &into, const std::vector<uint64_t> &from) {
+  if (into.empty())
+    into.assign(from.size(), 0);
+  for (size_t i = 0; i < from.size() && i < into.size(); ++i)
+    into[i] = std::max(into[i], from[i]);
+}
+
 void completeIfDone(MBarrier &bar) {
   if (bar.pending || bar.tx)
     return;
+  // What the phase's arrivals released goes to the threads that wait for
+  // this parity.
+  if (!block->shadow.empty()) {
+    bar.released[bar.phase & 1] = std::move(bar.releasing);
+    bar.releasing.clear();
+  }
   ++bar.phase;
   bar.pending = bar.expected;
   ++block->progress;
@@ -157,6 +172,13 @@ uint64_t arrive(void *address, uint32_t bytes, const char *op) {
     return 0;
   }
   uint64_t state = bar->phase;
+  // The arrival releases the arriving thread's stores so far and what it
+  // had acquired itself.
+  if (!block->shadow.empty()) {
+    Thread &t = *block->running;
+    join(bar->releasing, t.acquired);
+    bar->releasing[t.tid] = std::max(bar->releasing[t.tid], t.genericWrites);
+  }
   bar->tx += bytes;
   --bar->pending;
   ++block->progress;
@@ -188,6 +210,10 @@ bool emuTryWaitParity(void *address, uint32_t parity) {
   // The phase of parity `parity` has completed once the current phase's
   // parity differs.
   bool done = (bar->phase & 1) != (parity & 1);
+  // A wait that sees the phase complete acquires what its arrivals
+  // released.
+  if (done && !block->shadow.empty())
+    join(block->running->acquired, bar->released[parity & 1]);
   if (!done && !block->failed) {
     block->running->waitingFor = "mbarrier.try_wait.parity";
     yield();
@@ -308,6 +334,19 @@ void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
                           "128-byte swizzling, or a base offset, which the "
                           "emulator does not model");
     static thread_local uint16_t a[64][16], bm[16][256];
+    // With race detection: per writer, how many of its plain stores every
+    // thread of the warpgroup but the writer itself has acquired through
+    // mbarriers (the writer's own stores are ordered for it).
+    std::vector<uint64_t> seenByAll;
+    if (!b.shadow.empty()) {
+      seenByAll.assign(b.ntid, UINT64_MAX);
+      for (uint32_t t = group * 128; t < group * 128 + 128; ++t)
+        for (uint32_t writer = 0; writer < b.ntid; ++writer)
+          if (writer != t)
+            seenByAll[writer] =
+                std::min(seenByAll[writer], b.threads[t].acquired[writer]);
+    }
+    int64_t epoch = int64_t(b.barrierGeneration);
     auto read = [&](uint64_t desc, bool mnMajor, unsigned mn, unsigned k,
                     uint16_t &value) {
       int64_t offset = operandOffset(desc, mnMajor, mn, k, 2);
@@ -317,14 +356,32 @@ void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
         return false;
       }
       if (!b.shadow.empty() && !b.raced) {
+        Shadow &s = b.shadow[size_t(offset / 4)];
         // A plain store is seen by wgmma (the async proxy) only after the
-        // storing thread's fence.proxy.async.
-        const Shadow &s = b.shadow[size_t(offset / 4)];
+        // storing thread's fence.proxy.async, and only when ordered before
+        // the wgmma of every thread of the warpgroup: by a barrier since,
+        // or by mbarrier phases each of them waited for.
         if (s.writeSeq && s.writeSeq > b.threads[s.writer].fencedWrites) {
           reportRace("wgmma" + at(b.running->site) + " reads shared byte " +
                      std::to_string(offset) + " that " + who(s.writer) +
                      " st.shared" + at(s.writeSite) +
                      " wrote with no fence.proxy.async after it");
+        } else if (s.writeEpoch == epoch &&
+                   !(s.writeSeq && s.writeSeq <= seenByAll[s.writer])) {
+          reportRace("wgmma of warpgroup " + std::to_string(group) +
+                     at(b.running->site) + " reads shared byte " +
+                     std::to_string(offset) + " that " + who(s.writer) + " " +
+                     s.writeOp + at(s.writeSite) +
+                     " wrote with no barrier or mbarrier wait of every "
+                     "thread of the warpgroup between");
+        }
+        // The warpgroup's read, for later writes to check against.
+        if (s.readEpoch != epoch || s.reader != group * 128) {
+          s.readEpoch = epoch;
+          s.reader = group * 128;
+          s.manyReaders = true;
+          s.readOp = "wgmma";
+          s.readSite = b.running->site;
         }
       }
       if (pendingWrite(offset))
