@@ -42,7 +42,8 @@ struct TestGPUPlantBugPass
                      "store-lane, no-barrier, divergent-barrier, "
                      "wait-group, nibble-order, scale-register, row-index, "
                      "atomic-store, mfma-swap, mbarrier-wait, "
-                     "mbarrier-parity, fill-barrier, proxy-fence, "
+                     "mbarrier-parity, fill-barrier, readlane-row, "
+                     "readlane-divergent, proxy-fence, "
                      "wgmma-layout, "
                      "mbarrier-count, wgmma-descriptor, tma-destination, "
                      "buffer-extent, buffer-mask, buffer-store-mask, "
@@ -289,6 +290,31 @@ struct TestGPUPlantBugPass
           arith::ConstantIntOp::create(b, wait.getLoc(), b.getI32Type(), 1);
       wait->setOperand(
           1, arith::XOrIOp::create(b, wait.getLoc(), wait->getOperand(1), one));
+      return success();
+    }
+    if (bug == "readlane-row" || bug == "readlane-divergent") {
+      // AMD: the first shuffle's result (a row reduction's first step) is
+      // replaced by one lane's for the whole wave: lane 0's (rows held by
+      // other lanes get lane 0's row), or each thread's own id, which the
+      // scalar lane operand cannot be.
+      auto shuffle = first<gpu::ShuffleOp>();
+      if (!shuffle ||
+          !isa<Float32Type, IntegerType>(shuffle.getShuffleResult().getType()))
+        return failure();
+      OpBuilder b(shuffle);
+      b.setInsertionPointAfter(shuffle);
+      Location loc = shuffle.getLoc();
+      Value lane = bug == "readlane-row"
+                       ? arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0)
+                             .getResult()
+                       : arith::IndexCastOp::create(
+                             b, loc, b.getI32Type(),
+                             gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x))
+                             .getResult();
+      Value value = shuffle.getShuffleResult();
+      auto read =
+          ROCDL::ReadlaneOp::create(b, loc, value.getType(), value, lane);
+      value.replaceAllUsesExcept(read, read);
       return success();
     }
     if (bug == "fill-barrier") {

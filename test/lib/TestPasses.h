@@ -12,14 +12,14 @@
 
 namespace tessera::test {
 void registerTestGPUPlantBugPass();
-void registerTestGPUFillArrivalPass();
+void registerTestGPUControlPasses();
 void registerTestLayoutPlantBugPass();
 void registerTestQuantizePlantBugPass();
 
 /// Registers every test-only pass.
 inline void registerTestPasses() {
   registerTestGPUPlantBugPass();
-  registerTestGPUFillArrivalPass();
+  registerTestGPUControlPasses();
   registerTestLayoutPlantBugPass();
   registerTestQuantizePlantBugPass();
 }

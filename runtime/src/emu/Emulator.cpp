@@ -526,6 +526,56 @@ uint32_t emuDsSwizzle(uint32_t data, uint32_t pattern) {
       [](Warp &, uint32_t) { return 0u; });
 }
 
+/// v_readlane_b32 (`from` >= 0) and v_readfirstlane_b32 (`from` < 0):
+/// every lane of the wave receives `value` of lane `from`, or of the first
+/// active lane (all of the wave's are: a collective has them all at one
+/// call). The lane index is a scalar operand, so it must be the same in
+/// every lane.
+uint32_t readLane(const char *kind, uint32_t value, int64_t from) {
+  Warp &w = warp();
+  uint32_t l = lane();
+  w.shuffled[l] = value;
+  w.laneMask[l] = from < 0 ? 0 : uint32_t(from);
+  collective(kind, [&](Warp &w) {
+    unsigned lanes = lanesOfWarp();
+    uint32_t source = w.laneMask[0];
+    for (unsigned i = 1; i < lanes; ++i)
+      if (w.laneMask[i] != source)
+        return failBlock(std::string(kind) + " of wave " +
+                         std::to_string(warpIndex()) +
+                         " with lane indices that differ across the wave (" +
+                         std::to_string(source) + " in lane 0, " +
+                         std::to_string(w.laneMask[i]) + " in lane " +
+                         std::to_string(i) + ")");
+    if (source >= lanes)
+      return failBlock(std::string(kind) + " of lane " +
+                       std::to_string(source) + ", outside a wave of " +
+                       std::to_string(lanes) + " lanes");
+    for (unsigned i = 0; i < lanes; ++i)
+      w.out[i][0] = w.shuffled[source];
+  });
+  return warp().out[l][0];
+}
+uint32_t emuReadlaneI32(uint32_t value, uint32_t from) {
+  return readLane("v_readlane", value, from);
+}
+uint32_t emuReadfirstlaneI32(uint32_t value) {
+  return readLane("v_readfirstlane", value, -1);
+}
+float readLaneF32(const char *kind, float value, int64_t from) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  bits = readLane(kind, bits, from);
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+float emuReadlaneF32(float value, uint32_t from) {
+  return readLaneF32("v_readlane", value, from);
+}
+float emuReadfirstlaneF32(float value) {
+  return readLaneF32("v_readfirstlane", value, -1);
+}
+
 /// v_mfma_f32_32x32x8: the wave's last lane computes the 32x32 block.
 template <bool F16>
 void emuMfma32x32x8(float *d, uint64_t a, uint64_t b, const float *c,
@@ -625,6 +675,12 @@ const std::unordered_map<std::string_view, void *> &registry() {
         {"llvm.amdgcn.mbcnt.hi", reinterpret_cast<void *>(emuMbcntHi)},
         {"llvm.amdgcn.ds.bpermute", reinterpret_cast<void *>(emuDsBpermute)},
         {"llvm.amdgcn.ds.swizzle", reinterpret_cast<void *>(emuDsSwizzle)},
+        {"llvm.amdgcn.readlane.i32", reinterpret_cast<void *>(emuReadlaneI32)},
+        {"llvm.amdgcn.readlane.f32", reinterpret_cast<void *>(emuReadlaneF32)},
+        {"llvm.amdgcn.readfirstlane.i32",
+         reinterpret_cast<void *>(emuReadfirstlaneI32)},
+        {"llvm.amdgcn.readfirstlane.f32",
+         reinterpret_cast<void *>(emuReadfirstlaneF32)},
         // v_exp_f32, modelled as ex2.approx.ftz is (its error is not).
         {"llvm.amdgcn.exp2.f32", reinterpret_cast<void *>(emuEx2ApproxFtz)},
         {"llvm.amdgcn.mfma.f32.32x32x8bf16.1k",
