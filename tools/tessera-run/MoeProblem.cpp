@@ -119,7 +119,8 @@ public:
            " topk=" + std::to_string(topk) +
            " hidden=" + std::to_string(hidden) +
            " inter=" + std::to_string(inter) + "," + quantized + " " +
-           std::to_string(emptyExperts) + " experts without tokens";
+           std::to_string(emptyExperts) + " experts without tokens, " +
+           std::to_string(largestExpert) + " rows in the largest";
   }
 
   void prepare(std::mt19937 &rng) override {
@@ -165,6 +166,11 @@ public:
     for (int64_t e = 0; e < experts; ++e)
       if (std::find(expertIds.begin(), expertIds.end(), e) != expertIds.end())
         --emptyExperts;
+    // More rows than a block's 64 make an expert span several blocks.
+    largestExpert = 0;
+    for (int64_t e = 0; e < experts; ++e)
+      largestExpert = std::max<int64_t>(
+          largestExpert, std::count(topkIds.begin(), topkIds.end(), e));
     slots = static_cast<int64_t>(sortedIds.size());
     if (scheme) {
       const auto *bits = w13.as<uint16_t>();
@@ -328,7 +334,7 @@ private:
   std::unique_ptr<Tensor> h;
   std::vector<int32_t> topkIds, sortedIds, expertIds;
   std::vector<float> topkWeights;
-  int64_t slots = 0, emptyExperts = 0;
+  int64_t slots = 0, emptyExperts = 0, largestExpert = 0;
 };
 
 const bool registered = registerProblem<MoeExpertBlock>("moe_gate_up_swiglu");
