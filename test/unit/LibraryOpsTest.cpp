@@ -258,6 +258,41 @@ TEST_P(LibraryOps, MoeAlignmentPadsRunsAndSkipsEmptyExperts) {
             (std::vector<int32_t>{0, 4, 6, 6, 1, 2, 6, 6, 3, 5, 6, 6}));
 }
 
+/// The float64 MoE block: sum over each token's experts e of its weight
+/// times down_e(silu(gate_e x) * up_e x), the activations rounded to bf16
+/// as the kernels' H is; gate(e, i, d), up(e, i, d) and down(e, d, i) give
+/// the weights the kernels multiply by.
+template <typename Gate, typename Up, typename Down>
+std::vector<double>
+moeReference(const std::vector<uint16_t> &x, const std::vector<int32_t> &ids,
+             const std::vector<float> &weights, int64_t hidden, int64_t inter,
+             Gate gate, Up up, Down down) {
+  int64_t tokens = int64_t(x.size()) / hidden,
+          topk = int64_t(ids.size()) / tokens;
+  std::vector<double> ref(tokens * hidden, 0);
+  for (int64_t t = 0; t < tokens; ++t)
+    for (int64_t j = 0; j < topk; ++j) {
+      int64_t e = ids[t * topk + j];
+      std::vector<double> act(inter);
+      for (int64_t i = 0; i < inter; ++i) {
+        double g = 0, u = 0;
+        for (int64_t d = 0; d < hidden; ++d) {
+          double xv = fromBF16(x[t * hidden + d]);
+          g += xv * gate(e, i, d);
+          u += xv * up(e, i, d);
+        }
+        act[i] = fromBF16(bf16(float(g / (1 + std::exp(-g)) * u)));
+      }
+      for (int64_t d = 0; d < hidden; ++d) {
+        double y = 0;
+        for (int64_t i = 0; i < inter; ++i)
+          y += act[i] * down(e, d, i);
+        ref[t * hidden + d] += weights[t * topk + j] * y;
+      }
+    }
+  return ref;
+}
+
 TEST_P(LibraryOps, MoeMatchesReference) {
   const int64_t tokens = 20, experts = 4, topk = 2, hidden = 64, inter = 64;
   auto x = randomBF16(tokens * hidden, rng);
@@ -285,27 +320,18 @@ TEST_P(LibraryOps, MoeMatchesReference) {
           tessera::view(out.data(), {tokens, hidden}, TESSERA_DTYPE_F32)),
       TESSERA_SUCCESS)
       << tessera::error();
-  std::vector<double> ref(tokens * hidden, 0), got(out.begin(), out.end());
-  for (int64_t t = 0; t < tokens; ++t)
-    for (int64_t j = 0; j < topk; ++j) {
-      int64_t e = ids[t * topk + j];
-      std::vector<double> act(inter);
-      for (int64_t i = 0; i < inter; ++i) {
-        double g = 0, u = 0;
-        for (int64_t d = 0; d < hidden; ++d) {
-          double xv = fromBF16(x[t * hidden + d]);
-          g += xv * fromBF16(w13[(e * 2 * inter + i) * hidden + d]);
-          u += xv * fromBF16(w13[(e * 2 * inter + inter + i) * hidden + d]);
-        }
-        act[i] = g / (1 + std::exp(-g)) * u;
-      }
-      for (int64_t d = 0; d < hidden; ++d) {
-        double y = 0;
-        for (int64_t i = 0; i < inter; ++i)
-          y += act[i] * fromBF16(w2[(e * hidden + d) * inter + i]);
-        ref[t * hidden + d] += weights[t * topk + j] * y;
-      }
-    }
+  std::vector<double> got(out.begin(), out.end());
+  std::vector<double> ref = moeReference(
+      x, ids, weights, hidden, inter,
+      [&](int64_t e, int64_t i, int64_t d) {
+        return fromBF16(w13[(e * 2 * inter + i) * hidden + d]);
+      },
+      [&](int64_t e, int64_t i, int64_t d) {
+        return fromBF16(w13[(e * 2 * inter + inter + i) * hidden + d]);
+      },
+      [&](int64_t e, int64_t d, int64_t i) {
+        return fromBF16(w2[(e * hidden + d) * inter + i]);
+      });
   EXPECT_LT(relativeError(got, ref), 1e-2);
 }
 
@@ -379,28 +405,12 @@ TEST_P(LibraryOps, QuantizedMoeMatchesItsDequantizedExperts) {
             tessera::view(out.data(), {tokens, hidden}, TESSERA_DTYPE_F32)),
         TESSERA_SUCCESS)
         << tessera::error();
-    std::vector<double> ref(tokens * hidden, 0), got(out.begin(), out.end());
-    for (int64_t t = 0; t < tokens; ++t)
-      for (int64_t j = 0; j < topk; ++j) {
-        int64_t e = ids[t * topk + j];
-        std::vector<double> act(inter);
-        for (int64_t i = 0; i < inter; ++i) {
-          double g = 0, u = 0;
-          for (int64_t d = 0; d < hidden; ++d) {
-            double xv = fromBF16(x[t * hidden + d]);
-            g += xv * gate.at(e, i, d);
-            u += xv * up.at(e, i, d);
-          }
-          // The kernel rounds the activations to bf16 between its halves.
-          act[i] = fromBF16(bf16(float(g / (1 + std::exp(-g)) * u)));
-        }
-        for (int64_t d = 0; d < hidden; ++d) {
-          double y = 0;
-          for (int64_t i = 0; i < inter; ++i)
-            y += act[i] * down.at(e, d, i);
-          ref[t * hidden + d] += weights[t * topk + j] * y;
-        }
-      }
+    std::vector<double> got(out.begin(), out.end());
+    std::vector<double> ref = moeReference(
+        x, ids, weights, hidden, inter,
+        [&](int64_t e, int64_t i, int64_t d) { return gate.at(e, i, d); },
+        [&](int64_t e, int64_t i, int64_t d) { return up.at(e, i, d); },
+        [&](int64_t e, int64_t d, int64_t i) { return down.at(e, d, i); });
     EXPECT_LT(relativeError(got, ref), 1e-2) << "format " << int(scheme.format);
   }
   // A scheme without a shipped kernel, and a down weight of the wrong shape.
