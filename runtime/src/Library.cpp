@@ -80,6 +80,11 @@ bool is(const tessera_view &view, tessera_dtype dtype, int64_t rank) {
   return view.dtype == dtype && view.rank == rank;
 }
 
+/// The shipped GEMMs' grid: one program per 128x128 tile of C.
+tessera_grid gemmGrid(const tessera_view &c) {
+  return {(c.sizes[0] + 127) / 128, (c.sizes[1] + 127) / 128, 1};
+}
+
 tessera_status launch(KernelLibrary &library, const char *kernel,
                       tessera_grid grid, void *const *args) {
   Module *module = library.find(kernel);
@@ -110,8 +115,7 @@ tessera_status gemm(KernelLibrary &library, const tessera_view &a,
   void *args[] = {const_cast<tessera_view *>(&a),
                   const_cast<tessera_view *>(&b),
                   const_cast<tessera_view *>(&c)};
-  return launch(library, "gemm_bf16",
-                {(c.sizes[0] + 127) / 128, (c.sizes[1] + 127) / 128, 1}, args);
+  return launch(library, "gemm_bf16", gemmGrid(c), args);
 }
 
 tessera_status gemmInt4(KernelLibrary &library, const tessera_view &a,
@@ -137,8 +141,7 @@ tessera_status gemmInt4(KernelLibrary &library, const tessera_view &a,
   void *args[] = {const_cast<tessera_view *>(&a), &packed,
                   const_cast<tessera_view *>(&s),
                   const_cast<tessera_view *>(&c)};
-  return launch(library, "gemm_w4a16",
-                {(c.sizes[0] + 127) / 128, (c.sizes[1] + 127) / 128, 1}, args);
+  return launch(library, "gemm_w4a16", gemmGrid(c), args);
 }
 
 tessera_status gemmQuantized(KernelLibrary &library, const tessera_view &a,
@@ -201,9 +204,7 @@ tessera_status gemmQuantized(KernelLibrary &library, const tessera_view &a,
   if (scheme.zeroPoints)
     args.push_back(const_cast<tessera_view *>(&weights.zeros));
   args.push_back(const_cast<tessera_view *>(&c));
-  return launch(library, kernel,
-                {(c.sizes[0] + 127) / 128, (c.sizes[1] + 127) / 128, 1},
-                args.data());
+  return launch(library, kernel, gemmGrid(c), args.data());
 }
 
 tessera_status attention(KernelLibrary &library, const tessera_view &q,

@@ -48,15 +48,15 @@ tessera_status marshal(const KernelEntry &entry, void *const *args,
     if (view->rank != rank)
       return fail(TESSERA_ERROR_INVALID_ARGUMENT,
                   where(i) + " must be a view of rank " + std::to_string(rank));
-    for (int64_t r = 0; r < rank; ++r)
+    bool empty = false;
+    for (int64_t r = 0; r < rank; ++r) {
       if (view->sizes[r] < 0 || view->sizes[r] >= kMaxViewSize)
         return fail(TESSERA_ERROR_INVALID_ARGUMENT,
                     where(i) + ": size " + std::to_string(view->sizes[r]) +
                         " of dimension " + std::to_string(r) +
                         " is outside [0, 2^48)");
-    bool empty = false;
-    for (int64_t r = 0; r < rank; ++r)
       empty |= view->sizes[r] == 0;
+    }
     if (!view->data && !empty)
       return fail(TESSERA_ERROR_INVALID_ARGUMENT,
                   where(i) + " has elements but a null data pointer");

@@ -90,8 +90,8 @@ static int run(int argc, char **argv) {
       value = name.substr(eq + 1);
       name = name.substr(0, eq);
     }
-    int64_t number = 0;
-    auto integer = [&](const std::string &text) {
+    auto integer = [](const std::string &text) {
+      int64_t number = 0;
       if (!parseInteger(text, number))
         throw std::invalid_argument(text);
       return number;
@@ -137,7 +137,7 @@ static int run(int argc, char **argv) {
       else if (name == "iters")
         iters = integer(value);
       else if (shapeFlags.count(name)) {
-        if (integer(value) < 0 || number > kMaxExtent)
+        if (int64_t extent = integer(value); extent < 0 || extent > kMaxExtent)
           return usage(("--" + name + " must lie in [0, 2^24]").c_str());
         values[name] = value;
       } else
