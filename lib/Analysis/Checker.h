@@ -90,6 +90,12 @@ private:
   /// induction variable over a multiple of its step) leave the remainder,
   /// and a quotient or remainder the bounds pin to one value is that value.
   const Term *simplifyUnderFacts(const Term *term);
+  /// Whether `goal` follows from the facts in scope by linear arithmetic,
+  /// its (and their) if-then-elses, minimums and maximums split into cases
+  /// (LinearProof.cpp). False says nothing.
+  bool provedLinearly(const Term *goal);
+  bool provedLinearly(const Term *goal, llvm::ArrayRef<const Term *> hypotheses,
+                      unsigned splits, unsigned &budget);
   /// Whether a few candidate values of the symbols (each within its bounds
   /// given the values chosen before it) make every one of `facts` true: a
   /// model found without Z3. False says nothing.

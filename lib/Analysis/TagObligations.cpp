@@ -166,7 +166,10 @@ bool Checker::prove(
   if (!reporting)
     return true;
   goal = simplifyUnderFacts(goal);
-  if (terms.provedByCases(goal) || simplifyByBounds(goal)->isTrue())
+  if (terms.provedByCases(goal))
+    goal = terms.boolean(true);
+  else if (const Term *folded = simplifyByBounds(goal);
+           folded->isTrue() || provedLinearly(folded))
     goal = terms.boolean(true);
   Query query;
   query.facts.append(kernelFacts.begin(), kernelFacts.end());
