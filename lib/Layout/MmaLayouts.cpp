@@ -25,10 +25,13 @@ static llvm::SmallVector<Coord> broadcast(int64_t count) {
 
 /// The warp grid with the smallest per-warp perimeter (operand traffic),
 /// each warp keeping at least one atomM x atomN block; with `warpsAlongM`,
-/// one column of warps when M allows.
+/// one column of warps when M allows. Ties go to fewer warps along M, or
+/// with `moreAlongM` to more (fewer rows of A per warp: int8 A tiles are
+/// usually quantized in registers from a wider tile).
 static std::optional<WarpGrid> chooseWarpGrid(int64_t m, int64_t n,
                                               int64_t numWarps, int64_t atomM,
-                                              int64_t atomN, bool warpsAlongM) {
+                                              int64_t atomN, bool warpsAlongM,
+                                              bool moreAlongM = false) {
   std::optional<WarpGrid> best;
   for (int64_t wm = 1; wm <= numWarps; wm *= 2) {
     int64_t wn = numWarps / wm;
@@ -36,7 +39,10 @@ static std::optional<WarpGrid> chooseWarpGrid(int64_t m, int64_t n,
       continue;
     if (warpsAlongM && m / numWarps >= atomM && wn != 1)
       continue;
-    if (best && m / wm + n / wn >= m / best->warpsM + n / best->warpsN)
+    int64_t perimeter = m / wm + n / wn;
+    int64_t bestPerimeter = best ? m / best->warpsM + n / best->warpsN : 0;
+    if (best && (perimeter > bestPerimeter ||
+                 (perimeter == bestPerimeter && !moreAlongM)))
       continue;
     best = WarpGrid{wm, wn};
   }
@@ -84,7 +90,7 @@ std::optional<WgmmaLayouts> tessera::getWgmmaLayouts(int64_t m, int64_t n,
 
 std::optional<MmaSyncLayouts>
 tessera::getMmaSyncLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
-                           std::string *why, bool warpsAlongM) {
+                           std::string *why, bool warpsAlongM, bool int8) {
   auto fail = [&](const std::string &message) -> std::optional<MmaSyncLayouts> {
     if (why)
       *why = message;
@@ -92,10 +98,13 @@ tessera::getMmaSyncLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
   };
   if (!isPowerOfTwoShape({m, n, k, numWarps}))
     return fail("MMA sizes and the warp count must be powers of two");
-  if (m < 16 || n < 8 || k < 16)
-    return fail("mma.sync m16n8k16 needs M >= 16, N >= 8 and K >= 16");
+  // The instruction's K: 16 for 16-bit operands, 32 for 8-bit integers.
+  int64_t atomK = int8 ? 32 : 16;
+  if (m < 16 || n < 8 || k < atomK)
+    return fail(int8 ? "mma.sync m16n8k32 needs M >= 16, N >= 8 and K >= 32"
+                     : "mma.sync m16n8k16 needs M >= 16, N >= 8 and K >= 16");
   std::optional<WarpGrid> grid =
-      chooseWarpGrid(m, n, numWarps, 16, 8, warpsAlongM);
+      chooseWarpGrid(m, n, numWarps, 16, 8, warpsAlongM, /*moreAlongM=*/int8);
   if (!grid)
     return fail("the " + std::to_string(numWarps) +
                 " warps cannot each take "
@@ -119,23 +128,25 @@ tessera::getMmaSyncLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
             .withBases(LinearLayout::Register, steps(0, 16, l.warpM))
             .withBases(LinearLayout::Warp, warpN)
             .withBases(LinearLayout::Warp, warpM);
-  // A: the 16x16 atom (one ldmatrix.x4), the k16 steps, the m16 ones;
-  // broadcast over the warps that share a row of the grid.
-  l.a = atoms::mmaM16N8K16A()
+  // A: the 16x16 atom (one ldmatrix.x4; 16x32 for int8), the K steps, the
+  // m16 ones; broadcast over the warps that share a row of the grid.
+  l.a = (int8 ? atoms::mmaM16N8K32A() : atoms::mmaM16N8K16A())
             .withShape({m, k})
-            .withBases(LinearLayout::Register, steps(1, 16, k))
+            .withBases(LinearLayout::Register, steps(1, atomK, k))
             .withBases(LinearLayout::Register, steps(0, 16, l.warpM))
             .withBases(LinearLayout::Warp, broadcast(wn))
             .withBases(LinearLayout::Warp, warpM);
   // B: one ldmatrix.x{4,2}.trans block (two n8 atoms or one), the k16
   // steps, the remaining n repetitions; broadcast over the grid's columns.
-  LinearLayout b = atoms::mmaM16N8K16B().withShape({k, n});
+  // (int8: the 32x8 atom, whose k runs ldmatrix cannot transpose.)
+  LinearLayout b =
+      (int8 ? atoms::mmaM16N8K32B() : atoms::mmaM16N8K16B()).withShape({k, n});
   int64_t nBlock = 8;
   if (l.bMatrices == 4) {
     b = b.withBases(LinearLayout::Register, {{0, 8}});
     nBlock = 16;
   }
-  l.b = b.withBases(LinearLayout::Register, steps(0, 16, k))
+  l.b = b.withBases(LinearLayout::Register, steps(0, atomK, k))
             .withBases(LinearLayout::Register, steps(1, nBlock, l.warpN))
             .withBases(LinearLayout::Warp, warpN)
             .withBases(LinearLayout::Warp, broadcast(wm));

@@ -24,6 +24,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 
+#include <set>
+
 namespace tessera {
 #define GEN_PASS_DEF_TILESETTARGET
 #define GEN_PASS_DEF_TILEASSIGNLAYOUTS
@@ -67,8 +69,12 @@ public:
   LogicalResult run();
 
 private:
+  /// Gives `value` `layout`, or fails when it has another; with
+  /// `permutable`, another that gives every thread the same elements in
+  /// other registers will do (the user looks its elements up by
+  /// coordinate: a broadcast's input, a quantization's scales).
   LogicalResult require(Value value, const LinearLayout &layout,
-                        Operation *user);
+                        Operation *user, bool permutable = false);
   LogicalResult anchorMma(tile::MmaOp mma);
   /// Why `mma` cannot run as wgmma reading its operands from TMA-filled
   /// shared tiles; empty when it can.
@@ -91,10 +97,33 @@ private:
 };
 } // namespace
 
+/// Whether, in every thread, `lhs` and `rhs` hold the same elements.
+static bool sameElementsPerThread(const LinearLayout &lhs,
+                                  const LinearLayout &rhs) {
+  if (lhs.getShape() != rhs.getShape() ||
+      lhs.getSize(LinearLayout::Lane) != rhs.getSize(LinearLayout::Lane) ||
+      lhs.getSize(LinearLayout::Warp) != rhs.getSize(LinearLayout::Warp))
+    return false;
+  for (int64_t warp = 0; warp < lhs.getSize(LinearLayout::Warp); ++warp)
+    for (int64_t lane = 0; lane < lhs.getSize(LinearLayout::Lane); ++lane) {
+      auto held = [&](const LinearLayout &layout) {
+        std::set<Coord> coords;
+        for (int64_t reg = 0; reg < layout.getSize(LinearLayout::Register);
+             ++reg)
+          coords.insert(layout.apply(reg, lane, warp));
+        return coords;
+      };
+      if (held(lhs) != held(rhs))
+        return false;
+    }
+  return true;
+}
+
 LogicalResult LayoutAssigner::require(Value value, const LinearLayout &layout,
-                                      Operation *user) {
+                                      Operation *user, bool permutable) {
   auto [it, inserted] = layouts.try_emplace(value, layout);
-  if (inserted || it->second == layout)
+  if (inserted || it->second == layout ||
+      (permutable && sameElementsPerThread(it->second, layout)))
     return success();
   InFlightDiagnostic diag =
       user->emitOpError("needs a tile in a second layout (")
@@ -107,10 +136,22 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
   auto a = cast<RankedTensorType>(mma.getA().getType());
   auto b = cast<RankedTensorType>(mma.getB().getType());
   Type element = a.getElementType();
-  if (!(element.isBF16() || element.isF16()) || b.getElementType() != element)
+  // 8-bit integers with 32-bit accumulators: mma.sync m16n8k32.
+  bool int8 = element.isInteger(8) && b.getElementType() == element &&
+              cast<RankedTensorType>(mma.getAcc().getType())
+                  .getElementType()
+                  .isInteger(32);
+  if (int8 && target.vendor == Vendor::Amd)
+    return mma.emitOpError("on i8 operands is not supported by the ")
+           << target.chip << " backend yet (bf16 and f16 are)";
+  if (!int8 &&
+      (!(element.isBF16() || element.isF16()) || b.getElementType() != element))
     return mma.emitOpError("on ")
            << element << " operands is not supported by the " << target.chip
-           << " backend yet (bf16 and f16 are)";
+           << " backend yet (bf16 and f16 are"
+           << (target.vendor == Vendor::Amd
+                   ? ")"
+                   : ", and i8 with i32 accumulators)");
   if (a.getRank() != 2 || b.getRank() != 2)
     return mma.emitOpError("with batch dimensions is not supported by the ")
            << target.chip << " backend yet";
@@ -155,7 +196,7 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
     la = l->a, lb = l->b, lc = l->c;
   } else {
     std::optional<MmaSyncLayouts> l =
-        getMmaSyncLayouts(m, n, k, numWarps, &why, warpsAlongM);
+        getMmaSyncLayouts(m, n, k, numWarps, &why, warpsAlongM, int8);
     if (!l)
       return mma.emitOpError("cannot be distributed over mma.sync: ") << why;
     la = l->a, lb = l->b, lc = l->c;
@@ -239,19 +280,19 @@ FailureOr<bool> LayoutAssigner::unify(ArrayRef<Value> group, Operation *op) {
 }
 
 LogicalResult LayoutAssigner::checkSupported(Operation *op) {
-  if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
-    if (cast<RankedTensorType>(broadcast.getInput().getType()).getRank() ==
-        cast<RankedTensorType>(broadcast.getType()).getRank())
-      return op->emitOpError("expanding unit dimensions is not supported by "
-                             "the ")
-             << target.chip << " backend yet (new dimensions are)";
   if (auto unpack = dyn_cast<tile::UnpackOp>(op);
       unpack && !unpack.hasNaturalOrder())
     return op->emitOpError("with a permuted order is not supported by the ")
            << target.chip << " backend yet";
-  if (isa<tile::QuantOp>(op))
-    return op->emitOpError("is not supported by the ")
-           << target.chip << " backend yet";
+  if (auto quant = dyn_cast<tile::QuantOp>(op)) {
+    // int8 codes feed mma.sync m16n8k32, which AMD chips lack here.
+    if (!quant.getCodes().getType().getElementType().isInteger(8) ||
+        target.vendor == Vendor::Amd)
+      return op->emitOpError("to ")
+             << quant.getCodes().getType().getElementType()
+             << " is not supported by the " << target.chip << " backend yet"
+             << (target.vendor == Vendor::Amd ? "" : " (i8 is)");
+  }
   if (auto store = dyn_cast<tile::StoreOp>(op))
     if (isa<tile::SharedType>(store.getDest().getType()))
       return op->emitOpError("into shared memory is not supported by the ")
@@ -343,17 +384,44 @@ LogicalResult LayoutAssigner::run() {
   // broadcast results to inputs).
   SmallVector<std::tuple<Value, Value, SmallVector<unsigned>, Operation *>>
       slices; // (from, to, dropped dims, op)
+  // Layouts derived from another value's (from, to, how, op): the packed
+  // codes of an unpack, the scales of a (de)quantization, the input of a
+  // broadcast that expands unit dimensions; `permutable` as for require.
+  struct Derived {
+    Value from, to;
+    std::function<LinearLayout(const LinearLayout &)> how;
+    Operation *op;
+    bool permutable = false;
+  };
+  SmallVector<Derived> derived;
   kernel.walk([&](Operation *op) {
     if (auto reduce = dyn_cast<tile::ReduceOp>(op))
       slices.push_back({reduce.getInput(),
                         reduce.getResult(),
                         {unsigned(reduce.getDim())},
                         op});
-    else if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
-      slices.push_back({broadcast.getResult(), broadcast.getInput(),
-                        SmallVector<unsigned>(broadcast.getDims().begin(),
-                                              broadcast.getDims().end()),
-                        op});
+    else if (auto broadcast = dyn_cast<tile::BroadcastOp>(op)) {
+      ArrayRef<int64_t> shape = broadcast.getType().getShape();
+      ArrayRef<int64_t> inShape = broadcast.getInput().getType().getShape();
+      if (shape.size() != inShape.size()) {
+        slices.push_back({broadcast.getResult(), broadcast.getInput(),
+                          SmallVector<unsigned>(broadcast.getDims().begin(),
+                                                broadcast.getDims().end()),
+                          op});
+      } else {
+        // Unit dimensions expanded: the input is the result grouped by the
+        // whole of each expanded dimension.
+        SmallVector<int64_t> group(shape.size(), 1);
+        for (int64_t dim : broadcast.getDims())
+          group[dim] = shape[dim];
+        SmallVector<int64_t> to(inShape);
+        derived.push_back({broadcast.getResult(), broadcast.getInput(),
+                           [group, to](const LinearLayout &l) {
+                             return l.grouped(group, to);
+                           },
+                           op, /*permutable=*/true});
+      }
+    }
     // Row indices of a gather or scatter: held with the rows they choose.
     auto rowsOf = [&](Value tile, Value rows) {
       unsigned rank = cast<RankedTensorType>(tile.getType()).getRank();
@@ -369,12 +437,6 @@ LogicalResult LayoutAssigner::run() {
              scatter && scatter.getRows())
       rowsOf(scatter.getValue(), scatter.getRows());
   });
-  // Layouts derived from another value's (from, to, how, op): the packed
-  // codes of an unpack, the scales of a dequantization.
-  SmallVector<std::tuple<Value, Value,
-                         std::function<LinearLayout(const LinearLayout &)>,
-                         Operation *>>
-      derived;
   kernel.walk([&](Operation *op) {
     if (auto unpack = dyn_cast<tile::UnpackOp>(op)) {
       unsigned dim = unpack.getDim();
@@ -396,22 +458,34 @@ LogicalResult LayoutAssigner::run() {
       if (dequant.getZeros())
         derived.push_back(
             {dequant.getResult(), dequant.getZeros(), scales, op});
+    } else if (auto quant = dyn_cast<tile::QuantOp>(op)) {
+      // Codes where their inputs are; each thread computes the scales of
+      // the groups its elements belong to.
+      ties.push_back({{quant.getInput(), quant.getCodes()}, op});
+      SmallVector<int64_t> group(quant.getGroup());
+      SmallVector<int64_t> shape(quant.getScales().getType().getShape());
+      derived.push_back({quant.getInput(), quant.getScales(),
+                         [group, shape](const LinearLayout &l) {
+                           return l.grouped(group, shape);
+                         },
+                         op, /*permutable=*/true});
     }
   });
   auto propagate = [&]() -> LogicalResult {
     bool changed = true;
     while (changed) {
       changed = false;
-      for (auto &[from, to, how, op] : derived) {
-        auto known = layouts.find(from);
+      for (Derived &d : derived) {
+        auto known = layouts.find(d.from);
         if (known == layouts.end())
           continue;
-        LinearLayout layout = how(known->second);
+        LinearLayout layout = d.how(known->second);
         std::string why;
         if (!layout.coversExactly(&why))
-          return op->emitOpError("cannot derive its operand's layout: ") << why;
-        changed |= !layouts.count(to);
-        if (failed(require(to, layout, op)))
+          return d.op->emitOpError("cannot derive its operand's layout: ")
+                 << why;
+        changed |= !layouts.count(d.to);
+        if (failed(require(d.to, layout, d.op, d.permutable)))
           return failure();
       }
       for (auto &[group, op] : ties) {
@@ -431,7 +505,8 @@ LogicalResult LayoutAssigner::run() {
                                  "layout: ")
                  << why;
         changed |= !layouts.count(to);
-        if (failed(require(to, slice, op)))
+        if (failed(require(to, slice, op,
+                           /*permutable=*/isa<tile::BroadcastOp>(op))))
           return failure();
       }
     }

@@ -38,11 +38,25 @@ module attributes {tile.target = "sm_80"} {
 
 // -----
 
+// A broadcast that expands unit dimensions reads its input by coordinate:
+// an input laid out with other elements per thread would need a layout
+// conversion.
 module attributes {tile.target = "sm_80"} {
-  tile.kernel @k() threads(32) {
-    %a = arith.constant dense<1.0> : tensor<1x16xf32>
-    // expected-error @below {{'tile.broadcast' op expanding unit dimensions is not supported by the sm_80 backend yet (new dimensions are)}}
-    %r = tile.broadcast %a dims [0] : tensor<1x16xf32> -> tensor<8x16xf32>
+  tile.kernel @k(%A: !tile.view<?x?xbf16>, %X: !tile.view<?x?xf32>, %O: !tile.view<?x?xf32>) threads(32) {
+    %c0 = arith.constant 0 : index
+    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x16xbf16>
+    %b = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x8xbf16>
+    %z = arith.constant dense<0.0> : tensor<16x8xf32>
+    %d = tile.mma %a, %b, %z : tensor<16x16xbf16>, tensor<16x8xbf16> -> tensor<16x8xf32>
+    %o = tile.load %O[%c0, %c0] : !tile.view<?x?xf32> -> tensor<1x8xf32>
+    %o1 = tile.broadcast %o dims [0] : tensor<1x8xf32> -> tensor<16x8xf32>
+    %s1 = arith.addf %o1, %d : tensor<16x8xf32>
+    tile.store %s1 -> %O[%c0, %c0] : tensor<16x8xf32> -> !tile.view<?x?xf32>
+    %x = tile.load %X[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x8xf32>
+    // expected-error @below {{'tile.broadcast' op needs a tile in a second layout}}
+    %o2 = tile.broadcast %o dims [0] : tensor<1x8xf32> -> tensor<16x8xf32>
+    %s2 = arith.addf %o2, %x : tensor<16x8xf32>
+    tile.store %s2 -> %O[%c0, %c0] : tensor<16x8xf32> -> !tile.view<?x?xf32>
     tile.return
   }
 }
@@ -66,8 +80,48 @@ module attributes {tile.target = "sm_80"} {
   tile.kernel @k(%X: !tile.view<?x?xf32>) threads(32) {
     %c0 = arith.constant 0 : index
     %x = tile.load %X[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x16xf32>
-    // expected-error @below {{'tile.quant' op is not supported by the sm_80 backend yet}}
+    // expected-error @below {{'tile.quant' op to 'f8E4M3FN' is not supported by the sm_80 backend yet (i8 is)}}
+    %q, %s = tile.quant %x group [1, 16] : tensor<16x16xf32> -> tensor<16x16xf8E4M3FN>, tensor<16x1xf32>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "gfx942"} {
+  tile.kernel @k(%X: !tile.view<?x?xf32>) threads(64) {
+    %c0 = arith.constant 0 : index
+    %x = tile.load %X[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x16xf32>
+    // expected-error @below {{'tile.quant' op to 'i8' is not supported by the gfx942 backend yet}}
     %q, %s = tile.quant %x group [1, 16] : tensor<16x16xf32> -> tensor<16x16xi8>, tensor<16x1xf32>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "gfx942"} {
+  tile.kernel @k(%A: !tile.view<?x?xi8>, %C: !tile.view<?x?xi32>) threads(64) {
+    %c0 = arith.constant 0 : index
+    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xi8> -> tensor<32x32xi8>
+    %z = arith.constant dense<0> : tensor<32x32xi32>
+    // expected-error @below {{'tile.mma' op on i8 operands is not supported by the gfx942 backend yet (bf16 and f16 are)}}
+    %d = tile.mma %a, %a, %z : tensor<32x32xi8>, tensor<32x32xi8> -> tensor<32x32xi32>
+    tile.store %d -> %C[%c0, %c0] : tensor<32x32xi32> -> !tile.view<?x?xi32>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "sm_80"} {
+  tile.kernel @k(%A: !tile.view<?x?xf32>, %C: !tile.view<?x?xf32>) threads(32) {
+    %c0 = arith.constant 0 : index
+    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x16xf32>
+    %z = arith.constant dense<0.0> : tensor<16x16xf32>
+    // expected-error @below {{'tile.mma' op on 'f32' operands is not supported by the sm_80 backend yet (bf16 and f16 are, and i8 with i32 accumulators)}}
+    %d = tile.mma %a, %a, %z : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
+    tile.store %d -> %C[%c0, %c0] : tensor<16x16xf32> -> !tile.view<?x?xf32>
     tile.return
   }
 }

@@ -12,6 +12,7 @@
 
 #include "gtest/gtest.h"
 
+#include <climits>
 #include <cstring>
 #include <random>
 
@@ -103,6 +104,53 @@ TEST_P(EmulatorMma, MatchesTheAtomLayouts) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Bf16AndF16, EmulatorMma, ::testing::Bool());
+
+TEST(EmulatorMmaS8, MatchesTheAtomLayouts) {
+  // mma.sync m16n8k32 s8: the emulator's fragments (from the PTX ISA)
+  // against the compiler's k32 atoms, over the whole int8 range and with
+  // accumulators near the i32 limits (the sums wrap).
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> byte(-128, 127);
+  std::uniform_int_distribution<int32_t> word(INT32_MIN, INT32_MAX);
+  int32_t A[16][32], B[32][8], C[16][8];
+  for (auto &row : A)
+    for (int32_t &v : row)
+      v = byte(rng);
+  for (auto &row : B)
+    for (int32_t &v : row)
+      v = byte(rng);
+  for (auto &row : C)
+    for (int32_t &v : row)
+      v = word(rng);
+  LinearLayout la = atoms::mmaM16N8K32A(), lb = atoms::mmaM16N8K32B(),
+               lc = atoms::mmaM16N8C();
+  uint32_t a[32][4] = {}, b[32][2] = {};
+  int32_t c[32][4], d[32][4];
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    for (unsigned e = 0; e < 16; ++e) {
+      Coord x = la.apply(e, lane, 0);
+      a[lane][e / 4] |= uint32_t(uint8_t(A[x[0]][x[1]])) << (8 * (e % 4));
+    }
+    for (unsigned e = 0; e < 8; ++e) {
+      Coord x = lb.apply(e, lane, 0);
+      b[lane][e / 4] |= uint32_t(uint8_t(B[x[0]][x[1]])) << (8 * (e % 4));
+    }
+    for (unsigned e = 0; e < 4; ++e) {
+      Coord y = lc.apply(e, lane, 0);
+      c[lane][e] = C[y[0]][y[1]];
+    }
+  }
+  emu::mmaM16N8K32S8(a, b, c, d);
+  for (unsigned lane = 0; lane < 32; ++lane)
+    for (unsigned e = 0; e < 4; ++e) {
+      Coord y = lc.apply(e, lane, 0);
+      int64_t want = C[y[0]][y[1]];
+      for (int k = 0; k < 32; ++k)
+        want += int64_t(A[y[0]][k]) * B[k][y[1]];
+      EXPECT_EQ(d[lane][e], int32_t(uint32_t(uint64_t(want))))
+          << "lane " << lane << " element " << e;
+    }
+}
 
 class EmulatorMfma : public ::testing::TestWithParam<bool> {};
 

@@ -23,7 +23,8 @@ struct WarpGrid {
   int64_t warpsM = 1, warpsN = 1;
 };
 
-/// The layouts of an mma.sync m16n8k16 (16-bit operands) tile MMA.
+/// The layouts of an mma.sync m16n8k16 (16-bit operands) or m16n8k32
+/// (8-bit integer operands) tile MMA.
 struct MmaSyncLayouts {
   WarpGrid grid;
   /// Per warp: the M x N part it computes.
@@ -33,16 +34,18 @@ struct MmaSyncLayouts {
   LinearLayout a, b, c;
 };
 
-/// The layouts for an M x N x K MMA of 16-bit operands run by `numWarps`
-/// warps; none (with `why`) when the shape does not split into whole
-/// m16n8k16 fragments per warp.
+/// The layouts for an M x N x K MMA of 16-bit operands (or, with `int8`,
+/// of 8-bit integers: the m16n8k32 fragments) run by `numWarps` warps;
+/// none (with `why`) when the shape does not split into whole fragments
+/// per warp.
 /// With `warpsAlongM`, every warp takes whole rows (a grid of numWarps x 1)
 /// when M allows: the accumulator's rows can then be reduced within a warp
 /// and it has the layout of a next MMA's A operand (attention's P).
 std::optional<MmaSyncLayouts> getMmaSyncLayouts(int64_t m, int64_t n, int64_t k,
                                                 int64_t numWarps,
                                                 std::string *why,
-                                                bool warpsAlongM = false);
+                                                bool warpsAlongM = false,
+                                                bool int8 = false);
 
 /// The layouts of an AMD MFMA 32x32x8 (16-bit operands, wave64) tile MMA.
 struct MfmaLayouts {

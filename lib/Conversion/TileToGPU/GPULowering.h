@@ -216,6 +216,10 @@ private:
   // --- Packed codes and dequantization (Quantized.cpp) --------------------
   mlir::LogicalResult lowerUnpack(tile::UnpackOp op);
   mlir::LogicalResult lowerDequant(tile::DequantOp op);
+  /// int8 codes and per-group scales of a real tile: each thread reduces
+  /// |x| over its registers of a group, then over the lanes that share the
+  /// group with butterfly shuffles (groups must not span warps).
+  mlir::LogicalResult lowerQuant(tile::QuantOp op);
   /// The bytes of an int4 nibble-pair view, without the pair dimension
   /// (computed once per view).
   mlir::Value pairBytes(mlir::Value view);
@@ -224,12 +228,14 @@ private:
   mlir::LogicalResult lowerReduce(tile::ReduceOp op);
   mlir::LogicalResult lowerBroadcast(tile::BroadcastOp op);
   /// The register of `slice` (the layout of a tile without dimensions
-  /// `dropped` of the tile `full` lays out) that holds, in every thread,
-  /// what register `reg` of `full` holds with those dimensions dropped;
-  /// none when some thread does not hold it.
+  /// `dropped` of the tile `full` lays out, or with them of size 1 when
+  /// `keepRank`) that holds, in every thread, what register `reg` of `full`
+  /// holds with those dimensions dropped (or 0); none when some thread does
+  /// not hold it.
   std::optional<uint64_t> heldRegister(const LinearLayout &slice,
                                        const LinearLayout &full, uint64_t reg,
-                                       llvm::ArrayRef<unsigned> dropped);
+                                       llvm::ArrayRef<unsigned> dropped,
+                                       bool keepRank = false);
   /// A scalar element of a tile that every thread holds.
   mlir::LogicalResult lowerExtract(mlir::tensor::ExtractOp op);
 

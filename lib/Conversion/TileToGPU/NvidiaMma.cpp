@@ -1,11 +1,13 @@
-//===- NvidiaMma.cpp - tile.mma to mma.sync m16n8k16 ----------------------===//
+//===- NvidiaMma.cpp - tile.mma to mma.sync m16n8k16 / m16n8k32 -----------===//
 //
 // The operands' layouts (tile-assign-layouts) are tilings of the m16n8k16
-// fragments: the low register bits and all lane bits are the atom's, the
-// other register bits repeat it, and the warp bits place each warp's part
-// consistently in A, B and D. Each 4-register accumulator block of a thread
-// is then updated by one mma.sync per 16-wide K step, with the A and B
-// registers found by inverting their layouts.
+// fragments (m16n8k32 for int8): the low register bits and all lane bits
+// are the atom's, the other register bits repeat it, and the warp bits
+// place each warp's part consistently in A, B and D. Each 4-register
+// accumulator block of a thread is then updated by one mma.sync per K step
+// of the atom, with the A and B registers found by inverting their
+// layouts. Operand registers are packed into 32-bit words: two 16-bit
+// elements or four 8-bit ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,60 +62,75 @@ LogicalResult GPULowering::lowerMma(tile::MmaOp op) {
   auto [la, lb, lc] = mmaLayouts(op);
   auto aType = cast<RankedTensorType>(op.getA().getType());
   Type element = aType.getElementType();
-  if (!(element.isBF16() || element.isF16()) ||
-      !cast<RankedTensorType>(op.getAcc().getType()).getElementType().isF32())
+  Type accElement =
+      cast<RankedTensorType>(op.getAcc().getType()).getElementType();
+  bool int8 = element.isInteger(8) && accElement.isInteger(32);
+  if (!int8 && (!(element.isBF16() || element.isF16()) || !accElement.isF32()))
     return op.emitOpError("is lowered to mma.sync for bf16 and f16 operands "
-                          "with f32 accumulators only, so far");
+                          "with f32 accumulators and i8 operands with i32 "
+                          "accumulators only, so far");
   // The layouts must be tilings of the atoms whose warps agree.
-  if (!extendsAtom(la, atoms::mmaM16N8K16A().withShape(la.getShape())) ||
-      !extendsAtom(lb, atoms::mmaM16N8K16B().withShape(lb.getShape())) ||
+  LinearLayout atomA = int8 ? atoms::mmaM16N8K32A() : atoms::mmaM16N8K16A();
+  LinearLayout atomB = int8 ? atoms::mmaM16N8K32B() : atoms::mmaM16N8K16B();
+  if (!extendsAtom(la, atomA.withShape(la.getShape())) ||
+      !extendsAtom(lb, atomB.withShape(lb.getShape())) ||
       !extendsAtom(lc, atoms::mmaM16N8C().withShape(lc.getShape())))
-    return op.emitOpError("operand layouts are not tilings of the "
-                          "mma.sync.m16n8k16 fragments");
+    return op.emitOpError("operand layouts are not tilings of the ")
+           << (int8 ? "mma.sync.m16n8k32" : "mma.sync.m16n8k16")
+           << " fragments";
   if (failed(checkWarpPlacement(op, la, lb, lc)))
     return failure();
   MLIRContext *ctx = builder.getContext();
-  Type f32 = builder.getF32Type(), i32 = builder.getI32Type();
-  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  Type i32 = builder.getI32Type();
+  Type accType = int8 ? i32 : builder.getF32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      ctx, {accType, accType, accType, accType});
   Value a = mapping.lookup(op.getA()), b = mapping.lookup(op.getB());
   Value acc = mapping.lookup(op.getAcc());
   int64_t k = la.getShape()[1];
+  // Elements per 32-bit register, and the K of one instruction.
+  int64_t perWord = int8 ? 4 : 2, atomK = int8 ? 32 : 16;
 
-  // Register pair (r, r + 1) of a 16-bit operand as one 32-bit register
-  // (bf16) or a vector<2xf16> (f16), as nvvm.mma.sync takes them.
-  auto pair = [&](Value vector, int64_t reg) -> Value {
-    Value two = vector::ExtractStridedSliceOp::create(
-        builder, loc, vector, ArrayRef<int64_t>{reg}, ArrayRef<int64_t>{2},
-        ArrayRef<int64_t>{1});
+  // Registers (r .. r + perWord) of an operand as one 32-bit register
+  // (bf16, i8) or a vector<2xf16> (f16), as nvvm.mma.sync takes them.
+  auto word = [&](Value vector, int64_t reg) -> Value {
+    Value part = vector::ExtractStridedSliceOp::create(
+        builder, loc, vector, ArrayRef<int64_t>{reg},
+        ArrayRef<int64_t>{perWord}, ArrayRef<int64_t>{1});
     if (element.isF16())
-      return two;
-    Value word =
-        vector::BitCastOp::create(builder, loc, VectorType::get({1}, i32), two);
-    return vector::ExtractOp::create(builder, loc, word, 0);
+      return part;
+    Value bits = vector::BitCastOp::create(builder, loc,
+                                           VectorType::get({1}, i32), part);
+    return vector::ExtractOp::create(builder, loc, bits, 0);
   };
-  NVVM::MMATypes ptxType =
-      element.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+  NVVM::MMATypes ptxType = int8               ? NVVM::MMATypes::s8
+                           : element.isBF16() ? NVVM::MMATypes::bf16
+                                              : NVVM::MMATypes::f16;
+  // i32 sums wrap, as arith.addi does on the host.
+  std::optional<NVVM::MMAIntOverflow> overflow;
+  if (int8)
+    overflow = NVVM::MMAIntOverflow::wrapped;
   for (int64_t block = 0; block < lc.getSize(LinearLayout::Register);
        block += 4) {
     Coord origin = lc.apply(block, 0, 0);
     SmallVector<Value> c;
     for (int64_t i = 0; i < 4; ++i)
       c.push_back(vector::ExtractOp::create(builder, loc, acc, block + i));
-    for (int64_t k0 = 0; k0 < k; k0 += 16) {
+    for (int64_t k0 = 0; k0 < k; k0 += atomK) {
       std::optional<uint64_t> ra = la.findRegister({origin[0], k0});
       std::optional<uint64_t> rb = lb.findRegister({k0, origin[1]});
-      if (!ra || !rb || *ra % 8 || *rb % 4)
+      if (!ra || !rb || *ra % (4 * perWord) || *rb % (2 * perWord))
         return op.emitOpError("operand layouts do not hold whole fragments "
                               "for accumulator block at (")
                << origin[0] << ", " << origin[1] << "), k " << k0;
       SmallVector<Value> operandA, operandB;
       for (int64_t i = 0; i < 4; ++i)
-        operandA.push_back(pair(a, *ra + 2 * i));
+        operandA.push_back(word(a, *ra + perWord * i));
       for (int64_t i = 0; i < 2; ++i)
-        operandB.push_back(pair(b, *rb + 2 * i));
+        operandB.push_back(word(b, *rb + perWord * i));
       auto mma = NVVM::MmaOp::create(
           builder, loc, resultType, operandA, operandB, c,
-          ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+          ArrayRef<int64_t>{16, 8, atomK}, std::nullopt, overflow,
           std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
           std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                          NVVM::MMALayout::col});

@@ -9,7 +9,10 @@
 // tile.dequant scales each register by the scale register of the same index
 // (the scales' layout is the codes' layout divided by the groups). fp8
 // (e4m3) codes are held as their bits in i8 and decoded with integer and
-// f32 arithmetic (no fp8 instruction is needed).
+// f32 arithmetic (no fp8 instruction is needed). tile.quant makes int8
+// codes and their scales in registers: the scales' layout is the input's
+// divided by the groups, so a group's elements lie in one thread's
+// registers and the lanes whose bits move within the group.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +22,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace tessera;
@@ -133,5 +139,148 @@ LogicalResult GPULowering::lowerDequant(tile::DequantOp op) {
   if (!result.getElementType().isF32())
     value = arith::TruncFOp::create(builder, loc, result, value);
   mapping.map(op.getResult(), value);
+  return success();
+}
+
+LogicalResult GPULowering::lowerQuant(tile::QuantOp op) {
+  RankedTensorType codesType = op.getCodes().getType();
+  if (!codesType.getElementType().isInteger(8))
+    return op.emitOpError("to ")
+           << codesType.getElementType()
+           << " is not supported by convert-tile-to-gpu yet (i8 is)";
+  LinearLayout in = layoutOf(op.getInput());
+  if (layoutOf(op.getCodes()) != in)
+    return op.emitOpError("needs its codes in its input's layout");
+  ArrayRef<int64_t> group = op.getGroup();
+  LinearLayout groups = in.grouped(group, op.getScales().getType().getShape());
+  // A basis moves within its group (where the group's extent exceeds it)
+  // or to another group, not both.
+  auto within = [&](const Coord &basis) {
+    bool inside = false, across = false;
+    for (auto [d, v] : llvm::enumerate(basis)) {
+      inside |= v % group[d] != 0;
+      across |= v / group[d] != 0;
+    }
+    return std::make_pair(inside, across);
+  };
+  SmallVector<unsigned> shuffleBits;
+  for (auto [bit, basis] : llvm::enumerate(in.getBases(LinearLayout::Lane))) {
+    auto [inside, across] = within(basis);
+    if (inside && across)
+      return op.emitOpError("input layout moves lane bit ")
+             << bit << " within a group and across groups at once";
+    if (inside)
+      shuffleBits.push_back(bit);
+  }
+  for (const Coord &basis : in.getBases(LinearLayout::Warp))
+    if (within(basis).first)
+      return op.emitOpError("quantizes groups that span warps, which "
+                            "convert-tile-to-gpu does not do yet (it needs "
+                            "shared memory): group the rows of a tile, "
+                            "group [1, K]");
+
+  // Each thread's largest |x| per group it holds (keyed by the group's
+  // coordinate in thread 0: register parts; the lane and warp parts are
+  // the same for all registers of a thread), then across lanes.
+  Type f32 = builder.getF32Type();
+  VectorType inType = vectorTypeOf(op.getInput());
+  auto wide = VectorType::get(inType.getShape(), f32);
+  Value x = mapping.lookup(op.getInput());
+  if (!inType.getElementType().isF32())
+    x = arith::ExtFOp::create(builder, loc, wide, x);
+  auto constant = [&](float value) -> Value {
+    return arith::ConstantOp::create(builder, loc,
+                                     builder.getF32FloatAttr(value));
+  };
+  // Magnitudes compare as their bits without the sign (NaN above every
+  // number, as maximumf propagates it): the input stays in its own type
+  // until its codes are computed, which keeps bf16 tiles packed.
+  Type real = inType.getElementType();
+  Type bits = builder.getIntegerType(real.getIntOrFloatBitWidth());
+  Value raw = mapping.lookup(op.getInput());
+  Value noSign = arith::ConstantOp::create(
+      builder, loc,
+      builder.getIntegerAttr(
+          bits, APInt::getSignedMaxValue(bits.getIntOrFloatBitWidth())));
+  std::map<Coord, Value> largest;
+  for (int64_t reg = 0; reg < inType.getNumElements(); ++reg) {
+    Value element = arith::BitcastOp::create(
+        builder, loc, bits, vector::ExtractOp::create(builder, loc, raw, reg));
+    Value magnitude = arith::AndIOp::create(builder, loc, element, noSign);
+    Value &slot = largest[groups.apply(reg, 0, 0)];
+    slot =
+        slot ? arith::MaxUIOp::create(builder, loc, slot, magnitude).getResult()
+             : magnitude;
+  }
+  for (auto &[coord, value] : largest) {
+    value = arith::BitcastOp::create(builder, loc, real, value);
+    if (!real.isF32())
+      value = arith::ExtFOp::create(builder, loc, f32, value);
+  }
+  Value width = arith::ConstantIntOp::create(builder, loc, target.warpSize, 32);
+  Value maxCode = constant(127.0f);
+  std::map<Coord, Value> scaleOf;
+  for (auto &[coord, value] : largest) {
+    for (unsigned bit : shuffleBits) {
+      Value offset = arith::ConstantIntOp::create(builder, loc, 1 << bit, 32);
+      Value other = gpu::ShuffleOp::create(builder, loc, value, offset, width,
+                                           gpu::ShuffleMode::XOR)
+                        .getShuffleResult();
+      value = arith::MaximumFOp::create(builder, loc, value, other);
+    }
+    scaleOf[coord] = arith::DivFOp::create(builder, loc, value, maxCode);
+  }
+
+  // The scales in their own layout: register s holds, in every thread, the
+  // group some register of the input holds there.
+  LinearLayout scalesLayout = layoutOf(op.getScales());
+  VectorType scalesType = vectorTypeOf(op.getScales());
+  Value scales = arith::ConstantOp::create(builder, loc, scalesType,
+                                           builder.getZeroAttr(scalesType));
+  SmallVector<unsigned> none;
+  for (int64_t reg = 0; reg < scalesType.getNumElements(); ++reg) {
+    std::optional<uint64_t> source =
+        heldRegister(groups, scalesLayout, reg, none);
+    if (!source)
+      return op.emitOpError("scales layout holds groups the thread does not "
+                            "hold elements of");
+    Value scale = scaleOf.at(groups.apply(*source, 0, 0));
+    if (!scalesType.getElementType().isF32())
+      scale = arith::TruncFOp::create(builder, loc, scalesType.getElementType(),
+                                      scale);
+    scales = vector::InsertOp::create(builder, loc, scale, scales, reg);
+  }
+
+  // codes = round-half-even(x / scale) saturated to [-127, 127]; 0 where
+  // the group is all zeros (as the host computes them).
+  Value perElement =
+      arith::ConstantOp::create(builder, loc, wide, builder.getZeroAttr(wide));
+  for (int64_t reg = 0; reg < inType.getNumElements(); ++reg)
+    perElement = vector::InsertOp::create(
+        builder, loc, scaleOf.at(groups.apply(reg, 0, 0)), perElement, reg);
+  auto splat = [&](float value) -> Value {
+    return arith::ConstantOp::create(
+        builder, loc, wide,
+        DenseElementsAttr::get(wide, builder.getF32FloatAttr(value)));
+  };
+  Value positive = arith::CmpFOp::create(
+      builder, loc, arith::CmpFPredicate::OGT, perElement, splat(0.0f));
+  Value q = arith::SelectOp::create(
+      builder, loc, positive,
+      arith::DivFOp::create(builder, loc, x, perElement), splat(0.0f));
+  // Saturated first, then rounded half to even by adding and subtracting
+  // 1.5 * 2^23: in [2^23, 2^24) floats are the integers, and the addition
+  // rounds to nearest even (the same as rounding, then saturating; no
+  // libdevice or intrinsic is needed).
+  q = arith::MinimumFOp::create(
+      builder, loc, arith::MaximumFOp::create(builder, loc, q, splat(-127.0f)),
+      splat(127.0f));
+  Value magic = splat(12582912.0f);
+  q = arith::SubFOp::create(
+      builder, loc, arith::AddFOp::create(builder, loc, q, magic), magic);
+  Value codes =
+      arith::FPToSIOp::create(builder, loc, vectorTypeOf(op.getCodes()), q);
+  mapping.map(op.getCodes(), codes);
+  mapping.map(op.getScales(), scales);
   return success();
 }

@@ -7,7 +7,9 @@
 // dimension). Warps that split the reduced dimension would need shared
 // memory: that is an error for now. A broadcast reads, for each register of
 // its result, the register of its input (the slice of the result's layout)
-// that holds the same element; the lowering checks that the thread holds it.
+// that holds the same element (a broadcast that expands unit dimensions:
+// the element with those coordinates 0); the lowering checks that the
+// thread holds it.
 // A tensor.extract reads the register every thread holds its element in.
 //
 //===----------------------------------------------------------------------===//
@@ -21,12 +23,16 @@
 using namespace mlir;
 using namespace tessera;
 
-/// `coord` without the dimensions in `dropped`.
-static Coord project(const Coord &coord, ArrayRef<unsigned> dropped) {
+/// `coord` without the dimensions in `dropped`, or with them 0 when
+/// `keepRank` (a broadcast that expands unit dimensions).
+static Coord project(const Coord &coord, ArrayRef<unsigned> dropped,
+                     bool keepRank = false) {
   Coord kept;
   for (unsigned d = 0; d < coord.size(); ++d)
     if (!llvm::is_contained(dropped, d))
       kept.push_back(coord[d]);
+    else if (keepRank)
+      kept.push_back(0);
   return kept;
 }
 
@@ -106,29 +112,40 @@ LogicalResult GPULowering::lowerReduce(tile::ReduceOp op) {
 std::optional<uint64_t> GPULowering::heldRegister(const LinearLayout &slice,
                                                   const LinearLayout &full,
                                                   uint64_t reg,
-                                                  ArrayRef<unsigned> dropped) {
-  std::optional<uint64_t> source =
-      slice.findRegister(project(full.apply(reg, 0, 0), dropped));
-  if (!source)
-    return std::nullopt;
-  for (int64_t lane = 0; lane < slice.getSize(LinearLayout::Lane); ++lane)
-    for (int64_t warp = 0; warp < numWarps; ++warp)
-      if (slice.apply(*source, lane, warp) !=
-          project(full.apply(reg, lane, warp), dropped))
-        return std::nullopt;
-  return source;
+                                                  ArrayRef<unsigned> dropped,
+                                                  bool keepRank) {
+  // The registers of `slice` that hold the element in thread 0; the one
+  // that holds it in every thread (layouts that hold the same elements per
+  // thread in other registers: lane bits may differ in where they put it).
+  Coord wanted = project(full.apply(reg, 0, 0), dropped, keepRank);
+  for (int64_t source = 0; source < slice.getSize(LinearLayout::Register);
+       ++source) {
+    if (slice.apply(source, 0, 0) != wanted)
+      continue;
+    bool everywhere = true;
+    for (int64_t lane = 0;
+         everywhere && lane < slice.getSize(LinearLayout::Lane); ++lane)
+      for (int64_t warp = 0; everywhere && warp < numWarps; ++warp)
+        everywhere = slice.apply(source, lane, warp) ==
+                     project(full.apply(reg, lane, warp), dropped, keepRank);
+    if (everywhere)
+      return source;
+  }
+  return std::nullopt;
 }
 
 LogicalResult GPULowering::lowerBroadcast(tile::BroadcastOp op) {
   LinearLayout in = layoutOf(op.getInput()), out = layoutOf(op.getResult());
   SmallVector<unsigned> dropped(op.getDims().begin(), op.getDims().end());
+  bool keepRank = op.getInput().getType().getRank() == op.getType().getRank();
   Value input = mapping.lookup(op.getInput());
   VectorType type = vectorTypeOf(op.getResult());
   Value result =
       arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
   for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
     // Every thread must hold the element its register repeats.
-    std::optional<uint64_t> source = heldRegister(in, out, reg, dropped);
+    std::optional<uint64_t> source =
+        heldRegister(in, out, reg, dropped, keepRank);
     if (!source)
       return op.emitOpError("input layout does not give each thread the "
                             "elements it repeats (a layout conversion "

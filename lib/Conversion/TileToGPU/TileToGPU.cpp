@@ -318,6 +318,24 @@ LogicalResult GPULowering::lowerElementwise(Operation *op) {
     mapping.map(op->getResult(0), lowered);
     return success();
   }
+  // int4 codes are held sign-extended in i8: extending them to i8 is a
+  // renaming (signed) or keeps the low nibble (unsigned).
+  if (isa<arith::ExtSIOp, arith::ExtUIOp>(op) &&
+      mapping.lookup(op->getOperand(0)).getType() ==
+          vectorTypeOf(op->getResult(0))) {
+    Value codes = mapping.lookup(op->getOperand(0));
+    if (isa<arith::ExtUIOp>(op)) {
+      auto type = cast<VectorType>(codes.getType());
+      codes = arith::AndIOp::create(
+          builder, loc, codes,
+          arith::ConstantOp::create(
+              builder, loc, type,
+              DenseElementsAttr::get(
+                  type, builder.getIntegerAttr(type.getElementType(), 15))));
+    }
+    mapping.map(op->getResult(0), codes);
+    return success();
+  }
   OperationState state(loc, op->getName());
   for (Value operand : op->getOperands())
     state.addOperands(mapping.lookup(operand));
@@ -486,6 +504,8 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
     return lowerUnpack(unpack);
   if (auto dequant = dyn_cast<tile::DequantOp>(op))
     return lowerDequant(dequant);
+  if (auto quant = dyn_cast<tile::QuantOp>(op))
+    return lowerQuant(quant);
   if (isa<tile::ReturnOp>(op)) {
     // No bulk copy may still be writing the block's shared memory.
     drainTma();

@@ -487,6 +487,27 @@ void emuMma(float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
   std::memcpy(d, warp().d[l], 16);
 }
 
+void emuMmaS8(int32_t *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+              uint32_t b0, uint32_t b1, int32_t c0, int32_t c1, int32_t c2,
+              int32_t c3) {
+  Warp &w = warp();
+  uint32_t l = lane();
+  uint32_t a[4] = {a0, a1, a2, a3};
+  int32_t c[4] = {c0, c1, c2, c3};
+  std::memcpy(w.a[l], a, sizeof a);
+  w.b[l][0] = b0;
+  w.b[l][1] = b1;
+  // The accumulators' bits travel in the warp's f32 registers.
+  std::memcpy(w.c[l], c, sizeof c);
+  collective("mma.m16n8k32.s8", [](Warp &w) {
+    int32_t c[kMaxLanes][4], d[kMaxLanes][4];
+    std::memcpy(c, w.c, sizeof c);
+    emu::mmaM16N8K32S8(w.a, w.b, c, d);
+    std::memcpy(w.d, d, sizeof d);
+  });
+  std::memcpy(d, warp().d[l], 16);
+}
+
 /// v_mbcnt_lo/hi_u32_b32: `acc` plus the set bits of `mask` for the lanes
 /// below this one among lanes 0-31 (lo) or 32-63 (hi).
 uint32_t emuMbcntLo(uint32_t mask, uint32_t acc) {
@@ -664,6 +685,8 @@ const std::unordered_map<std::string_view, void *> &registry() {
          reinterpret_cast<void *>(emuMma<false>)},
         {"llvm.nvvm.mma.m16n8k16.row.col.f32.f32",
          reinterpret_cast<void *>(emuMma<true>)},
+        {"llvm.nvvm.mma.m16n8k32.row.col.s8",
+         reinterpret_cast<void *>(emuMmaS8)},
         {"llvm.amdgcn.workitem.id.x", reinterpret_cast<void *>(emuTidX)},
         {"llvm.amdgcn.workitem.id.y", reinterpret_cast<void *>(emuZero)},
         {"llvm.amdgcn.workitem.id.z", reinterpret_cast<void *>(emuZero)},

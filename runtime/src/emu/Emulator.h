@@ -87,6 +87,11 @@ void ldmatrix(const void *const rowAddress[32], unsigned n, bool transpose,
 /// a/b register, the lower element in the low half).
 void mmaM16N8K16(const uint32_t a[32][4], const uint32_t b[32][2],
                  const float c[32][4], float d[32][4], bool f16);
+/// mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 (wrapping) over the
+/// lanes' registers (a: 4, b: 2, c/d: 4 per lane; four 8-bit elements per
+/// a/b register, the lowest element in the low byte).
+void mmaM16N8K32S8(const uint32_t a[32][4], const uint32_t b[32][2],
+                   const int32_t c[32][4], int32_t d[32][4]);
 /// v_mfma_f32_32x32x8_{bf16,f16} over a wave64's operands (a, b: four
 /// 16-bit elements per lane, element e in bits 16e..16e+15; c/d: 16 f32
 /// registers per lane).

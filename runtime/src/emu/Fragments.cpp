@@ -89,6 +89,40 @@ void emu::mmaM16N8K16(const uint32_t a[32][4], const uint32_t b[32][2],
   }
 }
 
+void emu::mmaM16N8K32S8(const uint32_t a[32][4], const uint32_t b[32][2],
+                        const int32_t c[32][4], int32_t d[32][4]) {
+  // "Matrix Fragments for mma.m16n8k32": element i of a lane's A is byte
+  // i % 4 of register i / 4, at row groupID (+ 8 for 4 <= i < 8 and
+  // i >= 12), column 4 threadID_in_group + i % 4 (+ 16 for i >= 8); B's
+  // element i at row 4 threadID_in_group + i % 4 (+ 16 for i >= 4),
+  // column groupID; C and D as for m16n8k16.
+  int32_t A[16][32], B[32][8];
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    unsigned g = lane >> 2, t = lane % 4;
+    for (unsigned i = 0; i < 16; ++i) {
+      auto byte = int8_t(uint8_t(a[lane][i / 4] >> (8 * (i % 4))));
+      unsigned row = g + ((i / 4) % 2 ? 8 : 0);
+      unsigned col = 4 * t + i % 4 + (i >= 8 ? 16 : 0);
+      A[row][col] = byte;
+    }
+    for (unsigned i = 0; i < 8; ++i) {
+      auto byte = int8_t(uint8_t(b[lane][i / 4] >> (8 * (i % 4))));
+      B[4 * t + i % 4 + (i >= 4 ? 16 : 0)][g] = byte;
+    }
+  }
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    unsigned g = lane >> 2, t = lane % 4;
+    for (unsigned i = 0; i < 4; ++i) {
+      unsigned row = i < 2 ? g : g + 8, col = t * 2 + (i & 1);
+      // Wrapping 32-bit sums (.satfinite is not used).
+      uint32_t sum = uint32_t(c[lane][i]);
+      for (unsigned k = 0; k < 32; ++k)
+        sum += uint32_t(A[row][k] * B[k][col]);
+      d[lane][i] = int32_t(sum);
+    }
+  }
+}
+
 void emu::mfma32x32x8(const uint64_t a[64], const uint64_t b[64],
                       const float c[64][16], float d[64][16], bool f16) {
   auto toFloat = [f16](uint16_t bits) {
