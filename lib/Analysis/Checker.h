@@ -23,6 +23,10 @@
 
 namespace tessera::analysis {
 
+/// Floor and ceiling of a / b (b != 0) on term integers.
+TermInt floorDivInt(TermInt a, TermInt b);
+TermInt ceilDivInt(TermInt a, TermInt b);
+
 class Checker {
 public:
   Checker(tile::KernelOp kernel, const TagCheckOptions &options,

@@ -61,12 +61,15 @@ Checker::Interval scale(Checker::Interval range, TermInt factor) {
   return {times(range.hi), times(range.lo)};
 }
 
-TermInt floorDivInt(TermInt a, TermInt b) {
+} // namespace
+
+TermInt tessera::analysis::floorDivInt(TermInt a, TermInt b) {
   TermInt q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
-TermInt ceilDivInt(TermInt a, TermInt b) { return -floorDivInt(-a, b); }
-} // namespace
+TermInt tessera::analysis::ceilDivInt(TermInt a, TermInt b) {
+  return -floorDivInt(-a, b);
+}
 
 /// Bounds on `sym` from facts in scope of the form `0 <= c * sym + k` (and
 /// <, ==, and conjunctions of them).

@@ -18,7 +18,6 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <map>
-#include <numeric>
 
 using namespace mlir;
 
@@ -39,6 +38,17 @@ using Dnf = std::vector<Conjunction>;
 /// The formula that always holds: one empty conjunction.
 Dnf alwaysTrue() { return Dnf(1); }
 
+/// `lhs and rhs`, multiplied out.
+Dnf conjoin(const Dnf &lhs, const Dnf &rhs) {
+  Dnf product;
+  for (const Conjunction &left : lhs)
+    for (const Conjunction &right : rhs) {
+      product.push_back(left);
+      product.back().insert(product.back().end(), right.begin(), right.end());
+    }
+  return product;
+}
+
 // Limits that keep a failed attempt cheap; reaching one only means Z3
 // decides the goal.
 constexpr unsigned kMaxSplits = 6;
@@ -55,11 +65,6 @@ TermInt gcdOf(TermInt a, TermInt b) {
     b = r;
   }
   return a;
-}
-
-TermInt floorDiv(TermInt a, TermInt b) {
-  TermInt q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
 /// `scale * term` added into `c`; false on overflow.
@@ -105,7 +110,7 @@ void normalize(Constraint &c) {
   if (g > 1) {
     for (auto &atom : c.atoms)
       atom.second /= g;
-    c.constant = floorDiv(c.constant, g);
+    c.constant = floorDivInt(c.constant, g);
   }
 }
 
@@ -161,17 +166,10 @@ std::optional<Dnf> toDnf(const Term *formula, bool negated) {
       std::optional<Dnf> part = toDnf(op, negated);
       if (!part)
         return std::nullopt;
-      if (!conjunction) {
+      if (conjunction)
+        result = conjoin(result, *part);
+      else
         result.insert(result.end(), part->begin(), part->end());
-      } else {
-        Dnf product;
-        for (const auto &lhs : result)
-          for (const auto &rhs : *part) {
-            product.push_back(lhs);
-            product.back().insert(product.back().end(), rhs.begin(), rhs.end());
-          }
-        result = std::move(product);
-      }
       if (result.size() > kMaxDisjuncts)
         return std::nullopt;
     }
@@ -302,33 +300,29 @@ bool Checker::provedLinearly(const Term *goal) {
     return true;
   // The facts in scope that share symbols with the goal, directly or
   // through other such facts.
-  SmallVector<const Term *> plain;
+  // Each plain fact with its symbols; taken ones leave the list.
+  SmallVector<std::pair<const Term *, SmallVector<const Term *>>> plain;
   for (const Fact &fact : llvm::concat<const Fact>(kernelFacts, facts))
-    if (fact.bound.empty() && !fact.condition->isTrue())
-      plain.push_back(fact.condition);
-  llvm::SetVector<const Term *> symbols;
-  {
-    SmallVector<const Term *> goalSymbols;
-    terms.collectSymbols(goal, goalSymbols);
-    symbols.insert(goalSymbols.begin(), goalSymbols.end());
-  }
+    if (fact.bound.empty() && !fact.condition->isTrue()) {
+      plain.push_back({fact.condition, {}});
+      terms.collectSymbols(fact.condition, plain.back().second);
+    }
+  SmallVector<const Term *> goalSymbols;
+  terms.collectSymbols(goal, goalSymbols);
+  llvm::DenseSet<const Term *> symbols(goalSymbols.begin(), goalSymbols.end());
   SmallVector<const Term *> hypotheses;
-  SmallVector<bool> taken(plain.size(), false);
   for (bool grew = true; grew;) {
     grew = false;
-    for (auto [index, fact] : llvm::enumerate(plain)) {
-      if (taken[index])
-        continue;
-      SmallVector<const Term *> factSymbols;
-      terms.collectSymbols(fact, factSymbols);
+    llvm::erase_if(plain, [&](const auto &entry) {
+      const auto &[fact, factSymbols] = entry;
       if (llvm::none_of(factSymbols,
                         [&](const Term *sym) { return symbols.count(sym); }))
-        continue;
-      taken[index] = true;
+        return false;
       hypotheses.push_back(fact);
       symbols.insert(factSymbols.begin(), factSymbols.end());
       grew = true;
-    }
+      return true;
+    });
   }
   unsigned budget = kMaxRefutations;
   return provedLinearly(goal, hypotheses, kMaxSplits, budget);
@@ -383,12 +377,7 @@ bool Checker::provedLinearly(const Term *goal,
         return true;
       continue;
     }
-    Dnf product;
-    for (const auto &lhs : facts)
-      for (const auto &rhs : *part) {
-        product.push_back(lhs);
-        product.back().insert(product.back().end(), rhs.begin(), rhs.end());
-      }
+    Dnf product = conjoin(facts, *part);
     if (product.size() > kMaxDisjuncts)
       continue; // Too many cases: leave this fact out.
     facts = std::move(product);

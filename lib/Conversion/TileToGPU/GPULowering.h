@@ -226,6 +226,10 @@ private:
 
   // --- Reductions (Reductions.cpp) ----------------------------------------
   mlir::LogicalResult lowerReduce(tile::ReduceOp op);
+  /// `value` combined (by `kind`) across the lanes that differ in
+  /// `laneBits`, one shfl.sync.bfly per bit: every such lane gets the result.
+  mlir::Value butterfly(mlir::Value value, llvm::ArrayRef<unsigned> laneBits,
+                        tile::ReduceKind kind);
   mlir::LogicalResult lowerBroadcast(tile::BroadcastOp op);
   /// The register of `slice` (the layout of a tile without dimensions
   /// `dropped` of the tile `full` lays out, or with them of size 1 when

@@ -184,14 +184,6 @@ LogicalResult GPULowering::lowerQuant(tile::QuantOp op) {
   // the same for all registers of a thread), then across lanes.
   Type f32 = builder.getF32Type();
   VectorType inType = vectorTypeOf(op.getInput());
-  auto wide = VectorType::get(inType.getShape(), f32);
-  Value x = mapping.lookup(op.getInput());
-  if (!inType.getElementType().isF32())
-    x = arith::ExtFOp::create(builder, loc, wide, x);
-  auto constant = [&](float value) -> Value {
-    return arith::ConstantOp::create(builder, loc,
-                                     builder.getF32FloatAttr(value));
-  };
   // Magnitudes compare as their bits without the sign (NaN above every
   // number, as maximumf propagates it): the input stays in its own type
   // until its codes are computed, which keeps bf16 tiles packed.
@@ -217,19 +209,13 @@ LogicalResult GPULowering::lowerQuant(tile::QuantOp op) {
     if (!real.isF32())
       value = arith::ExtFOp::create(builder, loc, f32, value);
   }
-  Value width = arith::ConstantIntOp::create(builder, loc, target.warpSize, 32);
-  Value maxCode = constant(127.0f);
+  Value maxCode =
+      arith::ConstantOp::create(builder, loc, builder.getF32FloatAttr(127.0f));
   std::map<Coord, Value> scaleOf;
-  for (auto &[coord, value] : largest) {
-    for (unsigned bit : shuffleBits) {
-      Value offset = arith::ConstantIntOp::create(builder, loc, 1 << bit, 32);
-      Value other = gpu::ShuffleOp::create(builder, loc, value, offset, width,
-                                           gpu::ShuffleMode::XOR)
-                        .getShuffleResult();
-      value = arith::MaximumFOp::create(builder, loc, value, other);
-    }
-    scaleOf[coord] = arith::DivFOp::create(builder, loc, value, maxCode);
-  }
+  for (auto &[coord, value] : largest)
+    scaleOf[coord] = arith::DivFOp::create(
+        builder, loc, butterfly(value, shuffleBits, tile::ReduceKind::max),
+        maxCode);
 
   // The scales in their own layout: register s holds, in every thread, the
   // group some register of the input holds there.
@@ -253,6 +239,10 @@ LogicalResult GPULowering::lowerQuant(tile::QuantOp op) {
 
   // codes = round-half-even(x / scale) saturated to [-127, 127]; 0 where
   // the group is all zeros (as the host computes them).
+  auto wide = VectorType::get(inType.getShape(), f32);
+  Value x = raw;
+  if (!real.isF32())
+    x = arith::ExtFOp::create(builder, loc, wide, x);
   Value perElement =
       arith::ConstantOp::create(builder, loc, wide, builder.getZeroAttr(wide));
   for (int64_t reg = 0; reg < inType.getNumElements(); ++reg)

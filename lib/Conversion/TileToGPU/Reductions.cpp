@@ -94,19 +94,24 @@ LogicalResult GPULowering::lowerReduce(tile::ReduceOp op) {
   }
   Value result =
       arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
-  Value width = arith::ConstantIntOp::create(builder, loc, target.warpSize, 32);
-  for (auto [reg, value] : llvm::enumerate(partial)) {
-    for (unsigned bit : shuffleBits) {
-      Value offset = arith::ConstantIntOp::create(builder, loc, 1 << bit, 32);
-      Value other = gpu::ShuffleOp::create(builder, loc, value, offset, width,
-                                           gpu::ShuffleMode::XOR)
-                        .getShuffleResult();
-      value = combine(builder, loc, op.getKind(), value, other);
-    }
-    result = vector::InsertOp::create(builder, loc, value, result, reg);
-  }
+  for (auto [reg, value] : llvm::enumerate(partial))
+    result = vector::InsertOp::create(
+        builder, loc, butterfly(value, shuffleBits, op.getKind()), result, reg);
   mapping.map(op.getResult(), result);
   return success();
+}
+
+Value GPULowering::butterfly(Value value, ArrayRef<unsigned> laneBits,
+                             tile::ReduceKind kind) {
+  Value width = arith::ConstantIntOp::create(builder, loc, target.warpSize, 32);
+  for (unsigned bit : laneBits) {
+    Value offset = arith::ConstantIntOp::create(builder, loc, 1 << bit, 32);
+    Value other = gpu::ShuffleOp::create(builder, loc, value, offset, width,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    value = combine(builder, loc, kind, value, other);
+  }
+  return value;
 }
 
 std::optional<uint64_t> GPULowering::heldRegister(const LinearLayout &slice,

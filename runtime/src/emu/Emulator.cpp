@@ -471,41 +471,43 @@ float emuShflBflyF32(uint32_t, float value, uint32_t mask, uint32_t clamp) {
   return value;
 }
 
+/// One lane's part of an mma.sync: its A and B registers and accumulators
+/// (f32, or i32 bits in the warp's f32 registers) staged in the warp, the
+/// warp's instruction run once all lanes are there, this lane's D read back.
+template <typename Acc, typename Compute>
+void mmaLane(Acc *d, const uint32_t a[4], uint32_t b0, uint32_t b1,
+             const Acc c[4], const char *kind, Compute compute) {
+  static_assert(sizeof(Acc) == sizeof(float), "accumulators are 32-bit");
+  Warp &w = warp();
+  uint32_t l = lane();
+  std::memcpy(w.a[l], a, 4 * sizeof(uint32_t));
+  w.b[l][0] = b0;
+  w.b[l][1] = b1;
+  std::memcpy(w.c[l], c, 4 * sizeof(Acc));
+  collective(kind, compute);
+  std::memcpy(d, warp().d[l], 4 * sizeof(Acc));
+}
+
 template <bool F16>
 void emuMma(float *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
             uint32_t b0, uint32_t b1, float c0, float c1, float c2, float c3) {
-  Warp &w = warp();
-  uint32_t l = lane();
   uint32_t a[4] = {a0, a1, a2, a3};
   float c[4] = {c0, c1, c2, c3};
-  std::memcpy(w.a[l], a, sizeof a);
-  w.b[l][0] = b0;
-  w.b[l][1] = b1;
-  std::memcpy(w.c[l], c, sizeof c);
-  collective(F16 ? "mma.m16n8k16.f16" : "mma.m16n8k16.bf16",
-             [](Warp &w) { emu::mmaM16N8K16(w.a, w.b, w.c, w.d, F16); });
-  std::memcpy(d, warp().d[l], 16);
+  mmaLane(d, a, b0, b1, c, F16 ? "mma.m16n8k16.f16" : "mma.m16n8k16.bf16",
+          [](Warp &w) { emu::mmaM16N8K16(w.a, w.b, w.c, w.d, F16); });
 }
 
 void emuMmaS8(int32_t *d, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
               uint32_t b0, uint32_t b1, int32_t c0, int32_t c1, int32_t c2,
               int32_t c3) {
-  Warp &w = warp();
-  uint32_t l = lane();
   uint32_t a[4] = {a0, a1, a2, a3};
   int32_t c[4] = {c0, c1, c2, c3};
-  std::memcpy(w.a[l], a, sizeof a);
-  w.b[l][0] = b0;
-  w.b[l][1] = b1;
-  // The accumulators' bits travel in the warp's f32 registers.
-  std::memcpy(w.c[l], c, sizeof c);
-  collective("mma.m16n8k32.s8", [](Warp &w) {
+  mmaLane(d, a, b0, b1, c, "mma.m16n8k32.s8", [](Warp &w) {
     int32_t c[kMaxLanes][4], d[kMaxLanes][4];
     std::memcpy(c, w.c, sizeof c);
     emu::mmaM16N8K32S8(w.a, w.b, c, d);
     std::memcpy(w.d, d, sizeof d);
   });
-  std::memcpy(d, warp().d[l], 16);
 }
 
 /// v_mbcnt_lo/hi_u32_b32: `acc` plus the set bits of `mask` for the lanes
