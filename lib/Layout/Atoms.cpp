@@ -86,16 +86,19 @@ LinearLayout atoms::wgmmaAccumulator(int64_t n) {
   return LinearLayout({64, n}, regs, rowGroupLanes(2), {{16, 0}, {32, 0}});
 }
 
-LinearLayout atoms::mfma32x32x8A() {
-  // A[i][k]: lane 32 (k / 4) + i, element k % 4.
-  return LinearLayout({32, 8}, {{0, 1}, {0, 2}},
-                      {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 4}}, {});
+LinearLayout atoms::mfma32x32A(int64_t k) {
+  assert((k == 8 || k == 16) && "MFMA 32x32 K");
+  // A[i][k]: lane 32 (k / (K / 2)) + i, element k % (K / 2).
+  llvm::SmallVector<Coord> regs;
+  for (int64_t e = 1; e < k / 2; e *= 2)
+    regs.push_back({0, e});
+  return LinearLayout(
+      {32, k}, regs, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, k / 2}}, {});
 }
 
-LinearLayout atoms::mfma32x32x8B() {
-  // B[k][j]: lane 32 (k / 4) + j, element k % 4.
-  return LinearLayout({8, 32}, {{1, 0}, {2, 0}},
-                      {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {4, 0}}, {});
+LinearLayout atoms::mfma32x32B(int64_t k) {
+  // B[k][j]: lane 32 (k / (K / 2)) + j, element k % (K / 2).
+  return mfma32x32A(k).transposed();
 }
 
 LinearLayout atoms::mfma32x32C() {

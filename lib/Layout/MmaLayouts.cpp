@@ -90,7 +90,8 @@ std::optional<WgmmaLayouts> tessera::getWgmmaLayouts(int64_t m, int64_t n,
 
 std::optional<MmaSyncLayouts>
 tessera::getMmaSyncLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
-                           std::string *why, bool warpsAlongM, bool int8) {
+                           std::string *why, bool warpsAlongM, bool int8,
+                           bool moreAlongM) {
   auto fail = [&](const std::string &message) -> std::optional<MmaSyncLayouts> {
     if (why)
       *why = message;
@@ -104,7 +105,7 @@ tessera::getMmaSyncLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
     return fail(int8 ? "mma.sync m16n8k32 needs M >= 16, N >= 8 and K >= 32"
                      : "mma.sync m16n8k16 needs M >= 16, N >= 8 and K >= 16");
   std::optional<WarpGrid> grid =
-      chooseWarpGrid(m, n, numWarps, 16, 8, warpsAlongM, /*moreAlongM=*/int8);
+      chooseWarpGrid(m, n, numWarps, 16, 8, warpsAlongM, int8 || moreAlongM);
   if (!grid)
     return fail("the " + std::to_string(numWarps) +
                 " warps cannot each take "
@@ -153,10 +154,10 @@ tessera::getMmaSyncLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
   return best;
 }
 
-std::optional<MfmaLayouts> tessera::getMfmaLayouts(int64_t m, int64_t n,
-                                                   int64_t k, int64_t numWarps,
-                                                   std::string *why,
-                                                   bool warpsAlongM) {
+std::optional<MfmaLayouts>
+tessera::getMfmaLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
+                        std::string *why, bool warpsAlongM, int64_t atomK,
+                        bool transposeC) {
   auto fail = [&](const std::string &message) -> std::optional<MfmaLayouts> {
     if (why)
       *why = message;
@@ -164,8 +165,9 @@ std::optional<MfmaLayouts> tessera::getMfmaLayouts(int64_t m, int64_t n,
   };
   if (!isPowerOfTwoShape({m, n, k, numWarps}))
     return fail("MMA sizes and the wave count must be powers of two");
-  if (m < 32 || n < 32 || k < 8)
-    return fail("v_mfma_f32_32x32x8 needs M >= 32, N >= 32 and K >= 8");
+  if (m < 32 || n < 32 || k < atomK)
+    return fail("a 32x32x" + std::to_string(atomK) + " MFMA needs M >= 32, " +
+                "N >= 32 and K >= " + std::to_string(atomK));
   std::optional<WarpGrid> grid =
       chooseWarpGrid(m, n, numWarps, 32, 32, warpsAlongM);
   if (!grid)
@@ -181,8 +183,10 @@ std::optional<MfmaLayouts> tessera::getMfmaLayouts(int64_t m, int64_t n,
   llvm::SmallVector<Coord> warpM = steps(0, l.warpM, m);
   // With warpsAlongM the accumulator is computed transposed (D^T = B^T
   // A^T): each lane then holds a row, whose elements sit in registers and
-  // lane bit 5, the layout of an A operand over K = N.
-  l.transposedC = warpsAlongM;
+  // lane bit 5, the layout of an A operand over K = N. `transposeC` asks
+  // for the same without the grid: a thread then holds the accumulator's
+  // rows that it holds of A (row scales of quantized activations).
+  l.transposedC = warpsAlongM || transposeC;
   LinearLayout atomC = atoms::mfma32x32C();
   if (l.transposedC)
     atomC = atomC.transposed();
@@ -191,15 +195,15 @@ std::optional<MfmaLayouts> tessera::getMfmaLayouts(int64_t m, int64_t n,
             .withBases(LinearLayout::Register, steps(0, 32, l.warpM))
             .withBases(LinearLayout::Warp, warpN)
             .withBases(LinearLayout::Warp, warpM);
-  l.a = atoms::mfma32x32x8A()
+  l.a = atoms::mfma32x32A(atomK)
             .withShape({m, k})
-            .withBases(LinearLayout::Register, steps(1, 8, k))
+            .withBases(LinearLayout::Register, steps(1, atomK, k))
             .withBases(LinearLayout::Register, steps(0, 32, l.warpM))
             .withBases(LinearLayout::Warp, broadcast(grid->warpsN))
             .withBases(LinearLayout::Warp, warpM);
-  l.b = atoms::mfma32x32x8B()
+  l.b = atoms::mfma32x32B(atomK)
             .withShape({k, n})
-            .withBases(LinearLayout::Register, steps(0, 8, k))
+            .withBases(LinearLayout::Register, steps(0, atomK, k))
             .withBases(LinearLayout::Register, steps(1, 32, l.warpN))
             .withBases(LinearLayout::Warp, warpN)
             .withBases(LinearLayout::Warp, broadcast(grid->warpsM));

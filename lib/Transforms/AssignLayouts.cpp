@@ -137,21 +137,20 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
   auto b = cast<RankedTensorType>(mma.getB().getType());
   Type element = a.getElementType();
   // 8-bit integers with 32-bit accumulators: mma.sync m16n8k32.
+  Type accElement =
+      cast<RankedTensorType>(mma.getAcc().getType()).getElementType();
   bool int8 = element.isInteger(8) && b.getElementType() == element &&
-              cast<RankedTensorType>(mma.getAcc().getType())
-                  .getElementType()
-                  .isInteger(32);
-  if (int8 && target.vendor == Vendor::Amd)
-    return mma.emitOpError("on i8 operands is not supported by the ")
-           << target.chip << " backend yet (bf16 and f16 are)";
-  if (!int8 &&
+              accElement.isInteger(32);
+  // f8E4M3FN codes with f32 accumulators run as bf16 MMAs over the decoded
+  // codes (exact in bf16): the 16-bit atoms.
+  bool fp8 = isa<Float8E4M3FNType>(element) && b.getElementType() == element &&
+             accElement.isF32();
+  if (!int8 && !fp8 &&
       (!(element.isBF16() || element.isF16()) || b.getElementType() != element))
     return mma.emitOpError("on ")
            << element << " operands is not supported by the " << target.chip
-           << " backend yet (bf16 and f16 are"
-           << (target.vendor == Vendor::Amd
-                   ? ")"
-                   : ", and i8 with i32 accumulators)");
+           << " backend yet (bf16 and f16 are, i8 with i32 accumulators and "
+              "f8E4M3FN with f32 ones)";
   if (a.getRank() != 2 || b.getRank() != 2)
     return mma.emitOpError("with batch dimensions is not supported by the ")
            << target.chip << " backend yet";
@@ -188,15 +187,25 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
       return mma.emitOpError("cannot run as wgmma: ") << notWgmma;
   }
   if (target.vendor == Vendor::Amd) {
+    // The chip's 32x32 atom: K = 8 for 16-bit operands (and fp8 ones,
+    // decoded); for int8, 8 on gfx90a and 16 on gfx942. The accumulators
+    // of 8-bit MMAs are transposed so that the row scales of quantized
+    // activations, held as A holds its rows, apply to them without a
+    // layout conversion.
+    const MmaAtom *atom =
+        target.findMma(int8 ? "i8" : "bf16", int8 ? "i32" : "f32");
+    assert(atom && atom->m == 32 && "every CDNA chip has 32x32 MFMAs");
     std::optional<MfmaLayouts> l =
-        getMfmaLayouts(m, n, k, numWarps, &why, warpsAlongM);
+        getMfmaLayouts(m, n, k, numWarps, &why, warpsAlongM, atom->k,
+                       /*transposeC=*/int8 || fp8);
     if (!l)
-      return mma.emitOpError("cannot be distributed over v_mfma_f32_32x32x8: ")
-             << why;
+      return mma.emitOpError("cannot be distributed over v_mfma ")
+             << (int8 ? "i32" : "f32") << " 32x32x" << atom->k << ": " << why;
     la = l->a, lb = l->b, lc = l->c;
   } else {
     std::optional<MmaSyncLayouts> l =
-        getMmaSyncLayouts(m, n, k, numWarps, &why, warpsAlongM, int8);
+        getMmaSyncLayouts(m, n, k, numWarps, &why, warpsAlongM, int8,
+                          /*moreAlongM=*/fp8);
     if (!l)
       return mma.emitOpError("cannot be distributed over mma.sync: ") << why;
     la = l->a, lb = l->b, lc = l->c;
@@ -216,6 +225,8 @@ std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
     return "a transposed A operand is not supported yet";
   if (!cast<RankedTensorType>(mma.getAcc().getType()).getElementType().isF32())
     return "the accumulator is not f32";
+  if (!a.getElementType().isBF16() && !a.getElementType().isF16())
+    return "8-bit wgmma is not supported yet";
   auto b = cast<RankedTensorType>(mma.getB().getType());
   int64_t m = a.getDimSize(0), k = a.getDimSize(1),
           n = b.getDimSize(mma.getTransposeB() ? 0 : 1);
@@ -285,13 +296,12 @@ LogicalResult LayoutAssigner::checkSupported(Operation *op) {
     return op->emitOpError("with a permuted order is not supported by the ")
            << target.chip << " backend yet";
   if (auto quant = dyn_cast<tile::QuantOp>(op)) {
-    // int8 codes feed mma.sync m16n8k32, which AMD chips lack here.
-    if (!quant.getCodes().getType().getElementType().isInteger(8) ||
-        target.vendor == Vendor::Amd)
+    // int8 and fp8 codes feed the 8-bit MMAs.
+    Type codes = quant.getCodes().getType().getElementType();
+    if (!codes.isInteger(8) && !isa<Float8E4M3FNType>(codes))
       return op->emitOpError("to ")
-             << quant.getCodes().getType().getElementType()
-             << " is not supported by the " << target.chip << " backend yet"
-             << (target.vendor == Vendor::Amd ? "" : " (i8 is)");
+             << codes << " is not supported by the " << target.chip
+             << " backend yet (i8 and f8E4M3FN are)";
   }
   if (auto store = dyn_cast<tile::StoreOp>(op))
     if (isa<tile::SharedType>(store.getDest().getType()))

@@ -147,3 +147,19 @@ module attributes {tile.target = "sm_80"} {
     tile.return
   }
 }
+
+// -----
+
+// fp8 codes are held as their bits: arith.extf decodes them, other
+// element-wise ops do not compute on them.
+module attributes {tile.target = "sm_80"} {
+  tile.kernel @k(%Q: !tile.view<?x?xf8E4M3FN>, %C: !tile.view<?x?xf32>) threads(32) {
+    %c0 = arith.constant 0 : index
+    %q = tile.load %Q[%c0, %c0] : !tile.view<?x?xf8E4M3FN> -> tensor<1x32xf8E4M3FN, #tile.linear<register = [], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>>
+    // expected-error @below {{'arith.negf' op on fp8 tiles is not supported by convert-tile-to-gpu (only arith.extf, tile.dequant, tile.quant and tile.mma are)}}
+    %n = arith.negf %q : tensor<1x32xf8E4M3FN, #tile.linear<register = [], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>>
+    %f = arith.extf %n : tensor<1x32xf8E4M3FN, #tile.linear<register = [], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>> to tensor<1x32xf32, #tile.linear<register = [], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>>
+    tile.store %f -> %C[%c0, %c0] : tensor<1x32xf32, #tile.linear<register = [], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}

@@ -18,7 +18,7 @@ module attributes {tile.target = "gfx942"} {
     %c0 = arith.constant 0 : index
     %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x16xbf16>
     %z = arith.constant dense<0.0> : tensor<16x16xf32>
-    // expected-error @below {{'tile.mma' op cannot be distributed over v_mfma_f32_32x32x8: v_mfma_f32_32x32x8 needs M >= 32, N >= 32 and K >= 8}}
+    // expected-error @below {{'tile.mma' op cannot be distributed over v_mfma f32 32x32x8: a 32x32x8 MFMA needs M >= 32, N >= 32 and K >= 8}}
     %d = tile.mma %a, %a, %z : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
     tile.store %d -> %C[%c0, %c0] : tensor<16x16xf32> -> !tile.view<?x?xf32>
     tile.return
@@ -80,8 +80,8 @@ module attributes {tile.target = "sm_80"} {
   tile.kernel @k(%X: !tile.view<?x?xf32>) threads(32) {
     %c0 = arith.constant 0 : index
     %x = tile.load %X[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x16xf32>
-    // expected-error @below {{'tile.quant' op to 'f8E4M3FN' is not supported by the sm_80 backend yet (i8 is)}}
-    %q, %s = tile.quant %x group [1, 16] : tensor<16x16xf32> -> tensor<16x16xf8E4M3FN>, tensor<16x1xf32>
+    // expected-error @below {{'tile.quant' op to 'i4' is not supported by the sm_80 backend yet (i8 and f8E4M3FN are)}}
+    %q, %s = tile.quant %x group [1, 16] : tensor<16x16xf32> -> tensor<16x16xi4>, tensor<16x1xf32>
     tile.return
   }
 }
@@ -92,21 +92,24 @@ module attributes {tile.target = "gfx942"} {
   tile.kernel @k(%X: !tile.view<?x?xf32>) threads(64) {
     %c0 = arith.constant 0 : index
     %x = tile.load %X[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x16xf32>
-    // expected-error @below {{'tile.quant' op to 'i8' is not supported by the gfx942 backend yet}}
-    %q, %s = tile.quant %x group [1, 16] : tensor<16x16xf32> -> tensor<16x16xi8>, tensor<16x1xf32>
+    // expected-error @below {{'tile.quant' op to 'i4' is not supported by the gfx942 backend yet (i8 and f8E4M3FN are)}}
+    %q, %s = tile.quant %x group [1, 16] : tensor<16x16xf32> -> tensor<16x16xi4>, tensor<16x1xf32>
     tile.return
   }
 }
 
 // -----
 
+// gfx942's int8 MFMA is 32x32x16: a K of 8 is less than one step (gfx90a's
+// 32x32x8i8 takes it).
 module attributes {tile.target = "gfx942"} {
-  tile.kernel @k(%A: !tile.view<?x?xi8>, %C: !tile.view<?x?xi32>) threads(64) {
+  tile.kernel @k(%A: !tile.view<?x?xi8>, %B: !tile.view<?x?xi8>, %C: !tile.view<?x?xi32>) threads(64) {
     %c0 = arith.constant 0 : index
-    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xi8> -> tensor<32x32xi8>
+    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xi8> -> tensor<32x8xi8>
+    %b = tile.load %B[%c0, %c0] : !tile.view<?x?xi8> -> tensor<8x32xi8>
     %z = arith.constant dense<0> : tensor<32x32xi32>
-    // expected-error @below {{'tile.mma' op on i8 operands is not supported by the gfx942 backend yet (bf16 and f16 are)}}
-    %d = tile.mma %a, %a, %z : tensor<32x32xi8>, tensor<32x32xi8> -> tensor<32x32xi32>
+    // expected-error @below {{'tile.mma' op cannot be distributed over v_mfma i32 32x32x16: a 32x32x16 MFMA needs M >= 32, N >= 32 and K >= 16}}
+    %d = tile.mma %a, %b, %z : tensor<32x8xi8>, tensor<8x32xi8> -> tensor<32x32xi32>
     tile.store %d -> %C[%c0, %c0] : tensor<32x32xi32> -> !tile.view<?x?xi32>
     tile.return
   }
@@ -119,7 +122,7 @@ module attributes {tile.target = "sm_80"} {
     %c0 = arith.constant 0 : index
     %a = tile.load %A[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x16xf32>
     %z = arith.constant dense<0.0> : tensor<16x16xf32>
-    // expected-error @below {{'tile.mma' op on 'f32' operands is not supported by the sm_80 backend yet (bf16 and f16 are, and i8 with i32 accumulators)}}
+    // expected-error @below {{'tile.mma' op on 'f32' operands is not supported by the sm_80 backend yet (bf16 and f16 are, i8 with i32 accumulators and f8E4M3FN with f32 ones)}}
     %d = tile.mma %a, %a, %z : tensor<16x16xf32>, tensor<16x16xf32> -> tensor<16x16xf32>
     tile.store %d -> %C[%c0, %c0] : tensor<16x16xf32> -> !tile.view<?x?xf32>
     tile.return
@@ -302,6 +305,28 @@ module attributes {tile.target = "sm_90a"} {
     %d = tile.mma %a, %b, %z kind wgmma : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
     %e = tile.mma %a2, %b2, %d : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
     tile.store %e -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}
+
+// -----
+
+// fp8 MMAs multiply their codes decoded to bf16 with mma.sync: wgmma's
+// 8-bit forms are not used yet.
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xf8E4M3FN>, %B: !tile.view<?x?xf8E4M3FN>, %C: !tile.view<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %sa = tile.alloc_shared : !tile.shared<64x64xf8E4M3FN>
+    %sb = tile.alloc_shared : !tile.shared<64x64xf8E4M3FN>
+    tile.copy %A[%c0, %c0] -> %sa : !tile.view<?x?xf8E4M3FN> -> !tile.shared<64x64xf8E4M3FN>
+    tile.copy %B[%c0, %c0] -> %sb : !tile.view<?x?xf8E4M3FN> -> !tile.shared<64x64xf8E4M3FN>
+    tile.barrier
+    %a = tile.load %sa : !tile.shared<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+    %b = tile.load %sb : !tile.shared<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: 8-bit wgmma is not supported yet}}
+    %d = tile.mma %a, %b, %z kind wgmma : tensor<64x64xf8E4M3FN>, tensor<64x64xf8E4M3FN> -> tensor<64x64xf32>
+    tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
     tile.return
   }
 }

@@ -173,7 +173,7 @@ TEST_P(EmulatorMfma, MatchesTheAtomLayouts) {
   for (auto &row : C)
     for (float &v : row)
       v = float(small(rng));
-  LinearLayout la = atoms::mfma32x32x8A(), lb = atoms::mfma32x32x8B(),
+  LinearLayout la = atoms::mfma32x32A(), lb = atoms::mfma32x32B(),
                lc = atoms::mfma32x32C();
   uint64_t a[64] = {}, b[64] = {};
   float c[64][16], d[64][16];
@@ -200,6 +200,59 @@ TEST_P(EmulatorMfma, MatchesTheAtomLayouts) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Bf16AndF16, EmulatorMfma, ::testing::Bool());
+
+class EmulatorMfmaI8 : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(EmulatorMfmaI8, MatchesTheAtomLayoutsAndWraps) {
+  // v_mfma_i32_32x32x8i8 (K = 8, gfx90a) and v_mfma_i32_32x32x16_i8
+  // (K = 16, gfx942) against the compiler's atoms, over the whole int8
+  // range with accumulators near the i32 limits (sums wrap).
+  int64_t k = GetParam();
+  std::mt19937 rng{unsigned(k)};
+  std::uniform_int_distribution<int> byte(-128, 127);
+  std::uniform_int_distribution<int32_t> acc(INT32_MAX - 40000, INT32_MAX);
+  int32_t A[32][16], B[16][32], C[32][32];
+  for (auto &row : A)
+    for (int32_t &v : row)
+      v = byte(rng);
+  for (auto &row : B)
+    for (int32_t &v : row)
+      v = byte(rng);
+  for (auto &row : C)
+    for (int32_t &v : row)
+      v = (rng() % 2 ? 1 : -1) * acc(rng);
+  LinearLayout la = atoms::mfma32x32A(k), lb = atoms::mfma32x32B(k),
+               lc = atoms::mfma32x32C();
+  uint64_t a[64] = {}, b[64] = {};
+  int32_t c[64][16], d[64][16];
+  for (unsigned lane = 0; lane < 64; ++lane) {
+    for (unsigned e = 0; e < k / 2; ++e) {
+      Coord x = la.apply(e, lane, 0), y = lb.apply(e, lane, 0);
+      a[lane] |= uint64_t(uint8_t(A[x[0]][x[1]])) << (8 * e);
+      b[lane] |= uint64_t(uint8_t(B[y[0]][y[1]])) << (8 * e);
+    }
+    for (unsigned g = 0; g < 16; ++g) {
+      Coord z = lc.apply(g, lane, 0);
+      c[lane][g] = C[z[0]][z[1]];
+    }
+  }
+  emu::mfma32x32I8(a, b, c, d, unsigned(k));
+  unsigned wrapped = 0;
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned g = 0; g < 16; ++g) {
+      Coord z = lc.apply(g, lane, 0);
+      int64_t exact = C[z[0]][z[1]];
+      for (int64_t kk = 0; kk < k; ++kk)
+        exact += int64_t(A[z[0]][kk]) * B[kk][z[1]];
+      wrapped += exact != int64_t(int32_t(uint32_t(exact)));
+      EXPECT_EQ(d[lane][g], int32_t(uint32_t(exact)))
+          << "lane " << lane << " register " << g;
+    }
+  EXPECT_GT(wrapped, 0u) << "no sum left the i32 range";
+}
+
+INSTANTIATE_TEST_SUITE_P(Gfx90aAndGfx942, EmulatorMfmaI8,
+                         ::testing::Values(8, 16));
 
 class EmulatorWgmma : public ::testing::TestWithParam<bool> {};
 

@@ -12,6 +12,8 @@
 
 #include "gtest/gtest.h"
 
+#include <set>
+
 using namespace tessera;
 
 namespace {
@@ -128,14 +130,14 @@ TEST(LinearLayoutAtoms, Mfma32x32x8) {
   // register g of the 16 accumulator registers:
   //   A[i][k]: lane = 32 * floor(k / 4) + i, e = k % 4
   expectFragment(
-      atoms::mfma32x32x8A(), 4,
+      atoms::mfma32x32A(), 4,
       [](int64_t e, int64_t lane) {
         return Coord{lane % 32, 4 * (lane / 32) + e};
       },
       64);
   //   B[k][j]: lane = 32 * floor(k / 4) + j, e = k % 4
   expectFragment(
-      atoms::mfma32x32x8B(), 4,
+      atoms::mfma32x32B(), 4,
       [](int64_t e, int64_t lane) {
         return Coord{4 * (lane / 32) + e, lane % 32};
       },
@@ -146,6 +148,24 @@ TEST(LinearLayoutAtoms, Mfma32x32x8) {
       atoms::mfma32x32C(), 16,
       [](int64_t g, int64_t lane) {
         return Coord{8 * (g / 4) + 4 * (lane / 32) + g % 4, lane % 32};
+      },
+      64);
+}
+
+TEST(LinearLayoutAtoms, Mfma32x32x16I8) {
+  // The calculator for CDNA3's v_mfma_i32_32x32x16_i8 (and its fp8 twin):
+  // eight bytes per lane, A[i][k] at lane 32 * floor(k / 8) + i, byte
+  // k % 8; B[k][j] at lane 32 * floor(k / 8) + j; D as for 32x32x8.
+  expectFragment(
+      atoms::mfma32x32A(16), 8,
+      [](int64_t e, int64_t lane) {
+        return Coord{lane % 32, 8 * (lane / 32) + e};
+      },
+      64);
+  expectFragment(
+      atoms::mfma32x32B(16), 8,
+      [](int64_t e, int64_t lane) {
+        return Coord{8 * (lane / 32) + e, lane % 32};
       },
       64);
 }
@@ -175,6 +195,37 @@ TEST(MmaLayouts, MfmaTilesWavesOverTheAccumulator) {
             std::string::npos);
   EXPECT_FALSE(getMfmaLayouts(16, 64, 8, 1, &why));
   EXPECT_NE(why.find("needs M >= 32"), std::string::npos);
+  EXPECT_FALSE(getMfmaLayouts(64, 64, 8, 1, &why, false, /*atomK=*/16));
+  EXPECT_NE(why.find("32x32x16 MFMA needs M >= 32, N >= 32 and K >= 16"),
+            std::string::npos);
+}
+
+TEST(MmaLayouts, MfmaInt8TransposesTheAccumulator) {
+  // gfx942's int8 atom (K = 16) with the accumulator transposed: each
+  // thread holds, of D, the rows it holds of A (lanes 0-31 are rows in
+  // both), on the same 2x2 grid of waves.
+  std::string why;
+  std::optional<MfmaLayouts> l =
+      getMfmaLayouts(128, 128, 64, 4, &why, false, 16, /*transposeC=*/true);
+  ASSERT_TRUE(l) << why;
+  EXPECT_TRUE(l->transposedC);
+  EXPECT_EQ(l->grid.warpsM, 2);
+  EXPECT_EQ(l->grid.warpsN, 2);
+  for (const LinearLayout *layout : {&l->a, &l->b, &l->c})
+    EXPECT_TRUE(layout->coversExactly(&why)) << why;
+  // Eight k per lane, the next eight in lane 32; registers 8.. the next 16.
+  EXPECT_EQ(l->a.apply(7, 0, 0), (Coord{0, 7}));
+  EXPECT_EQ(l->a.apply(0, 32, 0), (Coord{0, 8}));
+  EXPECT_EQ(l->a.apply(8, 0, 0), (Coord{0, 16}));
+  for (int64_t wave = 0; wave < 4; ++wave)
+    for (int64_t lane = 0; lane < 64; ++lane) {
+      std::set<int64_t> rowsA, rowsC;
+      for (int64_t r = 0; r < l->a.getSize(LinearLayout::Register); ++r)
+        rowsA.insert(l->a.apply(r, lane, wave)[0]);
+      for (int64_t r = 0; r < l->c.getSize(LinearLayout::Register); ++r)
+        rowsC.insert(l->c.apply(r, lane, wave)[0]);
+      EXPECT_EQ(rowsA, rowsC) << "lane " << lane << " wave " << wave;
+    }
 }
 
 TEST(MmaLayouts, ContiguousRowRunsAreVectorLoads) {

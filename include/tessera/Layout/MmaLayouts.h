@@ -41,13 +41,15 @@ struct MmaSyncLayouts {
 /// With `warpsAlongM`, every warp takes whole rows (a grid of numWarps x 1)
 /// when M allows: the accumulator's rows can then be reduced within a warp
 /// and it has the layout of a next MMA's A operand (attention's P).
-std::optional<MmaSyncLayouts> getMmaSyncLayouts(int64_t m, int64_t n, int64_t k,
-                                                int64_t numWarps,
-                                                std::string *why,
-                                                bool warpsAlongM = false,
-                                                bool int8 = false);
+/// With `moreAlongM` (implied by `int8`), warp grids of equal perimeter are
+/// broken towards more warps along M: fewer rows of A per warp, for A
+/// tiles quantized in registers from a wider tile.
+std::optional<MmaSyncLayouts>
+getMmaSyncLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
+                  std::string *why, bool warpsAlongM = false, bool int8 = false,
+                  bool moreAlongM = false);
 
-/// The layouts of an AMD MFMA 32x32x8 (16-bit operands, wave64) tile MMA.
+/// The layouts of an AMD 32x32 MFMA tile MMA (wave64).
 struct MfmaLayouts {
   WarpGrid grid;
   int64_t warpM = 0, warpN = 0;
@@ -57,15 +59,20 @@ struct MfmaLayouts {
   LinearLayout a, b, c;
 };
 
-/// The layouts for an M x N x K MMA of 16-bit operands run by `numWarps`
-/// waves with v_mfma_f32_32x32x8: each wave computes whole 32x32 blocks;
-/// none (with `why`) when the shape does not split that way.
+/// The layouts for an M x N x K MMA run by `numWarps` waves with 32x32 x
+/// `atomK` MFMAs (8: 16-bit operands, or int8 on gfx90a; 16: int8 on
+/// gfx942): each wave computes whole 32x32 blocks; none (with `why`) when
+/// the shape does not split that way.
 /// `warpsAlongM` as for getMmaSyncLayouts; it also transposes the
 /// accumulator blocks, whose rows then reduce within a lane group and which
-/// then have the layout of a next MMA's A operand.
+/// then have the layout of a next MMA's A operand. `transposeC` transposes
+/// them alone: each thread then holds the rows of the accumulator that it
+/// holds of A.
 std::optional<MfmaLayouts> getMfmaLayouts(int64_t m, int64_t n, int64_t k,
                                           int64_t numWarps, std::string *why,
-                                          bool warpsAlongM = false);
+                                          bool warpsAlongM = false,
+                                          int64_t atomK = 8,
+                                          bool transposeC = false);
 
 /// The layouts of an sm_90a wgmma m64nNk16 tile MMA whose A ([M, K],
 /// K-major) and B ([K, N], N-major) are read from shared memory through

@@ -1,11 +1,15 @@
-//===- AmdMfma.cpp - tile.mma to v_mfma_f32_32x32x8 -----------------------===//
+//===- AmdMfma.cpp - tile.mma to 32x32 v_mfma ----------------------------===//
 //
 // On AMD CDNA chips the operands' layouts (tile-assign-layouts) are tilings
-// of the MFMA 32x32x8 fragments of a wave64: each 16-register accumulator
-// block of a thread is updated by one amdgpu.mfma per 8-wide K step, with
-// the four A and four B registers found by inverting their layouts. An
-// accumulator laid out as the instruction's D transposed is computed as
-// D^T = B^T A^T (the operands swapped).
+// of the 32x32 MFMA fragments of a wave64: each 16-register accumulator
+// block of a thread is updated by one amdgpu.mfma per K step of the atom
+// (8 for bf16 and f16, v_mfma_f32_32x32x8, which also multiplies fp8 codes
+// decoded to bf16; for int8 8 on gfx90a, v_mfma_i32_32x32x8i8, and 16 on
+// gfx942, v_mfma_i32_32x32x16_i8, whose i32 sums wrap as arith.addi
+// does), with the K / 2 A and B elements of
+// each lane found by inverting their layouts. An accumulator laid out as
+// the instruction's D transposed is computed as D^T = B^T A^T (the
+// operands swapped).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,24 +25,33 @@ using namespace tessera;
 
 LogicalResult GPULowering::lowerMfma(tile::MmaOp op) {
   auto [la, lb, lc] = mmaLayouts(op);
-  Type element = cast<RankedTensorType>(op.getA().getType()).getElementType();
-  if (!(element.isBF16() || element.isF16()) ||
-      !cast<RankedTensorType>(op.getAcc().getType()).getElementType().isF32())
-    return op.emitOpError("is lowered to v_mfma for bf16 and f16 operands "
-                          "with f32 accumulators only, so far");
+  // fp8 codes are multiplied as bf16 (exact).
+  Type element;
+  Value a = mmaOperand(op.getA(), element), b = mmaOperand(op.getB(), element);
+  Type accElement =
+      cast<RankedTensorType>(op.getAcc().getType()).getElementType();
+  bool int8 = element.isInteger(8) && accElement.isInteger(32);
+  if (!(((element.isBF16() || element.isF16()) && accElement.isF32()) || int8))
+    return op.emitOpError("is lowered to v_mfma for bf16, f16 and f8E4M3FN "
+                          "operands with f32 accumulators and i8 with i32 "
+                          "ones only, so far");
+  const MmaAtom *atom =
+      target.findMma(int8 ? "i8" : "bf16", int8 ? "i32" : "f32");
+  if (!atom || atom->m != 32)
+    return op.emitOpError("has no 32x32 MFMA on ") << target.chip;
+  int64_t atomK = atom->k, perLane = atomK / 2;
   // A transposed accumulator is computed as D^T = B^T A^T: B's registers
   // go to the instruction's A operand and A's to its B operand.
   bool transposed = extendsAtom(
       lc, atoms::mfma32x32C().transposed().withShape(lc.getShape()));
-  if (!extendsAtom(la, atoms::mfma32x32x8A().withShape(la.getShape())) ||
-      !extendsAtom(lb, atoms::mfma32x32x8B().withShape(lb.getShape())) ||
+  if (!extendsAtom(la, atoms::mfma32x32A(atomK).withShape(la.getShape())) ||
+      !extendsAtom(lb, atoms::mfma32x32B(atomK).withShape(lb.getShape())) ||
       !(transposed ||
         extendsAtom(lc, atoms::mfma32x32C().withShape(lc.getShape()))))
-    return op.emitOpError("operand layouts are not tilings of the "
-                          "v_mfma_f32_32x32x8 fragments");
+    return op.emitOpError("operand layouts are not tilings of the 32x32x")
+           << atomK << " MFMA fragments";
   if (failed(checkWarpPlacement(op, la, lb, lc)))
     return failure();
-  Value a = mapping.lookup(op.getA()), b = mapping.lookup(op.getB());
   Value acc = mapping.lookup(op.getAcc());
   int64_t k = la.getShape()[1];
   auto slice = [&](Value vector, int64_t first, int64_t count) -> Value {
@@ -46,23 +59,23 @@ LogicalResult GPULowering::lowerMfma(tile::MmaOp op) {
         builder, loc, vector, ArrayRef<int64_t>{first},
         ArrayRef<int64_t>{count}, ArrayRef<int64_t>{1});
   };
-  auto blockType = VectorType::get({16}, builder.getF32Type());
+  auto blockType = VectorType::get({16}, accElement);
   for (int64_t block = 0; block < lc.getSize(LinearLayout::Register);
        block += 16) {
     Coord origin = lc.apply(block, 0, 0);
     Value c = slice(acc, block, 16);
-    for (int64_t k0 = 0; k0 < k; k0 += 8) {
+    for (int64_t k0 = 0; k0 < k; k0 += atomK) {
       std::optional<uint64_t> ra = la.findRegister({origin[0], k0});
       std::optional<uint64_t> rb = lb.findRegister({k0, origin[1]});
-      if (!ra || !rb || *ra % 4 || *rb % 4)
+      if (!ra || !rb || *ra % perLane || *rb % perLane)
         return op.emitOpError("operand layouts do not hold whole fragments "
                               "for accumulator block at (")
                << origin[0] << ", " << origin[1] << "), k " << k0;
-      Value x = slice(a, *ra, 4), y = slice(b, *rb, 4);
+      Value x = slice(a, *ra, perLane), y = slice(b, *rb, perLane);
       if (transposed)
         std::swap(x, y);
-      c = amdgpu::MFMAOp::create(builder, loc, blockType, 32, 32, 8, 1, x, y,
-                                 c);
+      c = amdgpu::MFMAOp::create(builder, loc, blockType, 32, 32, atomK, 1, x,
+                                 y, c);
     }
     acc = vector::InsertStridedSliceOp::create(
         builder, loc, c, acc, ArrayRef<int64_t>{block}, ArrayRef<int64_t>{1});

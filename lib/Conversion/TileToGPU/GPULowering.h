@@ -216,10 +216,17 @@ private:
   // --- Packed codes and dequantization (Quantized.cpp) --------------------
   mlir::LogicalResult lowerUnpack(tile::UnpackOp op);
   mlir::LogicalResult lowerDequant(tile::DequantOp op);
-  /// int8 codes and per-group scales of a real tile: each thread reduces
-  /// |x| over its registers of a group, then over the lanes that share the
-  /// group with butterfly shuffles (groups must not span warps).
+  /// int8 or f8E4M3FN codes and per-group scales of a real tile: each
+  /// thread reduces |x| over its registers of a group, then over the lanes
+  /// that share the group with butterfly shuffles (groups must not span
+  /// warps).
   mlir::LogicalResult lowerQuant(tile::QuantOp op);
+  /// The registers of an MMA operand as the MMA takes them: f8E4M3FN codes
+  /// (held as their bits) decoded to bf16, which holds them exactly; other
+  /// operands as they are. Sets `element` to the type the MMA multiplies.
+  mlir::Value mmaOperand(mlir::Value operand, mlir::Type &element);
+  /// A vector of f32 values that bf16 holds exactly, as bf16.
+  mlir::Value exactBf16(mlir::Value real);
   /// The bytes of an int4 nibble-pair view, without the pair dimension
   /// (computed once per view).
   mlir::Value pairBytes(mlir::Value view);
@@ -255,6 +262,10 @@ private:
   llvm::DenseMap<mlir::Value, SharedBuffer> shared;
   llvm::DenseMap<mlir::Value, mlir::Value> aligned;
   llvm::DenseMap<mlir::Value, mlir::Value> bytes;
+  /// fp8 codes made by tile.quant: their values as bf16, computed from the
+  /// quantized reals without a decoding (the bits go unused, and are
+  /// dropped, when only MMAs read them).
+  llvm::DenseMap<mlir::Value, mlir::Value> bf16Codes;
   mlir::Value lane, warp;
   /// The kernel's dynamic shared memory and the bytes its buffers take.
   mlir::Value dynamicShared;

@@ -7,7 +7,8 @@
 // accumulator block of a thread is then updated by one mma.sync per K step
 // of the atom, with the A and B registers found by inverting their
 // layouts. Operand registers are packed into 32-bit words: two 16-bit
-// elements or four 8-bit ones.
+// elements or four 8-bit ones. f8E4M3FN codes are multiplied as bf16
+// (decoded exactly: sm_80 has no fp8 MMA, and sm_90a's is wgmma's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,15 +61,16 @@ LogicalResult GPULowering::checkWarpPlacement(tile::MmaOp op,
 
 LogicalResult GPULowering::lowerMma(tile::MmaOp op) {
   auto [la, lb, lc] = mmaLayouts(op);
-  auto aType = cast<RankedTensorType>(op.getA().getType());
-  Type element = aType.getElementType();
+  // fp8 codes are multiplied as bf16 (exact).
+  Type element;
+  Value a = mmaOperand(op.getA(), element), b = mmaOperand(op.getB(), element);
   Type accElement =
       cast<RankedTensorType>(op.getAcc().getType()).getElementType();
   bool int8 = element.isInteger(8) && accElement.isInteger(32);
   if (!int8 && (!(element.isBF16() || element.isF16()) || !accElement.isF32()))
-    return op.emitOpError("is lowered to mma.sync for bf16 and f16 operands "
-                          "with f32 accumulators and i8 operands with i32 "
-                          "accumulators only, so far");
+    return op.emitOpError("is lowered to mma.sync for bf16, f16 and f8E4M3FN "
+                          "operands with f32 accumulators and i8 operands "
+                          "with i32 accumulators only, so far");
   // The layouts must be tilings of the atoms whose warps agree.
   LinearLayout atomA = int8 ? atoms::mmaM16N8K32A() : atoms::mmaM16N8K16A();
   LinearLayout atomB = int8 ? atoms::mmaM16N8K32B() : atoms::mmaM16N8K16B();
@@ -85,7 +87,6 @@ LogicalResult GPULowering::lowerMma(tile::MmaOp op) {
   Type accType = int8 ? i32 : builder.getF32Type();
   auto resultType = LLVM::LLVMStructType::getLiteral(
       ctx, {accType, accType, accType, accType});
-  Value a = mapping.lookup(op.getA()), b = mapping.lookup(op.getB());
   Value acc = mapping.lookup(op.getAcc());
   int64_t k = la.getShape()[1];
   // Elements per 32-bit register, and the K of one instruction.

@@ -9,8 +9,9 @@
 // tile.dequant scales each register by the scale register of the same index
 // (the scales' layout is the codes' layout divided by the groups). fp8
 // (e4m3) codes are held as their bits in i8 and decoded with integer and
-// f32 arithmetic (no fp8 instruction is needed). tile.quant makes int8
-// codes and their scales in registers: the scales' layout is the input's
+// f32 arithmetic (no fp8 instruction is needed); MMAs of fp8 codes
+// multiply them decoded to bf16. tile.quant makes int8 or fp8 codes and
+// their scales in registers: the scales' layout is the input's
 // divided by the groups, so a group's elements lie in one thread's
 // registers and the lanes whose bits move within the group.
 //
@@ -142,12 +143,41 @@ LogicalResult GPULowering::lowerDequant(tile::DequantOp op) {
   return success();
 }
 
+Value GPULowering::mmaOperand(Value operand, Type &element) {
+  Value registers = mapping.lookup(operand);
+  element = cast<RankedTensorType>(operand.getType()).getElementType();
+  if (!isa<Float8E4M3FNType>(element))
+    return registers;
+  element = builder.getBF16Type();
+  if (Value known = bf16Codes.lookup(operand))
+    return known;
+  return exactBf16(decodeE4M3(builder, loc, registers));
+}
+
+Value GPULowering::exactBf16(Value real) {
+  // The f32's upper half: exact for a value bf16 holds (no rounding to
+  // emit, which sm_80 and gfx942 would expand).
+  auto shape = cast<VectorType>(real.getType()).getShape();
+  auto i32 = VectorType::get(shape, builder.getI32Type());
+  Value bits = arith::BitcastOp::create(builder, loc, i32, real);
+  Value sixteen = arith::ConstantOp::create(
+      builder, loc, i32,
+      DenseElementsAttr::get(i32, builder.getI32IntegerAttr(16)));
+  Value upper = arith::TruncIOp::create(
+      builder, loc, VectorType::get(shape, builder.getI16Type()),
+      arith::ShRUIOp::create(builder, loc, bits, sixteen));
+  return arith::BitcastOp::create(
+      builder, loc, VectorType::get(shape, builder.getBF16Type()), upper);
+}
+
 LogicalResult GPULowering::lowerQuant(tile::QuantOp op) {
   RankedTensorType codesType = op.getCodes().getType();
-  if (!codesType.getElementType().isInteger(8))
+  bool fp8 = isa<Float8E4M3FNType>(codesType.getElementType());
+  if (!codesType.getElementType().isInteger(8) && !fp8)
     return op.emitOpError("to ")
            << codesType.getElementType()
-           << " is not supported by convert-tile-to-gpu yet (i8 is)";
+           << " is not supported by convert-tile-to-gpu yet (i8 and "
+              "f8E4M3FN are)";
   LinearLayout in = layoutOf(op.getInput());
   if (layoutOf(op.getCodes()) != in)
     return op.emitOpError("needs its codes in its input's layout");
@@ -209,8 +239,8 @@ LogicalResult GPULowering::lowerQuant(tile::QuantOp op) {
     if (!real.isF32())
       value = arith::ExtFOp::create(builder, loc, f32, value);
   }
-  Value maxCode =
-      arith::ConstantOp::create(builder, loc, builder.getF32FloatAttr(127.0f));
+  Value maxCode = arith::ConstantOp::create(
+      builder, loc, builder.getF32FloatAttr(fp8 ? 448.0f : 127.0f));
   std::map<Coord, Value> scaleOf;
   for (auto &[coord, value] : largest)
     scaleOf[coord] = arith::DivFOp::create(
@@ -258,6 +288,14 @@ LogicalResult GPULowering::lowerQuant(tile::QuantOp op) {
   Value q = arith::SelectOp::create(
       builder, loc, positive,
       arith::DivFOp::create(builder, loc, x, perElement), splat(0.0f));
+  if (fp8) {
+    // Saturated and rounded to nearest even by the encoding (as the host
+    // encodes them), held as their bits.
+    mapping.map(op.getCodes(), encodeE4M3(builder, loc, q));
+    bf16Codes[op.getCodes()] = exactBf16(roundToE4M3(builder, loc, q));
+    mapping.map(op.getScales(), scales);
+    return success();
+  }
   // Saturated first, then rounded half to even by adding and subtracting
   // 1.5 * 2^23: in [2^23, 2^24) floats are the integers, and the addition
   // rounds to nearest even (the same as rounding, then saturating; no

@@ -8,6 +8,8 @@
 
 #include "GPULowering.h"
 
+#include "tessera/Conversion/Fp8.h"
+
 #include "tessera/Conversion/Passes.h"
 #include "tessera/Dialect/Tag/TagDialect.h"
 #include "tessera/runtime/kernel_abi.h"
@@ -316,6 +318,25 @@ LogicalResult GPULowering::lowerElementwise(Operation *op) {
       return op->emitOpError("is not supported by convert-tile-to-gpu for ")
              << target.chip << " yet (absf, exp and exp2 on f32 are)";
     mapping.map(op->getResult(0), lowered);
+    return success();
+  }
+  // fp8 codes are held as their bits: arith.extf decodes them; nothing
+  // else computes on them element-wise (as on the host).
+  auto isFp8 = [](Type type) {
+    return isa<Float8E4M3FNType>(getElementTypeOrSelf(type));
+  };
+  bool decodes = isa<arith::ExtFOp>(op) && isFp8(op->getOperand(0).getType());
+  if (!decodes && (llvm::any_of(op->getResultTypes(), isFp8) ||
+                   llvm::any_of(op->getOperandTypes(), isFp8)))
+    return op->emitOpError("on fp8 tiles is not supported by "
+                           "convert-tile-to-gpu (only arith.extf, "
+                           "tile.dequant, tile.quant and tile.mma are)");
+  if (decodes) {
+    Value value = decodeE4M3(builder, loc, mapping.lookup(op->getOperand(0)));
+    VectorType type = vectorTypeOf(op->getResult(0));
+    if (!type.getElementType().isF32())
+      value = arith::TruncFOp::create(builder, loc, type, value);
+    mapping.map(op->getResult(0), value);
     return success();
   }
   // int4 codes are held sign-extended in i8: extending them to i8 is a

@@ -23,45 +23,6 @@ static bool isFp8(Type type) {
   return isa<Float8E4M3FNType>(getElementTypeOrSelf(type));
 }
 
-/// f32 to f8E4M3FN bits: rounded to nearest even, saturated to +-448
-/// (fp8 quantization clamps), NaN stays NaN.
-static Value encodeE4M3(OpBuilder &b, Location l, Value value) {
-  Type i32 = b.getI32Type();
-  auto int32 = [&](int64_t v) {
-    return arith::ConstantOp::create(b, l, b.getI32IntegerAttr(v));
-  };
-  auto real = [&](float v) {
-    return arith::ConstantOp::create(b, l, b.getF32FloatAttr(v));
-  };
-  Value bits = arith::BitcastOp::create(b, l, i32, value);
-  Value sign = arith::AndIOp::create(
-      b, l, arith::ShRUIOp::create(b, l, bits, int32(24)), int32(0x80));
-  Value magnitude = math::AbsFOp::create(b, l, value);
-  Value isNaN = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO,
-                                      magnitude, magnitude);
-  magnitude = arith::MinimumFOp::create(b, l, magnitude, real(448.0f));
-  // Normal: round f32's mantissa to 3 bits (to nearest even), then rebias
-  // the exponent from 127 to 7.
-  Value m = arith::BitcastOp::create(b, l, i32, magnitude);
-  Value odd = arith::AndIOp::create(
-      b, l, arith::ShRUIOp::create(b, l, m, int32(20)), int32(1));
-  Value rounded = arith::AddIOp::create(
-      b, l, m, arith::AddIOp::create(b, l, odd, int32(0x7FFFF)));
-  Value normal = arith::SubIOp::create(
-      b, l, arith::ShRUIOp::create(b, l, rounded, int32(20)), int32(120 << 3));
-  // Below 2^-6: multiples of 2^-9.
-  Value subnormal = arith::FPToSIOp::create(
-      b, l, i32,
-      math::RoundEvenOp::create(
-          b, l, arith::MulFOp::create(b, l, magnitude, real(512.0f))));
-  Value small = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT,
-                                      magnitude, real(1.0f / 64));
-  Value code = arith::SelectOp::create(b, l, small, subnormal, normal);
-  code = arith::SelectOp::create(b, l, isNaN, int32(0x7F), code);
-  code = arith::OrIOp::create(b, l, code, sign);
-  return arith::TruncIOp::create(b, l, b.getI8Type(), code);
-}
-
 Value HostLowering::realBuffer(Value tile) {
   Value bits = buffer(tile);
   if (!isFp8(tile.getType()))

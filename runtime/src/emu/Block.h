@@ -82,7 +82,8 @@ struct Warp {
   uint32_t a[kMaxLanes][4], b[kMaxLanes][2], out[kMaxLanes][4];
   uint32_t shuffled[kMaxLanes], laneMask[kMaxLanes];
   float c[kMaxLanes][4], d[kMaxLanes][4];
-  // MFMA operands: four 16-bit elements of A and B, 16 accumulators.
+  // MFMA operands: up to 64 bits of A and B per lane, 16 32-bit
+  // accumulators (f32, or the bits of i32 ones).
   uint64_t mfmaA[kMaxLanes], mfmaB[kMaxLanes];
   float mfmaC[kMaxLanes][16], mfmaD[kMaxLanes][16];
 };

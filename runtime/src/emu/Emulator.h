@@ -97,6 +97,13 @@ void mmaM16N8K32S8(const uint32_t a[32][4], const uint32_t b[32][2],
 /// registers per lane).
 void mfma32x32x8(const uint64_t a[64], const uint64_t b[64],
                  const float c[64][16], float d[64][16], bool f16);
+/// v_mfma_i32_32x32x8i8 (k = 8: four bytes per lane, gfx90a) and
+/// v_mfma_i32_32x32x16_i8 (k = 16: eight, gfx942) over a wave64's
+/// operands (byte e of lane l: A[l % 32][(k / 2) (l / 32) + e] and
+/// B[(k / 2) (l / 32) + e][l % 32]; c/d: 16 i32 registers per lane, laid
+/// out as for mfma32x32x8), with wrapping sums.
+void mfma32x32I8(const uint64_t a[64], const uint64_t b[64],
+                 const int32_t c[64][16], int32_t d[64][16], unsigned k);
 
 /// wgmma.mma_async.m64nNk16.f32.{bf16,f16} of one warpgroup over A
 /// (64 x 16) and B (16 x n) as read from shared memory: c/d hold the n / 2

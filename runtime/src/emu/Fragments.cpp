@@ -3,7 +3,7 @@
 // Written from the PTX ISA's descriptions ("Warp-level matrix load
 // instruction: ldmatrix", "Matrix Fragments for mma.m16n8k16 with
 // floating point type") and AMD's MFMA register layouts (the matrix
-// instruction calculator's v_mfma_f32_32x32x8 tables), not from the
+// instruction calculator's v_mfma_f32_32x32x8 and i8 tables), not from the
 // compiler's layout tables, so that a wrong table in one is caught by the
 // other.
 //
@@ -146,6 +146,28 @@ void emu::mfma32x32x8(const uint64_t a[64], const uint64_t b[64],
       for (unsigned k = 0; k < 8; ++k)
         sum += double(A[i][k]) * double(B[k][j]);
       d[lane][g] = float(sum);
+    }
+}
+
+void emu::mfma32x32I8(const uint64_t a[64], const uint64_t b[64],
+                      const int32_t c[64][16], int32_t d[64][16], unsigned k) {
+  // The calculator's tables for both: byte e of lane l is A[l % 32][k'] and
+  // B[k'][l % 32] with k' = (k / 2) (l / 32) + e; D as for the f32 MFMA.
+  unsigned perLane = k / 2;
+  int32_t A[32][16], B[16][32];
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned e = 0; e < perLane; ++e) {
+      unsigned kk = perLane * (lane / 32) + e;
+      A[lane % 32][kk] = int8_t(uint8_t(a[lane] >> (8 * e)));
+      B[kk][lane % 32] = int8_t(uint8_t(b[lane] >> (8 * e)));
+    }
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned g = 0; g < 16; ++g) {
+      unsigned i = 8 * (g / 4) + 4 * (lane / 32) + g % 4, j = lane % 32;
+      uint32_t sum = uint32_t(c[lane][g]);
+      for (unsigned kk = 0; kk < k; ++kk)
+        sum += uint32_t(A[i][kk] * B[kk][j]);
+      d[lane][g] = int32_t(sum);
     }
 }
 
