@@ -195,6 +195,19 @@ LinearLayout LinearLayout::sliced(llvm::ArrayRef<unsigned> dropped) const {
   return LinearLayout(keptShape, coords[0], coords[1], coords[2]);
 }
 
+LinearLayout LinearLayout::withUnitDim(unsigned dim) const {
+  assert(dim <= getRank() && "inserts a dimension at most after the last");
+  llvm::SmallVector<int64_t> newShape(shape.begin(), shape.end());
+  newShape.insert(newShape.begin() + dim, 1);
+  std::array<llvm::SmallVector<Coord>, kNumInDims> coords;
+  for (unsigned in = 0; in < kNumInDims; ++in)
+    for (Coord c : getBases(InDim(in))) {
+      c.insert(c.begin() + dim, 0);
+      coords[in].push_back(c);
+    }
+  return LinearLayout(newShape, coords[0], coords[1], coords[2]);
+}
+
 LinearLayout LinearLayout::splitDim(unsigned dim, int64_t factor) const {
   assert(dim < getRank() && factor > 0 && (factor & (factor - 1)) == 0 &&
          shape[dim] % factor == 0 && "splits a dimension by a power of two");

@@ -448,6 +448,18 @@ LogicalResult LayoutAssigner::run() {
       rowsOf(scatter.getValue(), scatter.getRows());
   });
   kernel.walk([&](Operation *op) {
+    // A reduction over a unit dimension only drops it: its input may take
+    // the result's layout with the dimension back (a per-channel scale
+    // [N, 1] reduced to [N] and broadcast over an accumulator's rows).
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op);
+        reduce && reduce.getInput().getType().getDimSize(reduce.getDim()) == 1) {
+      unsigned dim = reduce.getDim();
+      derived.push_back({reduce.getResult(), reduce.getInput(),
+                         [dim](const LinearLayout &l) {
+                           return l.withUnitDim(dim);
+                         },
+                         op});
+    }
     if (auto unpack = dyn_cast<tile::UnpackOp>(op)) {
       unsigned dim = unpack.getDim();
       int64_t units = unpack.getOrder().size();

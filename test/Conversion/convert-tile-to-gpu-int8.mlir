@@ -20,6 +20,14 @@
 // RUN:   "--tile-quantize=weights=int8 activations=int8" \
 // RUN:   --tile-set-target=chip=sm_90a --tile-assign-layouts \
 // RUN:   --convert-tile-to-gpu --canonicalize --cse | FileCheck %s
+// The MoE down projection with int8 activations: its per-channel weight
+// scales ([N, 1], the weights stored [N, K]) are reduced over their unit
+// dimension and broadcast over the rows of the i32 product; the reduction's
+// input takes the layout its result needs, the unit dimension put back.
+// RUN: tessera-opt %kernels/moe/moe_expert_block.mlir \
+// RUN:   "--tile-quantize=kernel=moe_down_combine weights=int8 activations=int8" \
+// RUN:   --tile-set-target=chip=sm_80 --tile-assign-layouts \
+// RUN:   | FileCheck %s --check-prefix=MOE
 // A group that spans warps (one scale for the whole tile) would need
 // shared memory:
 // RUN: not tessera-opt %s --tile-assign-layouts --convert-tile-to-gpu \
@@ -49,6 +57,8 @@
 // LAYOUT: tile.load {{.*}} -> tensor<128x64xbf16, #tile.linear<register = {{\[}}[0, 1], [0, 2], [8, 0], [0, 16], [0, 32], [16, 0]], lane = {{\[}}[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp = {{\[}}[0, 0], [32, 0], [64, 0]]>>
 // LAYOUT: tile.load {{.*}} -> tensor<64x128xi8, #tile.linear<register = {{\[}}[1, 0], [2, 0], [16, 0], [0, 8], [32, 0], [0, 16], [0, 32]], lane = {{\[}}[4, 0], [8, 0], [0, 1], [0, 2], [0, 4]], warp = {{\[}}[0, 64], [0, 0], [0, 0]]>>
 // LAYOUT: tile.quant {{.*}} -> tensor<128x64xi8, #tile.linear<register = {{\[}}[0, 1], [0, 2], [8, 0], [0, 16], [0, 32], [16, 0]], lane = {{\[}}[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp = {{\[}}[0, 0], [32, 0], [64, 0]]>>, tensor<128x1xf32, #tile.linear<register = {{\[}}[0, 0], [8, 0], [0, 0], [0, 0], [0, 0], [16, 0]], lane = {{\[}}[0, 0], [0, 0], [1, 0], [2, 0], [4, 0]], warp = {{\[}}[0, 0], [32, 0], [64, 0]]>>
+
+// MOE: tile.reduce sum %{{.*}} dim 1 : tensor<64x1xf32, #tile.linear<register = {{\[}}[1, 0], [8, 0], [16, 0], [32, 0]], lane = {{\[}}[2, 0], [4, 0], [0, 0], [0, 0], [0, 0]], warp = {{\[}}[0, 0], [0, 0]]>> -> tensor<64xf32, #tile.linear<register = {{\[}}[1], [8], [16], [32]], lane = {{\[}}[2], [4], [0], [0], [0]], warp = {{\[}}[0], [0]]>>
 
 module attributes {tile.target = "sm_80"} {
   tile.kernel @whole_tile(%X: !tile.view<?x?xbf16>, %S: !tile.view<?x?xf32>) threads(64) {

@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 
 #include <set>
+#include <vector>
 
 using namespace tessera;
 
@@ -303,6 +304,27 @@ TEST(LinearLayout, SplitDimHoldsTheSameElementsUnpacked) {
       Coord c = b.apply(reg, lane, 0), p = packed.apply(reg, lane, 0);
       EXPECT_EQ(p, Coord({c[0], c[1] / 2, c[1] % 2}));
     }
+}
+
+TEST(LinearLayout, WithUnitDimInvertsTheSliceOfIt) {
+  // The columns of an m16n8 accumulator (a row slice, [8]) seen as [8, 1]
+  // and as [1, 8]: the same holders, a 0 coordinate inserted; slicing the
+  // unit dimension away gives the layout back.
+  LinearLayout columns = atoms::mmaM16N8C().sliced({0});
+  for (unsigned dim : {0u, 1u}) {
+    LinearLayout unit = columns.withUnitDim(dim);
+    EXPECT_EQ(unit.getShape(),
+              llvm::ArrayRef<int64_t>(dim ? std::vector<int64_t>{8, 1}
+                                          : std::vector<int64_t>{1, 8}));
+    EXPECT_TRUE(unit.coversExactly());
+    for (uint64_t reg = 0;
+         reg < uint64_t(columns.getSize(LinearLayout::Register)); ++reg)
+      for (uint64_t lane = 0; lane < 32; ++lane) {
+        Coord c = columns.apply(reg, lane, 0), u = unit.apply(reg, lane, 0);
+        EXPECT_EQ(u, dim ? Coord({c[0], 0}) : Coord({0, c[0]}));
+      }
+    EXPECT_EQ(unit.sliced({dim}), columns);
+  }
 }
 
 TEST(LinearLayout, GroupedPairsEveryRegisterWithItsGroup) {

@@ -80,6 +80,10 @@ public:
   /// register bits left with nothing to move are removed, lane and warp
   /// bits stay as broadcasts.
   LinearLayout sliced(llvm::ArrayRef<unsigned> dropped) const;
+  /// The layout of the same elements with a dimension of size 1 inserted
+  /// at `dim` (every basis 0 there): the input of a reduction over a unit
+  /// dimension, whose result has this layout.
+  LinearLayout withUnitDim(unsigned dim) const;
   /// The layout of the same elements seen with dimension `dim` split in
   /// two, its low `factor` part (a power of two) moved to a new last
   /// dimension: element (.., c, ..) is held where (.., c / factor, .., c %
