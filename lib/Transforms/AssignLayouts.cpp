@@ -452,13 +452,12 @@ LogicalResult LayoutAssigner::run() {
     // the result's layout with the dimension back (a per-channel scale
     // [N, 1] reduced to [N] and broadcast over an accumulator's rows).
     if (auto reduce = dyn_cast<tile::ReduceOp>(op);
-        reduce && reduce.getInput().getType().getDimSize(reduce.getDim()) == 1) {
+        reduce &&
+        reduce.getInput().getType().getDimSize(reduce.getDim()) == 1) {
       unsigned dim = reduce.getDim();
-      derived.push_back({reduce.getResult(), reduce.getInput(),
-                         [dim](const LinearLayout &l) {
-                           return l.withUnitDim(dim);
-                         },
-                         op});
+      derived.push_back(
+          {reduce.getResult(), reduce.getInput(),
+           [dim](const LinearLayout &l) { return l.withUnitDim(dim); }, op});
     }
     if (auto unpack = dyn_cast<tile::UnpackOp>(op)) {
       unsigned dim = unpack.getDim();
