@@ -95,6 +95,9 @@ private:
   };
   /// Loaded activation tiles that hold codes -> their scales.
   DenseMap<Value, TokenScales> tokenScales;
+  /// Activation tiles quantized in the kernel, and their quantization:
+  /// MMAs of one activation tile (the MoE block's gate and up) share it.
+  DenseMap<Value, tile::QuantOp> activationCodes;
 
   // TileQuantize.cpp: arguments, buffers, loads and tags.
   LogicalResult rewrite(tile::KernelOp kernel, Source &weight,

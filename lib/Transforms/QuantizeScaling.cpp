@@ -257,11 +257,21 @@ void Quantizer::lowPrecisionMmas(Value codes, Value scaleTile,
       assertTokenRows(before, loc, aCodes, aScales, token.rowName,
                       "every row uses the scale of its own token");
     } else {
-      auto quant = tile::QuantOp::create(
-          before, NameLoc::get(StringAttr::get(context, "a_codes"), loc),
-          RankedTensorType::get({m, k}, codeType),
-          RankedTensorType::get({m, 1}, f32), mma.getA(),
-          before.getDenseI64ArrayAttr({1, k}));
+      // One quantization per activation tile for its MMAs in one block
+      // (the MoE block's gate and up), before the first of them (weights
+      // are rewritten last argument first).
+      tile::QuantOp &quant = activationCodes[mma.getA()];
+      if (quant && quant->getBlock() == mma->getBlock() &&
+          quant.getCodes().getType().getElementType() == codeType &&
+          mma->isBeforeInBlock(quant))
+        quant->moveBefore(mma);
+      if (!quant || quant->getBlock() != mma->getBlock() ||
+          quant.getCodes().getType().getElementType() != codeType)
+        quant = tile::QuantOp::create(
+            before, NameLoc::get(StringAttr::get(context, "a_codes"), loc),
+            RankedTensorType::get({m, k}, codeType),
+            RankedTensorType::get({m, 1}, f32), mma.getA(),
+            before.getDenseI64ArrayAttr({1, k}));
       aCodes = quant.getCodes();
       aScales = quant.getScales();
     }
