@@ -23,6 +23,7 @@
 // RUN: tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_gate_up_swiglu group=32 zero-points" --tile-quantize="kernel=moe_down_combine group=64" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED-MOE
 // RUN: tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_gate_up_swiglu weights=fp8" --tile-quantize="kernel=moe_down_combine weights=int8" --tile-pipeline=scheduler=solver --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED-MOE
 // RUN: tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_down_combine weights=int8 activations=int8" | FileCheck %s --check-prefix=MOE-A8
+// RUN: tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_gate_up_swiglu weights=int8 activations=int8" | FileCheck %s --check-prefix=MOE-GATE-A8
 // RUN: tessera-opt %kernels/moe/moe_expert_block.mlir --tile-quantize="kernel=moe_gate_up_swiglu weights=fp8 activations=fp8" --tile-quantize="kernel=moe_down_combine weights=int8 activations=int8" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED-MOE
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8" --tile-pipeline --tag-check=print-stats -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROVED
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-quantize="weights=fp8 placement=per-group" | FileCheck %s --check-prefix=FP8-PG
@@ -84,6 +85,16 @@
 // MOE-A8: %[[SF:.*]] = arith.extf %[[S]] : tensor<64x1xf16> to tensor<64x1xf32>
 // MOE-A8: %[[ROW:.*]] = tile.reduce sum %[[SF]] dim 1 : tensor<64x1xf32> -> tensor<64xf32>
 // MOE-A8: tile.broadcast %[[ROW]] dims [0] : tensor<64xf32> -> tensor<64x64xf32>
+// The gate and up MMAs read one activation tile: one quantization, before
+// the first of them, serves both.
+// MOE-GATE-A8-LABEL: tile.kernel @moe_gate_up_swiglu_int8_pc_a8k64(
+// MOE-GATE-A8: %[[CODES:.*]], %{{.*}} = tile.quant %{{.*}} group [1, 64] : tensor<64x64xbf16> -> tensor<64x64xi8>, tensor<64x1xf32>
+// MOE-GATE-A8-NOT: tile.quant
+// MOE-GATE-A8: tile.mma %[[CODES]], %{{.*}}, %{{.*}} transpose_b
+// MOE-GATE-A8-NOT: tile.quant
+// MOE-GATE-A8: tile.mma %[[CODES]], %{{.*}}, %{{.*}} transpose_b
+// MOE-GATE-A8-NOT: tile.quant
+// MOE-GATE-A8: tile.return
 // PROVED-MOE-NOT: error
 // PROVED-MOE: remark: tag-check: @moe_gate_up_swiglu_{{.*}} 0 failed
 // PROVED-MOE: remark: tag-check: @moe_down_combine_{{.*}} 0 failed
