@@ -187,13 +187,17 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
       return mma.emitOpError("cannot run as wgmma: ") << notWgmma;
   }
   if (target.vendor == Vendor::Amd) {
-    // The chip's 32x32 atom: K = 8 for 16-bit operands (and fp8 ones,
-    // decoded); for int8, 8 on gfx90a and 16 on gfx942. The accumulators
+    // The chip's 32x32 atom: K = 8 for 16-bit operands; for int8, 8 on
+    // gfx90a and 16 on gfx942; for fp8, gfx942's 32x32x16 fp8 MFMA, or on
+    // gfx90a the bf16 one over the decoded codes. The accumulators
     // of 8-bit MMAs are transposed so that the row scales of quantized
     // activations, held as A holds its rows, apply to them without a
     // layout conversion.
     const MmaAtom *atom =
         target.findMma(int8 ? "i8" : "bf16", int8 ? "i32" : "f32");
+    if (fp8)
+      if (const MmaAtom *fp8Atom = target.findMma("e4m3", "f32"))
+        atom = fp8Atom;
     assert(atom && atom->m == 32 && "every CDNA chip has 32x32 MFMAs");
     std::optional<MfmaLayouts> l =
         getMfmaLayouts(m, n, k, numWarps, &why, warpsAlongM, atom->k,

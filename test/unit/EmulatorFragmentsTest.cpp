@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 
 #include <climits>
+#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -253,6 +254,66 @@ TEST_P(EmulatorMfmaI8, MatchesTheAtomLayoutsAndWraps) {
 
 INSTANTIATE_TEST_SUITE_P(Gfx90aAndGfx942, EmulatorMfmaI8,
                          ::testing::Values(8, 16));
+
+TEST(EmulatorMfmaFp8, FnuzCodesAreHalfTheE4M3FnValues) {
+  // What the compiler relies on to feed e4m3fn codes to gfx942's FNUZ
+  // MFMA: the same bits are worth half, but for -0 (FNUZ's NaN) and the
+  // NaNs (0x7F, 0xFF; 240 and -240 in FNUZ).
+  for (int bits = 0; bits < 256; ++bits) {
+    if (bits == 0x80 || (bits & 0x7F) == 0x7F)
+      continue;
+    EXPECT_EQ(emu::fromE4M3Fnuz(uint8_t(bits)),
+              0.5f * tessera::fromE4M3(uint8_t(bits)))
+        << "code " << bits;
+  }
+  EXPECT_TRUE(std::isnan(emu::fromE4M3Fnuz(0x80)));
+  EXPECT_EQ(emu::fromE4M3Fnuz(0x7F), 240.0f);
+  EXPECT_EQ(emu::fromE4M3Fnuz(0x01), 0.0009765625f); // 2^-10
+}
+
+TEST(EmulatorMfmaFp8, MatchesTheAtomLayouts) {
+  // v_mfma_f32_32x32x16_fp8_fp8 against the compiler's K = 16 atoms, on
+  // codes of small integers (exact products and sums).
+  std::mt19937 rng(9);
+  std::uniform_int_distribution<int> small(-8, 8);
+  float A[32][16], B[16][32], C[32][32];
+  uint8_t codeA[32][16], codeB[16][32];
+  // FNUZ codes of the integer v: those of e4m3fn for 2 v.
+  for (int i = 0; i < 32; ++i)
+    for (int k = 0; k < 16; ++k) {
+      A[i][k] = float(small(rng));
+      codeA[i][k] = tessera::toE4M3(2 * A[i][k]);
+      B[k][i] = float(small(rng));
+      codeB[k][i] = tessera::toE4M3(2 * B[k][i]);
+    }
+  for (auto &row : C)
+    for (float &v : row)
+      v = float(small(rng));
+  LinearLayout la = atoms::mfma32x32A(16), lb = atoms::mfma32x32B(16),
+               lc = atoms::mfma32x32C();
+  uint64_t a[64] = {}, b[64] = {};
+  float c[64][16], d[64][16];
+  for (unsigned lane = 0; lane < 64; ++lane) {
+    for (unsigned e = 0; e < 8; ++e) {
+      Coord x = la.apply(e, lane, 0), y = lb.apply(e, lane, 0);
+      a[lane] |= uint64_t(codeA[x[0]][x[1]]) << (8 * e);
+      b[lane] |= uint64_t(codeB[y[0]][y[1]]) << (8 * e);
+    }
+    for (unsigned g = 0; g < 16; ++g) {
+      Coord z = lc.apply(g, lane, 0);
+      c[lane][g] = C[z[0]][z[1]];
+    }
+  }
+  emu::mfma32x32x16Fp8(a, b, c, d);
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned g = 0; g < 16; ++g) {
+      Coord z = lc.apply(g, lane, 0);
+      float want = C[z[0]][z[1]];
+      for (int k = 0; k < 16; ++k)
+        want += A[z[0]][k] * B[k][z[1]];
+      EXPECT_EQ(d[lane][g], want) << "lane " << lane << " register " << g;
+    }
+}
 
 class EmulatorWgmma : public ::testing::TestWithParam<bool> {};
 

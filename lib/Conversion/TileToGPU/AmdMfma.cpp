@@ -18,6 +18,7 @@
 #include "tessera/Layout/MmaLayouts.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -25,18 +26,33 @@ using namespace tessera;
 
 LogicalResult GPULowering::lowerMfma(tile::MmaOp op) {
   auto [la, lb, lc] = mmaLayouts(op);
-  // fp8 codes are multiplied as bf16 (exact).
-  Type element;
-  Value a = mmaOperand(op.getA(), element), b = mmaOperand(op.getB(), element);
   Type accElement =
       cast<RankedTensorType>(op.getAcc().getType()).getElementType();
-  bool int8 = element.isInteger(8) && accElement.isInteger(32);
-  if (!(((element.isBF16() || element.isF16()) && accElement.isF32()) || int8))
+  // fp8 codes go to gfx942's fp8 MFMA (as FNUZ codes, below), elsewhere
+  // they are multiplied as bf16 (exact).
+  const MmaAtom *fp8Atom = target.findMma("e4m3", "f32");
+  bool fp8 = fp8Atom &&
+             isa<Float8E4M3FNType>(
+                 cast<RankedTensorType>(op.getA().getType()).getElementType());
+  Type element;
+  Value a, b;
+  if (fp8) {
+    element = builder.getI8Type();
+    a = fnuzCodes(mapping.lookup(op.getA()));
+    b = fnuzCodes(mapping.lookup(op.getB()));
+  } else {
+    a = mmaOperand(op.getA(), element);
+    b = mmaOperand(op.getB(), element);
+  }
+  bool int8 = !fp8 && element.isInteger(8) && accElement.isInteger(32);
+  if (!(((element.isBF16() || element.isF16()) && accElement.isF32()) || int8 ||
+        fp8))
     return op.emitOpError("is lowered to v_mfma for bf16, f16 and f8E4M3FN "
                           "operands with f32 accumulators and i8 with i32 "
                           "ones only, so far");
   const MmaAtom *atom =
-      target.findMma(int8 ? "i8" : "bf16", int8 ? "i32" : "f32");
+      fp8 ? fp8Atom
+          : target.findMma(int8 ? "i8" : "bf16", int8 ? "i32" : "f32");
   if (!atom || atom->m != 32)
     return op.emitOpError("has no 32x32 MFMA on ") << target.chip;
   int64_t atomK = atom->k, perLane = atomK / 2;
@@ -64,6 +80,18 @@ LogicalResult GPULowering::lowerMfma(tile::MmaOp op) {
        block += 16) {
     Coord origin = lc.apply(block, 0, 0);
     Value c = slice(acc, block, 16);
+    // An FNUZ code is worth half the e4m3fn code of the same bits: the
+    // MFMAs sum a quarter of each product onto a quarter of the
+    // accumulator, which is then scaled back (powers of two: exact).
+    auto scaled = [&](Value v, float by) -> Value {
+      return arith::MulFOp::create(
+          builder, loc, v,
+          arith::ConstantOp::create(
+              builder, loc, blockType,
+              DenseElementsAttr::get(blockType, builder.getF32FloatAttr(by))));
+    };
+    if (fp8)
+      c = scaled(c, 0.25f);
     for (int64_t k0 = 0; k0 < k; k0 += atomK) {
       std::optional<uint64_t> ra = la.findRegister({origin[0], k0});
       std::optional<uint64_t> rb = lb.findRegister({k0, origin[1]});
@@ -74,9 +102,17 @@ LogicalResult GPULowering::lowerMfma(tile::MmaOp op) {
       Value x = slice(a, *ra, perLane), y = slice(b, *rb, perLane);
       if (transposed)
         std::swap(x, y);
+      if (fp8) {
+        auto fnuz =
+            VectorType::get({perLane}, builder.getType<Float8E4M3FNUZType>());
+        x = arith::BitcastOp::create(builder, loc, fnuz, x);
+        y = arith::BitcastOp::create(builder, loc, fnuz, y);
+      }
       c = amdgpu::MFMAOp::create(builder, loc, blockType, 32, 32, atomK, 1, x,
                                  y, c);
     }
+    if (fp8)
+      c = scaled(c, 4.0f);
     acc = vector::InsertStridedSliceOp::create(
         builder, loc, c, acc, ArrayRef<int64_t>{block}, ArrayRef<int64_t>{1});
   }

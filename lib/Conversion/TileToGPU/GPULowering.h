@@ -227,6 +227,10 @@ private:
   mlir::Value mmaOperand(mlir::Value operand, mlir::Type &element);
   /// A vector of f32 values that bf16 holds exactly, as bf16.
   mlir::Value exactBf16(mlir::Value real);
+  /// f8E4M3FN codes (i8 bits) as the f8E4M3FNUZ codes of half their
+  /// values, for gfx942's fp8 MFMA: the same bits but for -0 (0x80, NaN in
+  /// FNUZ) made +0 and the NaNs (0x7F, 0xFF) made FNUZ's NaN (0x80).
+  mlir::Value fnuzCodes(mlir::Value codes);
   /// The bytes of an int4 nibble-pair view, without the pair dimension
   /// (computed once per view).
   mlir::Value pairBytes(mlir::Value view);

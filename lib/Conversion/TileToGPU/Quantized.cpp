@@ -170,6 +170,25 @@ Value GPULowering::exactBf16(Value real) {
       builder, loc, VectorType::get(shape, builder.getBF16Type()), upper);
 }
 
+Value GPULowering::fnuzCodes(Value codes) {
+  auto type = cast<VectorType>(codes.getType());
+  auto byte = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(
+        builder, loc, type,
+        DenseElementsAttr::get(
+            type, builder.getIntegerAttr(type.getElementType(), v)));
+  };
+  auto eq = [&](Value x, Value y) {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, x, y);
+  };
+  Value negativeZero = eq(codes, byte(0x80));
+  Value nan =
+      eq(arith::AndIOp::create(builder, loc, codes, byte(0x7F)), byte(0x7F));
+  Value fnuz =
+      arith::SelectOp::create(builder, loc, negativeZero, byte(0), codes);
+  return arith::SelectOp::create(builder, loc, nan, byte(0x80), fnuz);
+}
+
 LogicalResult GPULowering::lowerQuant(tile::QuantOp op) {
   RankedTensorType codesType = op.getCodes().getType();
   bool fp8 = isa<Float8E4M3FNType>(codesType.getElementType());

@@ -645,6 +645,15 @@ void emuMfmaI8(int32_t *d, Bytes a, Bytes b, const int32_t *c, uint32_t cbsz,
            });
 }
 
+/// v_mfma_f32_32x32x16_fp8_fp8 (gfx942): eight FNUZ codes per lane.
+void emuMfmaFp8(float *d, uint64_t a, uint64_t b, const float *c, uint32_t cbsz,
+                uint32_t abid, uint32_t blgp) {
+  mfmaLane(d, a, b, c, cbsz, abid, blgp, "v_mfma_f32_32x32x16_fp8_fp8",
+           [](Warp &w) {
+             emu::mfma32x32x16Fp8(w.mfmaA, w.mfmaB, w.mfmaC, w.mfmaD);
+           });
+}
+
 const std::unordered_map<std::string_view, void *> &registry() {
   static const std::unordered_map<std::string_view, void *> table = [] {
     std::unordered_map<std::string_view, void *> table = {
@@ -743,6 +752,8 @@ const std::unordered_map<std::string_view, void *> &registry() {
          reinterpret_cast<void *>(emuMfmaI8<uint32_t>)},
         {"llvm.amdgcn.mfma.i32.32x32x16.i8",
          reinterpret_cast<void *>(emuMfmaI8<uint64_t>)},
+        {"llvm.amdgcn.mfma.f32.32x32x16.fp8.fp8",
+         reinterpret_cast<void *>(emuMfmaFp8)},
     };
     addHopperEntries(table);
     addAmdBufferEntries(table);

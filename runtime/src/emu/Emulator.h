@@ -104,6 +104,14 @@ void mfma32x32x8(const uint64_t a[64], const uint64_t b[64],
 /// out as for mfma32x32x8), with wrapping sums.
 void mfma32x32I8(const uint64_t a[64], const uint64_t b[64],
                  const int32_t c[64][16], int32_t d[64][16], unsigned k);
+/// v_mfma_f32_32x32x16_fp8_fp8 (gfx942) over a wave64's operands: eight
+/// f8E4M3FNUZ codes per lane in the bytes of a and b (laid out as for
+/// mfma32x32I8 with k = 16), c/d 16 f32 registers per lane.
+void mfma32x32x16Fp8(const uint64_t a[64], const uint64_t b[64],
+                     const float c[64][16], float d[64][16]);
+/// The value of an f8E4M3FNUZ code: exponent bias 8, no infinities, no -0;
+/// 0x80 is the only NaN.
+float fromE4M3Fnuz(uint8_t bits);
 
 /// wgmma.mma_async.m64nNk16.f32.{bf16,f16} of one warpgroup over A
 /// (64 x 16) and B (16 x n) as read from shared memory: c/d hold the n / 2

@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace tessera;
 
@@ -168,6 +169,38 @@ void emu::mfma32x32I8(const uint64_t a[64], const uint64_t b[64],
       for (unsigned kk = 0; kk < k; ++kk)
         sum += uint32_t(A[i][kk] * B[kk][j]);
       d[lane][g] = int32_t(sum);
+    }
+}
+
+float emu::fromE4M3Fnuz(uint8_t bits) {
+  if (bits == 0x80)
+    return std::numeric_limits<float>::quiet_NaN();
+  int exponent = (bits >> 3) & 0xF, mantissa = bits & 7;
+  float magnitude = exponent == 0
+                        ? std::ldexp(float(mantissa), -10)
+                        : std::ldexp(1.0f + float(mantissa) / 8, exponent - 8);
+  return bits & 0x80 ? -magnitude : magnitude;
+}
+
+void emu::mfma32x32x16Fp8(const uint64_t a[64], const uint64_t b[64],
+                          const float c[64][16], float d[64][16]) {
+  // Byte e of lane l: A[l % 32][8 (l / 32) + e], B[8 (l / 32) + e][l % 32],
+  // as for the int8 MFMA of the same shape; D as for the f32 MFMAs.
+  double A[32][16], B[16][32];
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned e = 0; e < 8; ++e) {
+      unsigned k = 8 * (lane / 32) + e;
+      A[lane % 32][k] = fromE4M3Fnuz(uint8_t(a[lane] >> (8 * e)));
+      B[k][lane % 32] = fromE4M3Fnuz(uint8_t(b[lane] >> (8 * e)));
+    }
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned g = 0; g < 16; ++g) {
+      unsigned i = 8 * (g / 4) + 4 * (lane / 32) + g % 4, j = lane % 32;
+      // Exact products, one rounding, as for the other MMAs.
+      double sum = c[lane][g];
+      for (unsigned k = 0; k < 16; ++k)
+        sum += A[i][k] * B[k][j];
+      d[lane][g] = float(sum);
     }
 }
 
