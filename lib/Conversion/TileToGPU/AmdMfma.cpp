@@ -3,10 +3,11 @@
 // On AMD CDNA chips the operands' layouts (tile-assign-layouts) are tilings
 // of the 32x32 MFMA fragments of a wave64: each 16-register accumulator
 // block of a thread is updated by one amdgpu.mfma per K step of the atom
-// (8 for bf16 and f16, v_mfma_f32_32x32x8, which also multiplies fp8 codes
-// decoded to bf16; for int8 8 on gfx90a, v_mfma_i32_32x32x8i8, and 16 on
-// gfx942, v_mfma_i32_32x32x16_i8, whose i32 sums wrap as arith.addi
-// does), with the K / 2 A and B elements of
+// (8 for bf16 and f16, v_mfma_f32_32x32x8, which on gfx90a also
+// multiplies fp8 codes decoded to bf16; for int8 8 on gfx90a,
+// v_mfma_i32_32x32x8i8, and 16 on gfx942, v_mfma_i32_32x32x16_i8, whose
+// i32 sums wrap as arith.addi does; for fp8 16 on gfx942,
+// v_mfma_f32_32x32x16_fp8_fp8), with the K / 2 A and B elements of
 // each lane found by inverting their layouts. An accumulator laid out as
 // the instruction's D transposed is computed as D^T = B^T A^T (the
 // operands swapped).
@@ -82,7 +83,8 @@ LogicalResult GPULowering::lowerMfma(tile::MmaOp op) {
     Value c = slice(acc, block, 16);
     // An FNUZ code is worth half the e4m3fn code of the same bits: the
     // MFMAs sum a quarter of each product onto a quarter of the
-    // accumulator, which is then scaled back (powers of two: exact).
+    // accumulator, which is then scaled back (powers of two: exact but
+    // for accumulators below 2^-124, which a quarter makes subnormal).
     auto scaled = [&](Value v, float by) -> Value {
       return arith::MulFOp::create(
           builder, loc, v,
