@@ -142,7 +142,7 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
   bool int8 = element.isInteger(8) && b.getElementType() == element &&
               accElement.isInteger(32);
   // f8E4M3FN codes with f32 accumulators run as bf16 MMAs over the decoded
-  // codes (exact in bf16): the 16-bit atoms.
+  // codes (exact in bf16) with the 16-bit atoms, or on gfx942's fp8 MFMA.
   bool fp8 = isa<Float8E4M3FNType>(element) && b.getElementType() == element &&
              accElement.isF32();
   if (!int8 && !fp8 &&

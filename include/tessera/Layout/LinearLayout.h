@@ -159,8 +159,9 @@ LinearLayout coalescedCopy(int64_t rows, int64_t cols, unsigned elementBits,
 /// documents them: A is 32xK (m x k), B is Kx32 (k x n), C/D is 32x32 of
 /// 32-bit accumulators, 16 registers per lane. K = 8 for
 /// v_mfma_f32_32x32x8_{bf16,f16} and gfx90a's v_mfma_i32_32x32x8i8 (four
-/// elements per lane), K = 16 for gfx942's v_mfma_i32_32x32x16_i8 (eight
-/// bytes per lane): lane l holds k = (K / 2) (l / 32) .. + K / 2 - 1.
+/// elements per lane), K = 16 for gfx942's v_mfma_i32_32x32x16_i8 and
+/// v_mfma_f32_32x32x16_fp8_fp8 (eight bytes per lane): lane l holds
+/// k = (K / 2) (l / 32) .. + K / 2 - 1.
 LinearLayout mfma32x32A(int64_t k = 8);
 LinearLayout mfma32x32B(int64_t k = 8);
 LinearLayout mfma32x32C();

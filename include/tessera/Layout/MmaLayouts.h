@@ -60,8 +60,8 @@ struct MfmaLayouts {
 };
 
 /// The layouts for an M x N x K MMA run by `numWarps` waves with 32x32 x
-/// `atomK` MFMAs (8: 16-bit operands, or int8 on gfx90a; 16: int8 on
-/// gfx942): each wave computes whole 32x32 blocks; none (with `why`) when
+/// `atomK` MFMAs (8: 16-bit operands, or int8 on gfx90a; 16: int8 and fp8
+/// on gfx942): each wave computes whole 32x32 blocks; none (with `why`) when
 /// the shape does not split that way.
 /// `warpsAlongM` as for getMmaSyncLayouts; it also transposes the
 /// accumulator blocks, whose rows then reduce within a lane group and which

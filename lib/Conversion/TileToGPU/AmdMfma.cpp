@@ -32,7 +32,7 @@ LogicalResult GPULowering::lowerMfma(tile::MmaOp op) {
   // fp8 codes go to gfx942's fp8 MFMA (as FNUZ codes, below), elsewhere
   // they are multiplied as bf16 (exact).
   const MmaAtom *fp8Atom = target.findMma("e4m3", "f32");
-  bool fp8 = fp8Atom &&
+  bool fp8 = fp8Atom && accElement.isF32() &&
              isa<Float8E4M3FNType>(
                  cast<RankedTensorType>(op.getA().getType()).getElementType());
   Type element;

@@ -10,7 +10,8 @@
 // (the scales' layout is the codes' layout divided by the groups). fp8
 // (e4m3) codes are held as their bits in i8 and decoded with integer and
 // f32 arithmetic (no fp8 instruction is needed); MMAs of fp8 codes
-// multiply them decoded to bf16. tile.quant makes int8 or fp8 codes and
+// multiply them decoded to bf16 (on gfx942, its fp8 MFMA takes them as
+// FNUZ codes). tile.quant makes int8 or fp8 codes and
 // their scales in registers: the scales' layout is the input's
 // divided by the groups, so a group's elements lie in one thread's
 // registers and the lanes whose bits move within the group.
