@@ -28,8 +28,9 @@
 // CHECK: arith.maxui %{{.*}} : i16
 // CHECK: gpu.shuffle  xor %{{.*}}, %c32_i32, %c64_i32 : f32
 // CHECK-NEXT: arith.maximumf
+// CHECK-NEXT: gpu.shuffle  xor %{{.*}}, %c32_i32, %c64_i32 : f32
+// CHECK-NEXT: arith.maximumf
 // CHECK-NEXT: arith.divf %{{.*}}, %cst{{.*}} : f32
-// CHECK: gpu.shuffle  xor %{{.*}}, %c32_i32, %c64_i32 : f32
 // CHECK-NOT: gpu.shuffle
 // CHECK: arith.fptosi %{{.*}} : vector<64xf32> to vector<64xi8>
 // GFX942-COUNT-16: amdgpu.mfma 32x32x16 %{{.*}} * %{{.*}} + %{{.*}} blgp =  none : vector<8xi8>, vector<8xi8>, vector<16xi32>

@@ -28,10 +28,10 @@
 // RUN:   "--tile-quantize=kernel=moe_down_combine weights=int8 activations=int8" \
 // RUN:   --tile-set-target=chip=sm_80 --tile-assign-layouts \
 // RUN:   | FileCheck %s --check-prefix=MOE
-// A group that spans warps (one scale for the whole tile) would need
-// shared memory:
-// RUN: not tessera-opt %s --tile-assign-layouts --convert-tile-to-gpu \
-// RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPAN
+// A group that spans warps (one scale for the whole tile) combines the
+// warps' largest |x| through shared memory:
+// RUN: tessera-opt %s --tile-assign-layouts --convert-tile-to-gpu \
+// RUN:   | FileCheck %s --check-prefix=SPAN
 
 // CHECK-LABEL: gpu.func @gemm_bf16_int8_pc_a8k64
 // CHECK: scf.for
@@ -64,7 +64,12 @@ module attributes {tile.target = "sm_80"} {
   tile.kernel @whole_tile(%X: !tile.view<?x?xbf16>, %S: !tile.view<?x?xf32>) threads(64) {
     %c0 = arith.constant 0 : index
     %x = tile.load %X[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<32x32xbf16>
-    // SPAN: error: 'tile.quant' op quantizes groups that span warps, which convert-tile-to-gpu does not do yet (it needs shared memory): group the rows of a tile, group [1, K]
+    // SPAN-LABEL: gpu.func @whole_tile
+    // SPAN: gpu.shuffle  xor
+    // SPAN: memref.store %{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>
+    // SPAN-NEXT: gpu.barrier
+    // SPAN-COUNT-2: memref.load %{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>
+    // SPAN: gpu.barrier
     %q, %s = tile.quant %x group [32, 32] : tensor<32x32xbf16> -> tensor<32x32xi8>, tensor<1x1xf32>
     tile.store %s -> %S[%c0, %c0] : tensor<1x1xf32> -> !tile.view<?x?xf32>
     tile.return

@@ -66,6 +66,8 @@ private:
     bool packed = false;
   };
   mlir::LogicalResult lowerAllocShared(tile::AllocSharedOp op);
+  /// The kernel's dynamic shared memory (created in the prologue once).
+  mlir::Value dynamicSharedMemory();
   mlir::LogicalResult lowerCopy(tile::CopyOp op);
   /// A 16-byte chunk of a copy into shared memory that one thread moves.
   struct CopyChunk {
@@ -241,6 +243,16 @@ private:
   /// `laneBits`, one shfl.sync.bfly per bit: every such lane gets the result.
   mlir::Value butterfly(mlir::Value value, llvm::ArrayRef<unsigned> laneBits,
                         tile::ReduceKind kind);
+  /// Combines (by `kind`) each of this thread's `values` with those of the
+  /// threads of its lane in the warps that differ from its own in
+  /// `warpBits`, through a scratch buffer of shared memory: every thread
+  /// stores its values, a barrier, every thread loads its group's in one
+  /// order (so that they agree), a barrier (the buffer is reused when `op`
+  /// runs again). Fails, on `op`, when the buffer does not fit.
+  mlir::LogicalResult acrossWarps(mlir::Operation *op,
+                                  llvm::MutableArrayRef<mlir::Value> values,
+                                  llvm::ArrayRef<unsigned> warpBits,
+                                  tile::ReduceKind kind);
   mlir::LogicalResult lowerBroadcast(tile::BroadcastOp op);
   /// The register of `slice` (the layout of a tile without dimensions
   /// `dropped` of the tile `full` lays out, or with them of size 1 when

@@ -48,21 +48,16 @@ LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
                       MemRefLayoutAttrInterface(), workgroup);
   // Buffers are views of the kernel's dynamic shared memory (static shared
   // memory stops at 48 KiB), each 128-byte aligned, in program order.
-  if (!dynamicShared) {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(&*prologueEnd);
-    dynamicShared = gpu::DynamicSharedMemoryOp::create(
-        builder, loc,
-        MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
-                        MemRefLayoutAttrInterface(), workgroup));
-  }
-  if (isTmaBuffer(op.getResult()))
+  if (isTmaBuffer(op.getResult())) {
+    (void)dynamicSharedMemory();
     return lowerTmaAlloc(op);
+  }
   int64_t offset = llvm::alignTo(sharedBytes, 128);
   sharedBytes = offset + type.getSizeInBytes();
   SharedBuffer buffer;
-  buffer.memref = memref::ViewOp::create(
-      builder, loc, memrefType, dynamicShared, index(offset), ValueRange{});
+  buffer.memref =
+      memref::ViewOp::create(builder, loc, memrefType, dynamicSharedMemory(),
+                             index(offset), ValueRange{});
   buffer.ring = ring;
   buffer.packed = tile::isNibblePairs(type.getElementType(), type.getShape());
   if (auto s =
@@ -71,6 +66,21 @@ LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
   shared[op.getResult()] = buffer;
   mapping.map(op.getResult(), buffer.memref);
   return success();
+}
+
+Value GPULowering::dynamicSharedMemory() {
+  if (!dynamicShared) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(&*prologueEnd);
+    dynamicShared = gpu::DynamicSharedMemoryOp::create(
+        builder, loc,
+        MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
+                        MemRefLayoutAttrInterface(),
+                        gpu::AddressSpaceAttr::get(
+                            builder.getContext(),
+                            gpu::GPUDialect::getWorkgroupAddressSpace())));
+  }
+  return dynamicShared;
 }
 
 SmallVector<Value> GPULowering::sharedIndices(const SharedBuffer &buffer,

@@ -14,7 +14,8 @@
 // FNUZ codes). tile.quant makes int8 or fp8 codes and
 // their scales in registers: the scales' layout is the input's
 // divided by the groups, so a group's elements lie in one thread's
-// registers and the lanes whose bits move within the group.
+// registers, the lanes whose bits move within the group and (through
+// shared memory) the warps whose bits do.
 //
 //===----------------------------------------------------------------------===//
 
@@ -213,21 +214,25 @@ LogicalResult GPULowering::lowerQuant(tile::QuantOp op) {
     }
     return std::make_pair(inside, across);
   };
-  SmallVector<unsigned> shuffleBits;
-  for (auto [bit, basis] : llvm::enumerate(in.getBases(LinearLayout::Lane))) {
-    auto [inside, across] = within(basis);
-    if (inside && across)
-      return op.emitOpError("input layout moves lane bit ")
-             << bit << " within a group and across groups at once";
-    if (inside)
-      shuffleBits.push_back(bit);
-  }
-  for (const Coord &basis : in.getBases(LinearLayout::Warp))
-    if (within(basis).first)
-      return op.emitOpError("quantizes groups that span warps, which "
-                            "convert-tile-to-gpu does not do yet (it needs "
-                            "shared memory): group the rows of a tile, "
-                            "group [1, K]");
+  // Lanes whose bits move within a group combine by shuffles, warps
+  // through shared memory.
+  SmallVector<unsigned> shuffleBits, warpBits;
+  auto inGroups = [&](LinearLayout::InDim dim, SmallVector<unsigned> &bits,
+                      StringRef name) -> LogicalResult {
+    for (auto [bit, basis] : llvm::enumerate(in.getBases(dim))) {
+      auto [inside, across] = within(basis);
+      if (inside && across)
+        return op.emitOpError("input layout moves ")
+               << name << " bit " << bit
+               << " within a group and across groups at once";
+      if (inside)
+        bits.push_back(bit);
+    }
+    return success();
+  };
+  if (failed(inGroups(LinearLayout::Lane, shuffleBits, "lane")) ||
+      failed(inGroups(LinearLayout::Warp, warpBits, "warp")))
+    return failure();
 
   // Each thread's largest |x| per group it holds (keyed by the group's
   // coordinate in thread 0: register parts; the lane and warp parts are
@@ -261,11 +266,15 @@ LogicalResult GPULowering::lowerQuant(tile::QuantOp op) {
   }
   Value maxCode = arith::ConstantOp::create(
       builder, loc, builder.getF32FloatAttr(fp8 ? 448.0f : 127.0f));
-  std::map<Coord, Value> scaleOf;
+  // Then across the lanes, and the warps, that share each group.
+  SmallVector<Value> groupMax;
   for (auto &[coord, value] : largest)
-    scaleOf[coord] = arith::DivFOp::create(
-        builder, loc, butterfly(value, shuffleBits, tile::ReduceKind::max),
-        maxCode);
+    groupMax.push_back(butterfly(value, shuffleBits, tile::ReduceKind::max));
+  if (failed(acrossWarps(op, groupMax, warpBits, tile::ReduceKind::max)))
+    return failure();
+  std::map<Coord, Value> scaleOf;
+  for (auto [entry, value] : llvm::zip_equal(largest, groupMax))
+    scaleOf[entry.first] = arith::DivFOp::create(builder, loc, value, maxCode);
 
   // The scales in their own layout: register s holds, in every thread, the
   // group some register of the input holds there.

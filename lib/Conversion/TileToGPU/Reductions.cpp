@@ -1,11 +1,12 @@
-//===- Reductions.cpp - tile.reduce and tile.broadcast across a warp ------===//
+//===- Reductions.cpp - tile.reduce and tile.broadcast --------------------===//
 //
 // A reduction's result has the slice of its input's layout. Each thread
 // first combines its registers that hold the same result element, then the
 // lanes that hold parts of one result element exchange partial results with
 // butterfly shuffles (one per lane bit that moves along the reduced
-// dimension). Warps that split the reduced dimension would need shared
-// memory: that is an error for now. A broadcast reads, for each register of
+// dimension), then the warps that split the reduced dimension combine
+// theirs through a scratch buffer in shared memory (stores, a barrier,
+// loads in one order, a barrier). A broadcast reads, for each register of
 // its result, the register of its input (the slice of the result's layout)
 // that holds the same element (a broadcast that expands unit dimensions:
 // the element with those coordinates 0); the lowering checks that the
@@ -17,6 +18,8 @@
 #include "GPULowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -58,25 +61,27 @@ LogicalResult GPULowering::lowerReduce(tile::ReduceOp op) {
   SmallVector<unsigned> dropped = {unsigned(op.getDim())};
   if (out != in.sliced(dropped))
     return op.emitOpError("result layout is not the slice of the input's");
-  // Lanes whose bits move along the reduced dimension combine by shuffles;
-  // a bit moving along both dimensions, or a warp bit along the reduced
-  // one, cannot be reduced here.
-  SmallVector<unsigned> shuffleBits;
-  for (auto [bit, basis] : llvm::enumerate(in.getBases(LinearLayout::Lane))) {
-    bool alongReduced = basis[op.getDim()] != 0;
-    bool alongKept =
-        llvm::any_of(project(basis, dropped), [](int64_t v) { return v != 0; });
-    if (alongReduced && alongKept)
-      return op.emitOpError("input layout moves lane bit ")
-             << bit << " along two dimensions at once";
-    if (alongReduced)
-      shuffleBits.push_back(bit);
-  }
-  for (Coord basis : in.getBases(LinearLayout::Warp))
-    if (basis[op.getDim()] != 0)
-      return op.emitOpError("reduces across warps, which convert-tile-to-gpu "
-                            "does not do yet (it needs shared memory); give "
-                            "each warp whole rows");
+  // Lane bits that move along the reduced dimension combine by shuffles,
+  // warp bits through shared memory; a bit moving along both dimensions
+  // cannot be reduced here.
+  SmallVector<unsigned> shuffleBits, warpBits;
+  auto along = [&](LinearLayout::InDim dim, SmallVector<unsigned> &bits,
+                   StringRef name) -> LogicalResult {
+    for (auto [bit, basis] : llvm::enumerate(in.getBases(dim))) {
+      bool alongReduced = basis[op.getDim()] != 0;
+      bool alongKept = llvm::any_of(project(basis, dropped),
+                                    [](int64_t v) { return v != 0; });
+      if (alongReduced && alongKept)
+        return op.emitOpError("input layout moves ")
+               << name << " bit " << bit << " along two dimensions at once";
+      if (alongReduced)
+        bits.push_back(bit);
+    }
+    return success();
+  };
+  if (failed(along(LinearLayout::Lane, shuffleBits, "lane")) ||
+      failed(along(LinearLayout::Warp, warpBits, "warp")))
+    return failure();
 
   Value input = mapping.lookup(op.getInput());
   VectorType type = vectorTypeOf(op.getResult());
@@ -92,12 +97,78 @@ LogicalResult GPULowering::lowerReduce(tile::ReduceOp op) {
     Value &slot = partial[*target];
     slot = slot ? combine(builder, loc, op.getKind(), slot, element) : element;
   }
+  for (Value &value : partial)
+    value = butterfly(value, shuffleBits, op.getKind());
+  if (failed(acrossWarps(op, partial, warpBits, op.getKind())))
+    return failure();
   Value result =
       arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
   for (auto [reg, value] : llvm::enumerate(partial))
-    result = vector::InsertOp::create(
-        builder, loc, butterfly(value, shuffleBits, op.getKind()), result, reg);
+    result = vector::InsertOp::create(builder, loc, value, result, reg);
   mapping.map(op.getResult(), result);
+  return success();
+}
+
+LogicalResult GPULowering::acrossWarps(Operation *op,
+                                       MutableArrayRef<Value> values,
+                                       ArrayRef<unsigned> warpBits,
+                                       tile::ReduceKind kind) {
+  if (warpBits.empty() || values.empty())
+    return success();
+  Type element = values.front().getType();
+  int64_t count = int64_t(values.size());
+  int64_t threads = numWarps * target.warpSize;
+  int64_t offset = llvm::alignTo(sharedBytes, 16);
+  int64_t bytes = threads * count * element.getIntOrFloatBitWidth() / 8;
+  if (offset + bytes > target.maxSharedBytes)
+    return op->emitOpError("needs ")
+           << bytes << " bytes of shared memory to combine across warps, "
+           << "beyond the " << target.maxSharedBytes << " of " << target.chip
+           << " with the " << sharedBytes << " its buffers take";
+  sharedBytes = offset + bytes;
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  Value scratch = memref::ViewOp::create(
+      builder, loc,
+      MemRefType::get({threads * count}, element, MemRefLayoutAttrInterface(),
+                      workgroup),
+      dynamicSharedMemory(), index(offset), ValueRange{});
+  // Slot of value i of the thread at (warp w, lane l): (w W + l) n + i.
+  auto slot = [&](Value warpIndex, int64_t i) -> Value {
+    Value thread = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, warpIndex, index(target.warpSize)),
+        lane);
+    return arith::AddIOp::create(
+        builder, loc, arith::MulIOp::create(builder, loc, thread, index(count)),
+        index(i));
+  };
+  for (auto [i, value] : llvm::enumerate(values))
+    memref::StoreOp::create(builder, loc, value, scratch,
+                            ValueRange{slot(warp, i)});
+  gpu::BarrierOp::create(builder, loc);
+  // The group's warps in one order: this warp with the group's bits
+  // replaced by m, m = 0, 1, ...
+  int64_t mask = 0;
+  for (unsigned bit : warpBits)
+    mask |= int64_t(1) << bit;
+  Value base = arith::AndIOp::create(builder, loc, warp, index(~mask));
+  for (auto [i, value] : llvm::enumerate(values)) {
+    Value combined;
+    for (int64_t m = 0; m < (int64_t(1) << warpBits.size()); ++m) {
+      int64_t bits = 0;
+      for (auto [j, bit] : llvm::enumerate(warpBits))
+        if (m & (int64_t(1) << j))
+          bits |= int64_t(1) << bit;
+      Value other = arith::OrIOp::create(builder, loc, base, index(bits));
+      Value loaded = memref::LoadOp::create(builder, loc, scratch,
+                                            ValueRange{slot(other, i)});
+      combined =
+          combined ? combine(builder, loc, kind, combined, loaded) : loaded;
+    }
+    value = combined;
+  }
+  gpu::BarrierOp::create(builder, loc);
   return success();
 }
 
