@@ -39,7 +39,8 @@ struct TestGPUPlantBugPass
   Option<std::string> bug{
       *this, "bug",
       llvm::cl::desc("ldmatrix-address, fragment-swap, swizzle-read, "
-                     "store-lane, no-barrier, divergent-barrier, "
+                     "store-lane, no-barrier, scratch-barrier, "
+                     "divergent-barrier, "
                      "wait-group, nibble-order, scale-register, row-index, "
                      "atomic-store, mfma-swap, mbarrier-wait, "
                      "mbarrier-parity, fill-barrier, readlane-row, "
@@ -142,6 +143,20 @@ struct TestGPUPlantBugPass
       if (!barrier)
         return failure();
       barrier->erase();
+      return success();
+    }
+    if (bug == "scratch-barrier") {
+      // The barrier after a loop's cross-warp reduction reads its scratch
+      // buffer (the loop's last barrier) is gone: the next iteration's
+      // stores race with the reads.
+      gpu::BarrierOp last;
+      getOperation().walk([&](gpu::BarrierOp barrier) {
+        if (barrier->getParentOfType<scf::ForOp>())
+          last = barrier;
+      });
+      if (!last)
+        return failure();
+      last->erase();
       return success();
     }
     if (bug == "divergent-barrier") {
