@@ -4,7 +4,8 @@
 // as fibers, warps, shared memory, barriers) and the helpers the
 // instruction implementations share. Emulator.cpp runs blocks and
 // implements the sm_80 and AMD instructions, Hopper.cpp sm_90a's mbarriers,
-// TMA and wgmma, AmdBuffer.cpp AMD's buffer resources and buffer loads.
+// TMA and wgmma, AmdBuffer.cpp AMD's buffer resources and buffer loads,
+// AmdMfma.cpp AMD's MFMAs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -231,6 +232,8 @@ template <typename Compute> void collective(const char *kind, Compute compute) {
 void addHopperEntries(std::unordered_map<std::string_view, void *> &table);
 /// Adds AMD's buffer entries (AmdBuffer.cpp) to the emulator's table.
 void addAmdBufferEntries(std::unordered_map<std::string_view, void *> &table);
+/// Adds AMD's MFMA entries (AmdMfma.cpp) to the emulator's table.
+void addAmdMfmaEntries(std::unordered_map<std::string_view, void *> &table);
 
 } // namespace tessera::emu::detail
 
