@@ -124,52 +124,64 @@ void emu::mmaM16N8K32S8(const uint32_t a[32][4], const uint32_t b[32][2],
   }
 }
 
-void emu::mfma32x32x8(const uint64_t a[64], const uint64_t b[64],
-                      const float c[64][16], float d[64][16], bool f16) {
-  auto toFloat = [f16](uint16_t bits) {
-    return f16 ? f16ToFloat(bits) : bf16ToFloat(bits);
-  };
-  // Element e (bits 16e..16e+15) of lane l: A[i][k] and B[k][j] with
-  // i (or j) = l % 32 and k = 4 (l / 32) + e.
-  float A[32][8], B[8][32];
+/// A 32x32xk MFMA over a wave's operands, with the layouts the
+/// calculator's tables give every type: element e (`bits` wide, from the
+/// low end) of lane l is A[l % 32][(k / 2) (l / 32) + e] and B[(k / 2)
+/// (l / 32) + e][l % 32], decoded by `decode`; register g of lane l holds
+/// D[8 (g / 4) + 4 (l / 32) + g % 4][l % 32], which `dot` computes from the
+/// accumulator and the row of A and column of B (as arrays of k).
+template <typename Element, typename Acc, typename Decode, typename Dot>
+static void mfma32x32(const uint64_t a[64], const uint64_t b[64], unsigned k,
+                      unsigned bits, const Acc c[64][16], Acc d[64][16],
+                      Decode decode, Dot dot) {
+  unsigned perLane = k / 2;
+  uint64_t mask = (uint64_t(1) << bits) - 1;
+  Element A[32][16], Bt[32][16]; // B transposed: its columns as rows
   for (unsigned lane = 0; lane < 64; ++lane)
-    for (unsigned e = 0; e < 4; ++e) {
-      unsigned k = 4 * (lane / 32) + e;
-      A[lane % 32][k] = toFloat(uint16_t(a[lane] >> (16 * e)));
-      B[k][lane % 32] = toFloat(uint16_t(b[lane] >> (16 * e)));
+    for (unsigned e = 0; e < perLane; ++e) {
+      unsigned kk = perLane * (lane / 32) + e;
+      A[lane % 32][kk] = decode((a[lane] >> (bits * e)) & mask);
+      Bt[lane % 32][kk] = decode((b[lane] >> (bits * e)) & mask);
     }
-  // Register g of lane l holds D[8 (g / 4) + 4 (l / 32) + g % 4][l % 32].
   for (unsigned lane = 0; lane < 64; ++lane)
     for (unsigned g = 0; g < 16; ++g) {
       unsigned i = 8 * (g / 4) + 4 * (lane / 32) + g % 4, j = lane % 32;
-      // Exact products, one rounding, as for mma.sync.
-      double sum = c[lane][g];
-      for (unsigned k = 0; k < 8; ++k)
-        sum += double(A[i][k]) * double(B[k][j]);
-      d[lane][g] = float(sum);
+      d[lane][g] = dot(c[lane][g], A[i], Bt[j], k);
     }
+}
+
+/// Exact products, one rounding, as for mma.sync.
+static float exactDot(float c, const double *row, const double *column,
+                      unsigned k) {
+  double sum = c;
+  for (unsigned kk = 0; kk < k; ++kk)
+    sum += row[kk] * column[kk];
+  return float(sum);
+}
+
+void emu::mfma32x32x8(const uint64_t a[64], const uint64_t b[64],
+                      const float c[64][16], float d[64][16], bool f16) {
+  mfma32x32<double>(
+      a, b, 8, 16, c, d,
+      [f16](uint64_t bits) {
+        return double(f16 ? f16ToFloat(uint16_t(bits))
+                          : bf16ToFloat(uint16_t(bits)));
+      },
+      exactDot);
 }
 
 void emu::mfma32x32I8(const uint64_t a[64], const uint64_t b[64],
                       const int32_t c[64][16], int32_t d[64][16], unsigned k) {
-  // The calculator's tables for both: byte e of lane l is A[l % 32][k'] and
-  // B[k'][l % 32] with k' = (k / 2) (l / 32) + e; D as for the f32 MFMA.
-  unsigned perLane = k / 2;
-  int32_t A[32][16], B[16][32];
-  for (unsigned lane = 0; lane < 64; ++lane)
-    for (unsigned e = 0; e < perLane; ++e) {
-      unsigned kk = perLane * (lane / 32) + e;
-      A[lane % 32][kk] = int8_t(uint8_t(a[lane] >> (8 * e)));
-      B[kk][lane % 32] = int8_t(uint8_t(b[lane] >> (8 * e)));
-    }
-  for (unsigned lane = 0; lane < 64; ++lane)
-    for (unsigned g = 0; g < 16; ++g) {
-      unsigned i = 8 * (g / 4) + 4 * (lane / 32) + g % 4, j = lane % 32;
-      uint32_t sum = uint32_t(c[lane][g]);
-      for (unsigned kk = 0; kk < k; ++kk)
-        sum += uint32_t(A[i][kk] * B[kk][j]);
-      d[lane][g] = int32_t(sum);
-    }
+  mfma32x32<int32_t>(
+      a, b, k, 8, c, d,
+      [](uint64_t bits) { return int32_t(int8_t(uint8_t(bits))); },
+      [](int32_t c, const int32_t *row, const int32_t *column, unsigned k) {
+        // Wrapping 32-bit sums.
+        uint32_t sum = uint32_t(c);
+        for (unsigned kk = 0; kk < k; ++kk)
+          sum += uint32_t(row[kk] * column[kk]);
+        return int32_t(sum);
+      });
 }
 
 float emu::fromE4M3Fnuz(uint8_t bits) {
@@ -184,24 +196,10 @@ float emu::fromE4M3Fnuz(uint8_t bits) {
 
 void emu::mfma32x32x16Fp8(const uint64_t a[64], const uint64_t b[64],
                           const float c[64][16], float d[64][16]) {
-  // Byte e of lane l: A[l % 32][8 (l / 32) + e], B[8 (l / 32) + e][l % 32],
-  // as for the int8 MFMA of the same shape; D as for the f32 MFMAs.
-  double A[32][16], B[16][32];
-  for (unsigned lane = 0; lane < 64; ++lane)
-    for (unsigned e = 0; e < 8; ++e) {
-      unsigned k = 8 * (lane / 32) + e;
-      A[lane % 32][k] = fromE4M3Fnuz(uint8_t(a[lane] >> (8 * e)));
-      B[k][lane % 32] = fromE4M3Fnuz(uint8_t(b[lane] >> (8 * e)));
-    }
-  for (unsigned lane = 0; lane < 64; ++lane)
-    for (unsigned g = 0; g < 16; ++g) {
-      unsigned i = 8 * (g / 4) + 4 * (lane / 32) + g % 4, j = lane % 32;
-      // Exact products, one rounding, as for the other MMAs.
-      double sum = c[lane][g];
-      for (unsigned k = 0; k < 16; ++k)
-        sum += A[i][k] * B[k][j];
-      d[lane][g] = float(sum);
-    }
+  mfma32x32<double>(
+      a, b, 16, 8, c, d,
+      [](uint64_t bits) { return double(fromE4M3Fnuz(uint8_t(bits))); },
+      exactDot);
 }
 
 void emu::wgmmaM64NK16(const uint16_t a[64][16], const uint16_t b[16][256],
