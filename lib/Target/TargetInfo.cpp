@@ -66,6 +66,23 @@ const MmaAtom *TargetInfo::findMma(llvm::StringRef operands,
   return nullptr;
 }
 
+const MmaAtom *TargetInfo::findMfma(mlir::Type operands,
+                                    mlir::Type accumulator) const {
+  if (operands.isInteger(8) && accumulator.isInteger(32))
+    return findMma("i8", "i32");
+  if (!accumulator.isF32())
+    return nullptr;
+  bool fp8 = isa<mlir::Float8E4M3FNType>(operands);
+  if (fp8)
+    if (const MmaAtom *atom = findMma("e4m3", "f32"))
+      return atom;
+  if (operands.isF16())
+    return findMma("f16", "f32");
+  if (operands.isBF16() || fp8)
+    return findMma("bf16", "f32");
+  return nullptr;
+}
+
 const TargetInfo *tessera::lookupTarget(llvm::StringRef chip) {
   for (const TargetInfo &target : kTargets)
     if (target.chip == chip)

@@ -193,11 +193,7 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
     // of 8-bit MMAs are transposed so that the row scales of quantized
     // activations, held as A holds its rows, apply to them without a
     // layout conversion.
-    const MmaAtom *atom =
-        target.findMma(int8 ? "i8" : "bf16", int8 ? "i32" : "f32");
-    if (fp8)
-      if (const MmaAtom *fp8Atom = target.findMma("e4m3", "f32"))
-        atom = fp8Atom;
+    const MmaAtom *atom = target.findMfma(element, accElement);
     assert(atom && atom->m == 32 && "every CDNA chip has 32x32 MFMAs");
     std::optional<MfmaLayouts> l =
         getMfmaLayouts(m, n, k, numWarps, &why, warpsAlongM, atom->k,

@@ -31,31 +31,22 @@ LogicalResult GPULowering::lowerMfma(tile::MmaOp op) {
       cast<RankedTensorType>(op.getAcc().getType()).getElementType();
   // fp8 codes go to gfx942's fp8 MFMA (as FNUZ codes, below), elsewhere
   // they are multiplied as bf16 (exact).
-  const MmaAtom *fp8Atom = target.findMma("e4m3", "f32");
-  bool fp8 = fp8Atom && accElement.isF32() &&
-             isa<Float8E4M3FNType>(
-                 cast<RankedTensorType>(op.getA().getType()).getElementType());
-  Type element;
-  Value a, b;
-  if (fp8) {
-    element = builder.getI8Type();
-    a = fnuzCodes(mapping.lookup(op.getA()));
-    b = fnuzCodes(mapping.lookup(op.getB()));
-  } else {
-    a = mmaOperand(op.getA(), element);
-    b = mmaOperand(op.getB(), element);
-  }
-  bool int8 = !fp8 && element.isInteger(8) && accElement.isInteger(32);
-  if (!(((element.isBF16() || element.isF16()) && accElement.isF32()) || int8 ||
-        fp8))
+  const MmaAtom *atom = target.findMfma(
+      cast<RankedTensorType>(op.getA().getType()).getElementType(), accElement);
+  if (!atom || atom->m != 32)
     return op.emitOpError("is lowered to v_mfma for bf16, f16 and f8E4M3FN "
                           "operands with f32 accumulators and i8 with i32 "
                           "ones only, so far");
-  const MmaAtom *atom =
-      fp8 ? fp8Atom
-          : target.findMma(int8 ? "i8" : "bf16", int8 ? "i32" : "f32");
-  if (!atom || atom->m != 32)
-    return op.emitOpError("has no 32x32 MFMA on ") << target.chip;
+  bool fp8 = atom->operands == "e4m3";
+  Value a, b;
+  if (fp8) {
+    a = fnuzCodes(mapping.lookup(op.getA()));
+    b = fnuzCodes(mapping.lookup(op.getB()));
+  } else {
+    Type multiplied;
+    a = mmaOperand(op.getA(), multiplied);
+    b = mmaOperand(op.getB(), multiplied);
+  }
   int64_t atomK = atom->k, perLane = atomK / 2;
   // A transposed accumulator is computed as D^T = B^T A^T: B's registers
   // go to the instruction's A operand and A's to its B operand.
