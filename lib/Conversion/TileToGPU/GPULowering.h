@@ -311,6 +311,16 @@ mlir::Type getGPUStorageType(mlir::Type element);
 bool extendsAtom(const LinearLayout &layout, const LinearLayout &atom);
 /// Whether `memory` is a shared buffer marked tile.tma.
 bool isTmaBuffer(mlir::Value memory);
+/// The lane bits (`shuffleBits`) and warp bits (`warpBits`) of `layout`
+/// whose bases move within what `op` combines (a reduced dimension, a
+/// quantization group): `moves` says, of a basis, whether it moves within
+/// and whether it moves across; a basis that does both is an error on `op`
+/// ("input layout moves lane bit N " + `both`).
+mlir::LogicalResult
+combinedBits(mlir::Operation *op, const LinearLayout &layout,
+             llvm::function_ref<std::pair<bool, bool>(const Coord &)> moves,
+             llvm::StringRef both, llvm::SmallVectorImpl<unsigned> &shuffleBits,
+             llvm::SmallVectorImpl<unsigned> &warpBits);
 /// Nibble `which` (an index, 0 or 1) of `byte`, sign-extended to i8.
 mlir::Value nibble(mlir::OpBuilder &b, mlir::Location loc, mlir::Value byte,
                    mlir::Value which);

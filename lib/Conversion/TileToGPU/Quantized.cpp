@@ -217,21 +217,9 @@ LogicalResult GPULowering::lowerQuant(tile::QuantOp op) {
   // Lanes whose bits move within a group combine by shuffles, warps
   // through shared memory.
   SmallVector<unsigned> shuffleBits, warpBits;
-  auto inGroups = [&](LinearLayout::InDim dim, SmallVector<unsigned> &bits,
-                      StringRef name) -> LogicalResult {
-    for (auto [bit, basis] : llvm::enumerate(in.getBases(dim))) {
-      auto [inside, across] = within(basis);
-      if (inside && across)
-        return op.emitOpError("input layout moves ")
-               << name << " bit " << bit
-               << " within a group and across groups at once";
-      if (inside)
-        bits.push_back(bit);
-    }
-    return success();
-  };
-  if (failed(inGroups(LinearLayout::Lane, shuffleBits, "lane")) ||
-      failed(inGroups(LinearLayout::Warp, warpBits, "warp")))
+  if (failed(combinedBits(op, in, within,
+                          "within a group and across groups at once",
+                          shuffleBits, warpBits)))
     return failure();
 
   // Each thread's largest |x| per group it holds (keyed by the group's

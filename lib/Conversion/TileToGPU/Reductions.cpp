@@ -65,22 +65,13 @@ LogicalResult GPULowering::lowerReduce(tile::ReduceOp op) {
   // warp bits through shared memory; a bit moving along both dimensions
   // cannot be reduced here.
   SmallVector<unsigned> shuffleBits, warpBits;
-  auto along = [&](LinearLayout::InDim dim, SmallVector<unsigned> &bits,
-                   StringRef name) -> LogicalResult {
-    for (auto [bit, basis] : llvm::enumerate(in.getBases(dim))) {
-      bool alongReduced = basis[op.getDim()] != 0;
-      bool alongKept = llvm::any_of(project(basis, dropped),
-                                    [](int64_t v) { return v != 0; });
-      if (alongReduced && alongKept)
-        return op.emitOpError("input layout moves ")
-               << name << " bit " << bit << " along two dimensions at once";
-      if (alongReduced)
-        bits.push_back(bit);
-    }
-    return success();
+  auto moves = [&](const Coord &basis) {
+    return std::make_pair(basis[op.getDim()] != 0,
+                          llvm::any_of(project(basis, dropped),
+                                       [](int64_t v) { return v != 0; }));
   };
-  if (failed(along(LinearLayout::Lane, shuffleBits, "lane")) ||
-      failed(along(LinearLayout::Warp, warpBits, "warp")))
+  if (failed(combinedBits(op, in, moves, "along two dimensions at once",
+                          shuffleBits, warpBits)))
     return failure();
 
   Value input = mapping.lookup(op.getInput());
@@ -106,6 +97,25 @@ LogicalResult GPULowering::lowerReduce(tile::ReduceOp op) {
   for (auto [reg, value] : llvm::enumerate(partial))
     result = vector::InsertOp::create(builder, loc, value, result, reg);
   mapping.map(op.getResult(), result);
+  return success();
+}
+
+LogicalResult
+tessera::combinedBits(Operation *op, const LinearLayout &layout,
+                      function_ref<std::pair<bool, bool>(const Coord &)> moves,
+                      StringRef both, SmallVectorImpl<unsigned> &shuffleBits,
+                      SmallVectorImpl<unsigned> &warpBits) {
+  for (auto [dim, bits, name] :
+       {std::make_tuple(LinearLayout::Lane, &shuffleBits, "lane"),
+        std::make_tuple(LinearLayout::Warp, &warpBits, "warp")})
+    for (auto [bit, basis] : llvm::enumerate(layout.getBases(dim))) {
+      auto [within, across] = moves(basis);
+      if (within && across)
+        return op->emitOpError("input layout moves ")
+               << name << " bit " << bit << " " << both;
+      if (within)
+        bits->push_back(bit);
+    }
   return success();
 }
 
