@@ -48,10 +48,8 @@ LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
                       MemRefLayoutAttrInterface(), workgroup);
   // Buffers are views of the kernel's dynamic shared memory (static shared
   // memory stops at 48 KiB), each 128-byte aligned, in program order.
-  if (isTmaBuffer(op.getResult())) {
-    (void)dynamicSharedMemory();
+  if (isTmaBuffer(op.getResult()))
     return lowerTmaAlloc(op);
-  }
   int64_t offset = llvm::alignTo(sharedBytes, 128);
   sharedBytes = offset + type.getSizeInBytes();
   SharedBuffer buffer;

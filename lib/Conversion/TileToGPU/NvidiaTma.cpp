@@ -95,9 +95,10 @@ Value GPULowering::sharedAddress(int64_t offset) {
   // The dynamic shared memory's address as an i64, computed once.
   if (!sharedBase) {
     OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointAfterValue(dynamicShared);
-    Value base = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
-                                                                dynamicShared);
+    Value shared = dynamicSharedMemory();
+    builder.setInsertionPointAfterValue(shared);
+    Value base =
+        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, shared);
     sharedBase =
         arith::IndexCastOp::create(builder, loc, builder.getI64Type(), base);
   }
@@ -163,7 +164,7 @@ LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
   sharedBytes = buffer.offset + slots * buffer.slotBytes;
   tmaBuffers[op.getResult()] = buffer;
   // Nothing reads the buffer through a memref; map it to the shared base.
-  mapping.map(op.getResult(), dynamicShared);
+  mapping.map(op.getResult(), dynamicSharedMemory());
   return success();
 }
 

@@ -143,19 +143,21 @@ LogicalResult GPULowering::acrossWarps(Operation *op,
       MemRefType::get({threads * count}, element, MemRefLayoutAttrInterface(),
                       workgroup),
       dynamicSharedMemory(), index(offset), ValueRange{});
-  // Slot of value i of the thread at (warp w, lane l): (w W + l) n + i.
-  auto slot = [&](Value warpIndex, int64_t i) -> Value {
+  // Value i of the thread at (warp w, lane l) is at slot (w W + l) n + i.
+  auto firstSlot = [&](Value warpIndex) -> Value {
     Value thread = arith::AddIOp::create(
         builder, loc,
         arith::MulIOp::create(builder, loc, warpIndex, index(target.warpSize)),
         lane);
-    return arith::AddIOp::create(
-        builder, loc, arith::MulIOp::create(builder, loc, thread, index(count)),
-        index(i));
+    return arith::MulIOp::create(builder, loc, thread, index(count));
   };
+  auto slot = [&](Value first, int64_t i) -> Value {
+    return arith::AddIOp::create(builder, loc, first, index(i));
+  };
+  Value own = firstSlot(warp);
   for (auto [i, value] : llvm::enumerate(values))
     memref::StoreOp::create(builder, loc, value, scratch,
-                            ValueRange{slot(warp, i)});
+                            ValueRange{slot(own, i)});
   gpu::BarrierOp::create(builder, loc);
   // The group's warps in one order: this warp with the group's bits
   // replaced by m, m = 0, 1, ...
@@ -163,16 +165,20 @@ LogicalResult GPULowering::acrossWarps(Operation *op,
   for (unsigned bit : warpBits)
     mask |= int64_t(1) << bit;
   Value base = arith::AndIOp::create(builder, loc, warp, index(~mask));
+  SmallVector<Value> group;
+  for (int64_t m = 0; m < (int64_t(1) << warpBits.size()); ++m) {
+    int64_t bits = 0;
+    for (auto [j, bit] : llvm::enumerate(warpBits))
+      if (m & (int64_t(1) << j))
+        bits |= int64_t(1) << bit;
+    group.push_back(
+        firstSlot(arith::OrIOp::create(builder, loc, base, index(bits))));
+  }
   for (auto [i, value] : llvm::enumerate(values)) {
     Value combined;
-    for (int64_t m = 0; m < (int64_t(1) << warpBits.size()); ++m) {
-      int64_t bits = 0;
-      for (auto [j, bit] : llvm::enumerate(warpBits))
-        if (m & (int64_t(1) << j))
-          bits |= int64_t(1) << bit;
-      Value other = arith::OrIOp::create(builder, loc, base, index(bits));
+    for (Value first : group) {
       Value loaded = memref::LoadOp::create(builder, loc, scratch,
-                                            ValueRange{slot(other, i)});
+                                            ValueRange{slot(first, i)});
       combined =
           combined ? combine(builder, loc, kind, combined, loaded) : loaded;
     }
