@@ -153,6 +153,35 @@ TEST(EmulatorMmaS8, MatchesTheAtomLayouts) {
     }
 }
 
+/// A 32x32xk MFMA's registers as the compiler's atoms place the elements:
+/// element e (`bits` wide) of lane l of a (b) is codeA (codeB) of the A
+/// (B) element the atom puts there, register g of c the accumulator's.
+template <typename Acc, typename CodeA, typename CodeB, typename Accumulator>
+void packMfma(int64_t k, unsigned bits, CodeA codeA, CodeB codeB,
+              Accumulator accumulator, uint64_t a[64], uint64_t b[64],
+              Acc c[64][16]) {
+  LinearLayout la = atoms::mfma32x32A(k), lb = atoms::mfma32x32B(k),
+               lc = atoms::mfma32x32C();
+  for (unsigned lane = 0; lane < 64; ++lane) {
+    a[lane] = b[lane] = 0;
+    for (unsigned e = 0; e < k / 2; ++e) {
+      a[lane] |= uint64_t(codeA(la.apply(e, lane, 0))) << (bits * e);
+      b[lane] |= uint64_t(codeB(lb.apply(e, lane, 0))) << (bits * e);
+    }
+    for (unsigned g = 0; g < 16; ++g)
+      c[lane][g] = accumulator(lc.apply(g, lane, 0));
+  }
+}
+
+/// Calls check(lane, register, coordinate) for each accumulator register of
+/// a 32x32 MFMA, with the coordinate the compiler's atom gives it.
+template <typename Check> void forEachMfmaAccumulator(Check check) {
+  LinearLayout lc = atoms::mfma32x32C();
+  for (unsigned lane = 0; lane < 64; ++lane)
+    for (unsigned g = 0; g < 16; ++g)
+      check(lane, g, lc.apply(g, lane, 0));
+}
+
 class EmulatorMfma : public ::testing::TestWithParam<bool> {};
 
 TEST_P(EmulatorMfma, MatchesTheAtomLayouts) {
@@ -174,30 +203,19 @@ TEST_P(EmulatorMfma, MatchesTheAtomLayouts) {
   for (auto &row : C)
     for (float &v : row)
       v = float(small(rng));
-  LinearLayout la = atoms::mfma32x32A(), lb = atoms::mfma32x32B(),
-               lc = atoms::mfma32x32C();
-  uint64_t a[64] = {}, b[64] = {};
+  uint64_t a[64], b[64];
   float c[64][16], d[64][16];
-  for (unsigned lane = 0; lane < 64; ++lane) {
-    for (unsigned e = 0; e < 4; ++e) {
-      Coord x = la.apply(e, lane, 0), y = lb.apply(e, lane, 0);
-      a[lane] |= encode(A[x[0]][x[1]]) << (16 * e);
-      b[lane] |= encode(B[y[0]][y[1]]) << (16 * e);
-    }
-    for (unsigned g = 0; g < 16; ++g) {
-      Coord z = lc.apply(g, lane, 0);
-      c[lane][g] = C[z[0]][z[1]];
-    }
-  }
+  packMfma(
+      8, 16, [&](Coord x) { return encode(A[x[0]][x[1]]); },
+      [&](Coord y) { return encode(B[y[0]][y[1]]); },
+      [&](Coord z) { return C[z[0]][z[1]]; }, a, b, c);
   emu::mfma32x32x8(a, b, c, d, f16);
-  for (unsigned lane = 0; lane < 64; ++lane)
-    for (unsigned g = 0; g < 16; ++g) {
-      Coord z = lc.apply(g, lane, 0);
-      float want = C[z[0]][z[1]];
-      for (int k = 0; k < 8; ++k)
-        want += A[z[0]][k] * B[k][z[1]];
-      EXPECT_EQ(d[lane][g], want) << "lane " << lane << " register " << g;
-    }
+  forEachMfmaAccumulator([&](unsigned lane, unsigned g, Coord z) {
+    float want = C[z[0]][z[1]];
+    for (int k = 0; k < 8; ++k)
+      want += A[z[0]][k] * B[k][z[1]];
+    EXPECT_EQ(d[lane][g], want) << "lane " << lane << " register " << g;
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Bf16AndF16, EmulatorMfma, ::testing::Bool());
@@ -222,33 +240,22 @@ TEST_P(EmulatorMfmaI8, MatchesTheAtomLayoutsAndWraps) {
   for (auto &row : C)
     for (int32_t &v : row)
       v = (rng() % 2 ? 1 : -1) * acc(rng);
-  LinearLayout la = atoms::mfma32x32A(k), lb = atoms::mfma32x32B(k),
-               lc = atoms::mfma32x32C();
-  uint64_t a[64] = {}, b[64] = {};
+  uint64_t a[64], b[64];
   int32_t c[64][16], d[64][16];
-  for (unsigned lane = 0; lane < 64; ++lane) {
-    for (unsigned e = 0; e < k / 2; ++e) {
-      Coord x = la.apply(e, lane, 0), y = lb.apply(e, lane, 0);
-      a[lane] |= uint64_t(uint8_t(A[x[0]][x[1]])) << (8 * e);
-      b[lane] |= uint64_t(uint8_t(B[y[0]][y[1]])) << (8 * e);
-    }
-    for (unsigned g = 0; g < 16; ++g) {
-      Coord z = lc.apply(g, lane, 0);
-      c[lane][g] = C[z[0]][z[1]];
-    }
-  }
+  packMfma(
+      k, 8, [&](Coord x) { return uint8_t(A[x[0]][x[1]]); },
+      [&](Coord y) { return uint8_t(B[y[0]][y[1]]); },
+      [&](Coord z) { return C[z[0]][z[1]]; }, a, b, c);
   emu::mfma32x32I8(a, b, c, d, unsigned(k));
   unsigned wrapped = 0;
-  for (unsigned lane = 0; lane < 64; ++lane)
-    for (unsigned g = 0; g < 16; ++g) {
-      Coord z = lc.apply(g, lane, 0);
-      int64_t exact = C[z[0]][z[1]];
-      for (int64_t kk = 0; kk < k; ++kk)
-        exact += int64_t(A[z[0]][kk]) * B[kk][z[1]];
-      wrapped += exact != int64_t(int32_t(uint32_t(exact)));
-      EXPECT_EQ(d[lane][g], int32_t(uint32_t(exact)))
-          << "lane " << lane << " register " << g;
-    }
+  forEachMfmaAccumulator([&](unsigned lane, unsigned g, Coord z) {
+    int64_t exact = C[z[0]][z[1]];
+    for (int64_t kk = 0; kk < k; ++kk)
+      exact += int64_t(A[z[0]][kk]) * B[kk][z[1]];
+    wrapped += exact != int64_t(int32_t(uint32_t(exact)));
+    EXPECT_EQ(d[lane][g], int32_t(uint32_t(exact)))
+        << "lane " << lane << " register " << g;
+  });
   EXPECT_GT(wrapped, 0u) << "no sum left the i32 range";
 }
 
@@ -289,30 +296,19 @@ TEST(EmulatorMfmaFp8, MatchesTheAtomLayouts) {
   for (auto &row : C)
     for (float &v : row)
       v = float(small(rng));
-  LinearLayout la = atoms::mfma32x32A(16), lb = atoms::mfma32x32B(16),
-               lc = atoms::mfma32x32C();
-  uint64_t a[64] = {}, b[64] = {};
+  uint64_t a[64], b[64];
   float c[64][16], d[64][16];
-  for (unsigned lane = 0; lane < 64; ++lane) {
-    for (unsigned e = 0; e < 8; ++e) {
-      Coord x = la.apply(e, lane, 0), y = lb.apply(e, lane, 0);
-      a[lane] |= uint64_t(codeA[x[0]][x[1]]) << (8 * e);
-      b[lane] |= uint64_t(codeB[y[0]][y[1]]) << (8 * e);
-    }
-    for (unsigned g = 0; g < 16; ++g) {
-      Coord z = lc.apply(g, lane, 0);
-      c[lane][g] = C[z[0]][z[1]];
-    }
-  }
+  packMfma(
+      16, 8, [&](Coord x) { return codeA[x[0]][x[1]]; },
+      [&](Coord y) { return codeB[y[0]][y[1]]; },
+      [&](Coord z) { return C[z[0]][z[1]]; }, a, b, c);
   emu::mfma32x32x16Fp8(a, b, c, d);
-  for (unsigned lane = 0; lane < 64; ++lane)
-    for (unsigned g = 0; g < 16; ++g) {
-      Coord z = lc.apply(g, lane, 0);
-      float want = C[z[0]][z[1]];
-      for (int k = 0; k < 16; ++k)
-        want += A[z[0]][k] * B[k][z[1]];
-      EXPECT_EQ(d[lane][g], want) << "lane " << lane << " register " << g;
-    }
+  forEachMfmaAccumulator([&](unsigned lane, unsigned g, Coord z) {
+    float want = C[z[0]][z[1]];
+    for (int k = 0; k < 16; ++k)
+      want += A[z[0]][k] * B[k][z[1]];
+    EXPECT_EQ(d[lane][g], want) << "lane " << lane << " register " << g;
+  });
 }
 
 class EmulatorWgmma : public ::testing::TestWithParam<bool> {};
