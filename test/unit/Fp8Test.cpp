@@ -14,13 +14,13 @@
 #include "tessera/runtime/tessera.hpp"
 
 #include "BundleFile.h"
+#include "Devices.h"
 
 #include "gtest/gtest.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -30,14 +30,7 @@ using namespace tessera;
 namespace {
 constexpr int64_t kRow = 64, kTileRows = 32;
 
-struct Where {
-  tessera_device_kind kind;
-  const char *chip;
-};
-
-void PrintTo(const Where &where, std::ostream *os) {
-  *os << (where.chip ? where.chip : "host");
-}
+using tessera::test::Where;
 
 class Fp8 : public ::testing::TestWithParam<Where> {
 protected:
@@ -177,9 +170,5 @@ INSTANTIATE_TEST_SUITE_P(
                       Where{TESSERA_DEVICE_EMULATOR, "sm_90a"},
                       Where{TESSERA_DEVICE_EMULATOR, "gfx942"},
                       Where{TESSERA_DEVICE_EMULATOR, "gfx90a"}),
-    [](const auto &info) {
-      return info.param.kind == TESSERA_DEVICE_HOST
-                 ? std::string("Host")
-                 : "Emulator_" + std::string(info.param.chip);
-    });
+    tessera::test::deviceName);
 } // namespace

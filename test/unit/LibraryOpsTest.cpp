@@ -8,6 +8,8 @@
 
 #include "tessera/runtime/shipped_kernels.hpp"
 
+#include "Devices.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -45,11 +47,7 @@ double relativeError(const std::vector<double> &out,
   return std::sqrt(diff / norm);
 }
 
-/// A device: the host, or the emulator of a chip.
-struct Where {
-  tessera_device_kind kind;
-  const char *chip;
-};
+using tessera::test::Where;
 
 class LibraryOps : public ::testing::TestWithParam<Where> {
 protected:
@@ -490,9 +488,5 @@ INSTANTIATE_TEST_SUITE_P(
                       Where{TESSERA_DEVICE_EMULATOR, "sm_80"},
                       Where{TESSERA_DEVICE_EMULATOR, "sm_90a"},
                       Where{TESSERA_DEVICE_EMULATOR, "gfx942"}),
-    [](const auto &info) {
-      return info.param.kind == TESSERA_DEVICE_HOST
-                 ? std::string("Host")
-                 : "Emulator_" + std::string(info.param.chip);
-    });
+    tessera::test::deviceName);
 } // namespace
