@@ -81,10 +81,15 @@ std::optional<WgmmaLayouts> tessera::getWgmmaLayouts(int64_t m, int64_t n,
   l.repetitions = m / (64 * groups);
   // The warpgroup's m64nN fragment, its 64-row repetitions (register bits)
   // above the warpgroups' blocks (warp bits above the atom's two).
-  l.c = atoms::wgmmaAccumulator(n)
-            .withShape({m, n})
-            .withBases(LinearLayout::Register, steps(0, 64 * groups, m))
-            .withBases(LinearLayout::Warp, steps(0, 64, 64 * groups));
+  auto tiled = [&](int64_t cols) {
+    return atoms::wgmmaAccumulator(cols)
+        .withShape({m, cols})
+        .withBases(LinearLayout::Register, steps(0, 64 * groups, m))
+        .withBases(LinearLayout::Warp, steps(0, 64, 64 * groups));
+  };
+  l.c = tiled(n);
+  if (k <= 256)
+    l.a = tiled(k);
   return l;
 }
 

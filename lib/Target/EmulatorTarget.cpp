@@ -117,14 +117,21 @@ LogicalResult EmulatorRewrite::rewriteWgmma() {
   // NVVM prints wgmma.mma_async (shared-memory A and B, f32 accumulators)
   // as inline asm whose operands are the N/2 accumulators (outputs, then
   // the tied inputs), descriptor A, descriptor B, scale-d (a predicate),
-  // then the immediates scale-a, scale-b, trans-a, trans-b. The call
-  // becomes one to the emulator's warpgroup collective with the
-  // accumulators in memory.
-  llvm::Regex shape("^\\{\\.reg\\.predp;setp\\.ne\\.b32p,\\$([0-9]+),0;"
-                    "wgmma\\.mma_async\\.sync\\.aligned\\.m64n([0-9]+)k16"
-                    "\\.f32\\.(bf16|f16)\\.(bf16|f16)\\{[$0-9,]*\\},"
-                    "\\$([0-9]+),\\$([0-9]+),p,\\$([0-9]+),\\$([0-9]+),"
-                    "\\$([0-9]+),\\$([0-9]+);\\}$");
+  // then the immediates scale-a, scale-b, trans-a, trans-b; the lowering
+  // prints the register-A form alike, with four A registers in place of
+  // descriptor A and no trans-a. The call becomes one to the emulator's
+  // warpgroup collective with the accumulators (and A registers) in memory.
+  llvm::Regex shared("^\\{\\.reg\\.predp;setp\\.ne\\.b32p,\\$([0-9]+),0;"
+                     "wgmma\\.mma_async\\.sync\\.aligned\\.m64n([0-9]+)k16"
+                     "\\.f32\\.(bf16|f16)\\.(bf16|f16)\\{[$0-9,]*\\},"
+                     "\\$([0-9]+),\\$([0-9]+),p,\\$([0-9]+),\\$([0-9]+),"
+                     "\\$([0-9]+),\\$([0-9]+);\\}$");
+  llvm::Regex registers(
+      "^\\{\\.reg\\.predp;setp\\.ne\\.b32p,\\$([0-9]+),0;"
+      "wgmma\\.mma_async\\.sync\\.aligned\\.m64n([0-9]+)k16"
+      "\\.f32\\.(bf16|f16)\\.(bf16|f16)\\{[$0-9,]*\\},"
+      "\\{\\$([0-9]+),\\$([0-9]+),\\$([0-9]+),\\$([0-9]+)\\},"
+      "\\$([0-9]+),p,\\$([0-9]+),\\$([0-9]+),\\$([0-9]+);\\}$");
   llvm::SmallVector<llvm::CallInst *> calls;
   for (llvm::Function &f : module)
     for (llvm::BasicBlock &block : f)
@@ -142,16 +149,26 @@ LogicalResult EmulatorRewrite::rewriteWgmma() {
                            .str();
     llvm::erase_if(text, [](char c) { return std::isspace(c); });
     llvm::SmallVector<llvm::StringRef> m;
-    unsigned n = 0;
-    if (!shape.match(text, &m) || m[2].getAsInteger(10, n) || m[3] != m[4])
+    bool registerA = !shared.match(text, &m);
+    if (registerA && !registers.match(text, &m))
       continue; // reported as unsupported inline asm below
+    unsigned n = 0;
+    if (m[2].getAsInteger(10, n) || m[3] != m[4])
+      continue;
     unsigned count = n / 2;
-    // The operand numbers must be where NVVM puts them.
-    // Groups: 1 scale-d, 5 and 6 the descriptors, 7-10 the immediates;
-    // operand 2 count + j is call argument count + j.
-    bool expected = call->arg_size() == count + 7;
-    const std::pair<unsigned, unsigned> operands[] = {
+    // The operand numbers must be where they are printed: operand
+    // 2 count + j is call argument count + j. Shared A: group 1 scale-d,
+    // 5 and 6 the descriptors, 7-10 the immediates; register A: 5-8 the A
+    // registers, 9 descriptor B, 10-12 the immediates.
+    static const std::pair<unsigned, unsigned> sharedOperands[] = {
         {1, 2}, {5, 0}, {6, 1}, {7, 3}, {8, 4}, {9, 5}, {10, 6}};
+    static const std::pair<unsigned, unsigned> registerOperands[] = {
+        {5, 0}, {6, 1},  {7, 2},  {8, 3}, {9, 4},
+        {1, 5}, {10, 6}, {11, 7}, {12, 8}};
+    llvm::ArrayRef<std::pair<unsigned, unsigned>> operands =
+        registerA ? llvm::ArrayRef(registerOperands)
+                  : llvm::ArrayRef(sharedOperands);
+    bool expected = call->arg_size() == count + operands.size();
     for (auto [group, j] : operands)
       expected &= m[group] == std::to_string(2 * count + j);
     if (!expected)
@@ -167,17 +184,34 @@ LogicalResult EmulatorRewrite::rewriteWgmma() {
       b.CreateStore(call->getArgOperand(i),
                     b.CreateConstInBoundsGEP2_32(array, in, 0, i));
     llvm::SmallVector<llvm::Value *> args = {out, in};
-    for (unsigned i = count; i < count + 7; ++i)
+    llvm::SmallVector<llvm::Type *> params = {ptr, ptr};
+    unsigned first = count;
+    if (registerA) {
+      // The four A registers go in memory; the rest as the shared form's.
+      auto *words = llvm::ArrayType::get(i32, 4);
+      llvm::AllocaInst *a = entryBuilder.CreateAlloca(words);
+      for (unsigned i = 0; i < 4; ++i)
+        b.CreateStore(call->getArgOperand(count + i),
+                      b.CreateConstInBoundsGEP2_32(words, a, 0, i));
+      args.push_back(a);
+      params.push_back(ptr);
+      first += 4;
+    }
+    for (unsigned i = first; i < call->arg_size(); ++i) {
       args.push_back(call->getArgOperand(i));
+      params.push_back(call->getArgOperand(i)->getType());
+    }
     args.push_back(b.getInt32(n));
-    auto *type = llvm::FunctionType::get(
-        llvm::Type::getVoidTy(ctx),
-        {ptr, ptr, i64, i64, i32, i32, i32, i32, i32, i32}, false);
+    params.push_back(i32);
+    auto *type =
+        llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), params, false);
     b.CreateCall(
         llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false),
         loadEntry(b, entry("tessera.emu.site")), {site(call)});
     llvm::Value *callee =
-        loadEntry(b, entry(("tessera.emu.wgmma.f32." + m[3]).str()));
+        loadEntry(b, entry(("tessera.emu.wgmma." +
+                            llvm::Twine(registerA ? "rs." : "") + "f32." + m[3])
+                               .str()));
     b.CreateCall(type, callee, args);
     call->replaceAllUsesWith(b.CreateLoad(result, out));
     call->eraseFromParent();

@@ -97,6 +97,13 @@ private:
 };
 } // namespace
 
+/// Whether wgmma reads `mma`'s A from registers: it is not a tile.load of a
+/// shared buffer.
+static bool isRegisterA(tile::MmaOp mma) {
+  auto load = mma.getA().getDefiningOp<tile::LoadOp>();
+  return !load || !load.getSource().getDefiningOp<tile::AllocSharedOp>();
+}
+
 /// Whether, in every thread, `lhs` and `rhs` hold the same elements.
 static bool sameElementsPerThread(const LinearLayout &lhs,
                                   const LinearLayout &rhs) {
@@ -168,17 +175,22 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
       (kind == tile::MmaKind::automatic || kind == tile::MmaKind::wgmma)) {
     std::string notWgmma = whyNotWgmma(mma);
     if (notWgmma.empty()) {
-      // A and B stay in shared memory: only the accumulator is laid out;
-      // the operand loads keep a coalesced layout and emit no code.
+      // Operands in shared memory stay there (their loads keep a
+      // placeholder layout and emit no code); an A in registers takes the
+      // register fragments, the accumulator wgmma's.
       std::optional<WgmmaLayouts> l = getWgmmaLayouts(m, n, k, numWarps, &why);
       mma.setKind(tile::MmaKind::wgmma);
+      bool registerA = isRegisterA(mma);
       for (Value operand : {mma.getA(), mma.getB()}) {
+        if (operand == mma.getA() && registerA)
+          continue;
         auto load = operand.getDefiningOp<tile::LoadOp>();
         tile::TileDialect::TmaAttrHelper(mma.getContext())
             .setAttr(load.getSource().getDefiningOp(),
                      UnitAttr::get(mma.getContext()));
       }
-      if (failed(require(mma.getAcc(), l->c, mma)) ||
+      if ((registerA && failed(require(mma.getA(), l->a, mma))) ||
+          failed(require(mma.getAcc(), l->c, mma)) ||
           failed(require(mma.getResult(), l->c, mma)))
         return failure();
       return success();
@@ -231,11 +243,21 @@ std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
   int64_t m = a.getDimSize(0), k = a.getDimSize(1),
           n = b.getDimSize(mma.getTransposeB() ? 0 : 1);
   std::string why;
-  if (!getWgmmaLayouts(m, n, k, numWarps, &why))
+  std::optional<WgmmaLayouts> l = getWgmmaLayouts(m, n, k, numWarps, &why);
+  if (!l)
     return why;
   if (m > 256 || k > 256 || n > 256)
     return "an operand tile has more than 256 rows (a TMA box's limit)";
-  for (Value operand : {mma.getA(), mma.getB()}) {
+  // An A that is not loaded from shared memory (attention's P, a gather)
+  // stays in registers: wgmma's register operand, in its fragments.
+  SmallVector<Value, 2> shared = {mma.getB()};
+  if (!isRegisterA(mma))
+    shared.insert(shared.begin(), mma.getA());
+  else if (auto it = layouts.find(mma.getA());
+           it != layouts.end() && it->second != l->a)
+    return "the A operand is in registers in another layout than wgmma's "
+           "register fragments";
+  for (Value operand : shared) {
     auto load = operand.getDefiningOp<tile::LoadOp>();
     if (!load || !operand.hasOneUse())
       return "an operand is not a tile.load from shared memory used only by "

@@ -57,8 +57,28 @@ module attributes {tile.target = "sm_90a"} {
     %c0 = arith.constant 0 : index
     %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #coalesced>
     %z = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
-    // expected-error @below {{'tile.mma' op of kind wgmma needs bf16 or f16 operands loaded from tile.tma buffers}}
+    // expected-error @below {{'tile.mma' op of kind wgmma needs bf16 or f16 operands, B loaded from a tile.tma buffer}}
     %d = tile.mma %a, %a, %z kind wgmma : tensor<64x64xbf16, #coalesced>, tensor<64x64xbf16, #coalesced> -> tensor<64x64xf32, #acc>
+    tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32, #acc> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}
+
+// -----
+
+// An A in registers (wgmma's register operand) must be in its fragments.
+#acc = #tile.linear<register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [32, 0]]>
+#coalesced = #tile.linear<register = [[0, 1], [0, 2], [0, 4], [16, 0], [32, 0]], lane = [[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]]>
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16, #coalesced>
+    %s = tile.alloc_shared {tile.tma} : !tile.shared<64x64xbf16>
+    tile.copy %B[%c0, %c0] -> %s : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+    %b = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16, #coalesced>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+    // expected-error-re @below {{'tile.mma' op has an A operand in registers whose layout is not the wgmma register fragments' ({{.*}})}}
+    %d = tile.mma %a, %b, %z kind wgmma : tensor<64x64xbf16, #coalesced>, tensor<64x64xbf16, #coalesced> -> tensor<64x64xf32, #acc>
     tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32, #acc> -> !tile.view<?x?xf32>
     tile.return
   }

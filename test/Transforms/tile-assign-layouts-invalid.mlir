@@ -289,6 +289,28 @@ module attributes {tile.target = "sm_90a"} {
 
 // -----
 
+// An A in registers that an mma.sync already laid out otherwise (a 2 x 2
+// warp grid) cannot be wgmma's register operand.
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %x = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %y = tile.load %B[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
+    %s = tile.alloc_shared : !tile.shared<64x64xbf16>
+    tile.copy %B[%c0, %c0] -> %s : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+    tile.barrier
+    %b = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    %d = tile.mma %x, %y, %z kind mma_sync : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: the A operand is in registers in another layout than wgmma's register fragments}}
+    %e = tile.mma %x, %b, %d kind wgmma : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    tile.store %e -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}
+
+// -----
+
 // A buffer that a second MMA reads too.
 module attributes {tile.target = "sm_90a"} {
   tile.kernel @k(%A: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {

@@ -45,7 +45,7 @@ struct TestGPUPlantBugPass
                      "atomic-store, mfma-swap, mbarrier-wait, "
                      "mbarrier-parity, fill-barrier, readlane-row, "
                      "readlane-divergent, proxy-fence, "
-                     "wgmma-layout, "
+                     "wgmma-layout, wgmma-register-a, "
                      "mbarrier-count, wgmma-descriptor, tma-destination, "
                      "buffer-extent, buffer-mask, buffer-store-mask, "
                      "inline-asm or unknown-intrinsic")};
@@ -364,6 +364,25 @@ struct TestGPUPlantBugPass
       mma.setLayoutB(mma.getLayoutB() == NVVM::MMALayout::row
                          ? NVVM::MMALayout::col
                          : NVVM::MMALayout::row);
+      return success();
+    }
+    if (bug == "wgmma-register-a") {
+      // The first wgmma with A in registers gets A's registers 1 and 2
+      // (rows +8, columns +8 of the fragment) swapped.
+      LLVM::InlineAsmOp found;
+      getOperation().walk([&](LLVM::InlineAsmOp op) {
+        if (!found && op.getAsmString().contains("wgmma.mma_async") &&
+            op.getAsmString().contains("}, {"))
+          found = op;
+      });
+      if (!found)
+        return failure();
+      // Operands: the N / 2 accumulators, A's four registers, descriptor B
+      // and four immediates.
+      unsigned a = found->getNumOperands() - 9;
+      Value one = found->getOperand(a + 1);
+      found->setOperand(a + 1, found->getOperand(a + 2));
+      found->setOperand(a + 2, one);
       return success();
     }
     if (bug == "mbarrier-count") {

@@ -8,6 +8,7 @@
 
 #include "emu/Emulator.h"
 #include "tessera/Layout/LinearLayout.h"
+#include "tessera/Layout/MmaLayouts.h"
 #include "tessera/runtime/quantize.hpp"
 
 #include "gtest/gtest.h"
@@ -354,6 +355,51 @@ TEST_P(EmulatorWgmma, MatchesTheAccumulatorAtom) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Bf16AndF16, EmulatorWgmma, ::testing::Bool());
+
+TEST(EmulatorWgmmaRegisterA, MatchesTheCompilersFragments) {
+  // wgmma's register A (the emulator's gathering, from the PTX ISA) against
+  // the layout tile-assign-layouts gives an A in registers and the
+  // lowering's packing: per K step, registers 2i and 2i + 1 of the eight
+  // from the one holding (row 0, k0) make 32-bit register i, low half
+  // first. Every element of each 64 x 16 step lands where it belongs.
+  for (int64_t warps : {4, 8})
+    for (int64_t m : {64, 128, 256}) {
+      std::string why;
+      std::optional<WgmmaLayouts> l = getWgmmaLayouts(m, 64, 64, warps, &why);
+      if (!l)
+        continue; // 8 warps cannot split 64 rows
+      const LinearLayout &la = l->a;
+      std::mt19937 rng(unsigned(m * warps));
+      std::uniform_int_distribution<int> code(0, 0xFFFF);
+      std::vector<uint16_t> A(size_t(m * 64));
+      for (uint16_t &x : A)
+        x = uint16_t(code(rng));
+      for (int64_t group = 0; group < l->warpgroups; ++group)
+        for (int64_t rep = 0; rep < l->repetitions; ++rep)
+          for (int64_t k0 = 0; k0 < 64; k0 += 16) {
+            int64_t row0 = rep * 64 * l->warpgroups;
+            std::optional<uint64_t> first = la.findRegister({row0, k0});
+            ASSERT_TRUE(first.has_value());
+            static uint32_t regs[128][4];
+            static uint16_t a[64][16];
+            for (unsigned t = 0; t < 128; ++t)
+              for (unsigned i = 0; i < 4; ++i) {
+                int64_t warp = 4 * group + t / 32;
+                Coord lo = la.apply(int64_t(*first + 2 * i), t % 32, warp);
+                Coord hi = la.apply(int64_t(*first + 2 * i + 1), t % 32, warp);
+                regs[t][i] = A[size_t(lo[0] * 64 + lo[1])] |
+                             uint32_t(A[size_t(hi[0] * 64 + hi[1])]) << 16;
+              }
+            emu::wgmmaRegisterA(regs, a);
+            int64_t rowBase = row0 + 64 * group;
+            for (int64_t r = 0; r < 64; ++r)
+              for (int64_t k = 0; k < 16; ++k)
+                ASSERT_EQ(a[r][k], A[size_t((rowBase + r) * 64 + k0 + k)])
+                    << "m " << m << " warps " << warps << " row " << r << " k "
+                    << k0 + k;
+          }
+    }
+}
 
 TEST(EmulatorTensorMap, EncodesWhatTmaCanRead) {
   alignas(16) static char data[4096];

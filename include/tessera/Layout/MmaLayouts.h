@@ -83,6 +83,11 @@ struct WgmmaLayouts {
   int64_t warpgroups = 1;
   int64_t repetitions = 1;
   LinearLayout c;
+  /// A held in registers (wgmma's register operand, K <= 256): the
+  /// accumulator's layout over [M, K], since warp w of a warpgroup holds
+  /// rows 16 w..16 w + 15 of each 64-row block as m16n8k16 A fragments
+  /// repeated over K / 16, in the accumulator's register order.
+  LinearLayout a;
 };
 
 /// The layouts for an M x N x K MMA of 16-bit operands run by `numWarps`

@@ -185,6 +185,17 @@ private:
   void copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
                       mlir::Value slot, mlir::Value id);
   mlir::LogicalResult lowerWgmma(tile::MmaOp op);
+  /// The four 32-bit registers of wgmma's register A operand (16-bit `a`
+  /// in wgmma's register fragments) for the 64-row block whose first row
+  /// warp 0 holds is `row`, K step `k0`.
+  llvm::SmallVector<mlir::Value, 4> registerFragment(mlir::Value a, int64_t row,
+                                                     int64_t k0);
+  /// One wgmma.mma_async.m64nNk16 with A in registers and B from
+  /// descriptor `descB` (K-major when `kMajorB`), accumulating into `d`
+  /// (a struct of N / 2 f32): inline PTX, which NVVM has no op for.
+  mlir::Value registerWgmma(mlir::Type fragment, mlir::Value d,
+                            llvm::ArrayRef<mlir::Value> a, mlir::Value descB,
+                            int64_t n, bool bf16, bool kMajorB);
   /// Waits for the pending fill of mbarrier `id` (an i32), if any.
   void waitPending(mlir::Value id);
   /// Waits for every pending fill (before exits and async_wait 0).

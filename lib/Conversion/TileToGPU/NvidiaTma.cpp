@@ -20,9 +20,11 @@
 //
 // tile.mma of kind wgmma: warpgroup g issues, per 64-row block and k16
 // step, wgmma.mma_async.m64nNk16 with A (K-major) and B (N-major, or
-// K-major when transposed) matrix descriptors into the slots, then commits and
-// waits for the group before the accumulator is used, so that a later copy may
-// refill the slots after the next barrier.
+// K-major when transposed) matrix descriptors into the slots, or with A in
+// registers (an A not loaded from a tile.tma buffer, in the register
+// fragments: inline PTX, as NVVM's op takes A by descriptor only), then
+// commits and waits for the group before the accumulator is used, so that a
+// later copy may refill the slots after the next barrier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -434,6 +436,80 @@ static Value matrixDescriptor(OpBuilder &b, Location loc, Value address,
   return arith::OrIOp::create(b, loc, start, constant(fixed));
 }
 
+SmallVector<Value, 4> GPULowering::registerFragment(Value a, int64_t row,
+                                                    int64_t k0) {
+  // Registers 2i, 2i + 1 of the fragment's eight (rows +8 for odd i,
+  // columns +8 for i >= 2) pack into 32-bit register i, lower column low.
+  int64_t first = *layoutOf(a).findRegister({row, k0});
+  Value vector = mapping.lookup(a);
+  SmallVector<Value, 4> words;
+  for (int64_t i = 0; i < 4; ++i) {
+    Value pair = vector::ExtractStridedSliceOp::create(
+        builder, loc, vector, ArrayRef<int64_t>{first + 2 * i},
+        ArrayRef<int64_t>{2}, ArrayRef<int64_t>{1});
+    Value bits = vector::BitCastOp::create(
+        builder, loc, VectorType::get({1}, builder.getI32Type()), pair);
+    words.push_back(vector::ExtractOp::create(builder, loc, bits, 0));
+  }
+  return words;
+}
+
+Value GPULowering::registerWgmma(Type fragment, Value d, ArrayRef<Value> a,
+                                 Value descB, int64_t n, bool bf16,
+                                 bool kMajorB) {
+  // NVVM's form for shared A with the A descriptor replaced by four
+  // registers and no trans-a: outputs $0.., the tied accumulators, a,
+  // descB, scale-d (a predicate set from an immediate), scale-a, scale-b,
+  // trans-b.
+  int64_t count = n / 2;
+  std::string text, constraints;
+  llvm::raw_string_ostream os(text), cs(constraints);
+  auto operand = [&](int64_t i) { os << "$" << i; };
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << 2 * count + 5
+     << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << n << "k16.f32."
+     << (bf16 ? "bf16.bf16" : "f16.f16") << " {";
+  for (int64_t i = 0; i < count; ++i) {
+    if (i)
+      os << ", ";
+    operand(i);
+    cs << "=f,";
+  }
+  os << "}, {";
+  for (int64_t i = 0; i < 4; ++i) {
+    if (i)
+      os << ", ";
+    operand(2 * count + i);
+  }
+  os << "}, ";
+  operand(2 * count + 4);
+  os << ", p, ";
+  operand(2 * count + 6);
+  os << ", ";
+  operand(2 * count + 7);
+  os << ", ";
+  operand(2 * count + 8);
+  os << ";\n}\n";
+  for (int64_t i = 0; i < count; ++i)
+    cs << i << ",";
+  cs << "r,r,r,r,l,n,n,n,n";
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < count; ++i)
+    operands.push_back(LLVM::ExtractValueOp::create(builder, loc, d, i));
+  llvm::append_range(operands, a);
+  operands.push_back(descB);
+  auto i32 = builder.getI32Type();
+  for (int64_t value : {1, 1, 1, kMajorB ? 0 : 1})
+    operands.push_back(arith::ConstantIntOp::create(builder, loc, i32, value));
+  return LLVM::InlineAsmOp::create(
+             builder, loc, fragment, operands, text, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(builder.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+
 LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto bType = cast<RankedTensorType>(op.getB().getType());
@@ -454,11 +530,16 @@ LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
            << l->c.str() << ")";
   auto a = descriptorOperands.find(op.getA());
   auto b = descriptorOperands.find(op.getB());
-  if (a == descriptorOperands.end() || b == descriptorOperands.end() ||
-      !(element.isBF16() || element.isF16()))
-    return op.emitOpError("of kind wgmma needs bf16 or f16 operands loaded "
-                          "from tile.tma buffers");
-  const TmaBuffer &bufferA = a->second.first, &bufferB = b->second.first;
+  // An A not read from a tile.tma buffer is wgmma's register operand.
+  bool registerA = a == descriptorOperands.end();
+  if (b == descriptorOperands.end() || !(element.isBF16() || element.isF16()))
+    return op.emitOpError("of kind wgmma needs bf16 or f16 operands, B "
+                          "loaded from a tile.tma buffer");
+  if (registerA && layoutOf(op.getA()) != l->a)
+    return op.emitOpError("has an A operand in registers whose layout is not "
+                          "the wgmma register fragments' (")
+           << l->a.str() << ")";
+  const TmaBuffer &bufferB = b->second.first;
   MLIRContext *ctx = builder.getContext();
   auto i64 = builder.getI64Type();
   auto f32 = builder.getF32Type();
@@ -477,7 +558,6 @@ LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
   NVVM::WGMMATypes type =
       element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   Value acc = mapping.lookup(op.getAcc());
-  int64_t panelColsA = kRowBytes / bufferA.elementBytes;
   NVVM::WgmmaFenceAlignedOp::create(builder, loc);
   SmallVector<Value> results;
   for (int64_t rep = 0; rep < l->repetitions; ++rep) {
@@ -487,15 +567,6 @@ LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
           builder, loc, d,
           vector::ExtractOp::create(builder, loc, acc, rep * perBlock + i), i);
     for (int64_t k0 = 0; k0 < k; k0 += 16) {
-      // A: row block (64 g + 64 G rep), panel k0 / 64, 2 bytes per k.
-      int64_t offsetA = (k0 / panelColsA) * bufferA.rows * kRowBytes +
-                        rep * 64 * l->warpgroups * kRowBytes +
-                        (k0 % panelColsA) * bufferA.elementBytes;
-      Value addressA = arith::AddIOp::create(
-          builder, loc, a->second.second,
-          arith::AddIOp::create(builder, loc, groupRows, constant(offsetA)));
-      // K-major: 8-row groups 1024 bytes apart; the leading offset unused.
-      Value descA = matrixDescriptor(builder, loc, addressA, 16, kSwizzleBytes);
       // B stored [K, N]: rows k0..k0+15 of every 64-column panel (panels
       // rows x 128 bytes apart), N-major. Stored [N, K] (transposed): the
       // K-major layout of A, all N rows.
@@ -508,6 +579,24 @@ LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
       Value descB = matrixDescriptor(builder, loc, addressB,
                                      kMajorB ? 16 : bufferB.rows * kRowBytes,
                                      kSwizzleBytes);
+      if (registerA) {
+        d = registerWgmma(
+            fragment, d,
+            registerFragment(op.getA(), rep * 64 * l->warpgroups, k0), descB, n,
+            element.isBF16(), kMajorB);
+        continue;
+      }
+      // A: row block (64 g + 64 G rep), panel k0 / 64, 2 bytes per k.
+      const TmaBuffer &bufferA = a->second.first;
+      int64_t panelColsA = kRowBytes / bufferA.elementBytes;
+      int64_t offsetA = (k0 / panelColsA) * bufferA.rows * kRowBytes +
+                        rep * 64 * l->warpgroups * kRowBytes +
+                        (k0 % panelColsA) * bufferA.elementBytes;
+      Value addressA = arith::AddIOp::create(
+          builder, loc, a->second.second,
+          arith::AddIOp::create(builder, loc, groupRows, constant(offsetA)));
+      // K-major: 8-row groups 1024 bytes apart; the leading offset unused.
+      Value descA = matrixDescriptor(builder, loc, addressA, 16, kSwizzleBytes);
       d = NVVM::WgmmaMmaAsyncOp::create(
           builder, loc, fragment, d, descA, descB,
           NVVM::MMAShapeAttr::get(ctx, 64, n, 16), type, type,

@@ -117,6 +117,8 @@ struct Warpgroup {
   uint64_t descA = 0, descB = 0;
   uint32_t flags = 0;
   float in[128][128], out[128][128];
+  /// Each thread's A registers, for wgmma with A in registers.
+  uint32_t a[128][4];
 };
 
 constexpr uint32_t kBufferResourceMagic = 0x23565342; // "BSV#"

@@ -113,6 +113,13 @@ void mfma32x32x16Fp8(const uint64_t a[64], const uint64_t b[64],
 /// 0x80 is the only NaN.
 float fromE4M3Fnuz(uint8_t bits);
 
+/// Gathers wgmma's register A operand (m64nNk16, 16-bit elements) from the
+/// four 32-bit registers of each thread l of the warpgroup: register r
+/// holds row 16 (l / 32) + (l % 32) / 4 + 8 (r % 2), columns
+/// 2 (l % 4) + 8 (r / 2) + {0, 1} (the lower column in the low half), the
+/// PTX ISA's fragment of mma.m16n8k16's A repeated over the four warps.
+void wgmmaRegisterA(const uint32_t regs[128][4], uint16_t a[64][16]);
+
 /// wgmma.mma_async.m64nNk16.f32.{bf16,f16} of one warpgroup over A
 /// (64 x 16) and B (16 x n) as read from shared memory: c/d hold the n / 2
 /// accumulator registers of each of the 128 threads; `accumulate` is

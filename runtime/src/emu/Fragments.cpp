@@ -222,3 +222,13 @@ void emu::wgmmaM64NK16(const uint16_t a[64][16], const uint16_t b[16][256],
       d[l][i] = float(sum);
     }
 }
+
+void emu::wgmmaRegisterA(const uint32_t regs[128][4], uint16_t a[64][16]) {
+  for (unsigned l = 0; l < 128; ++l)
+    for (unsigned r = 0; r < 4; ++r) {
+      unsigned row = 16 * (l / 32) + (l % 32) / 4 + 8 * (r % 2);
+      unsigned col = 2 * (l % 4) + 8 * (r / 2);
+      a[row][col] = uint16_t(regs[l][r]);
+      a[row][col + 1] = uint16_t(regs[l][r] >> 16);
+    }
+}

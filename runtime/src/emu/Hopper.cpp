@@ -12,8 +12,9 @@
 //    is reported as a race, and so (with race detection) is a wgmma read of
 //    a plain store its thread did not follow with fence.proxy.async;
 //  - wgmma is a warpgroup collective: the last of the 128 threads decodes
-//    the descriptors, reads A and B from shared memory and computes D;
-//    results are final at issue, so fence, commit and wait do nothing.
+//    the descriptors, reads A and B from shared memory (or A from the
+//    threads' registers, for the register form) and computes D; results
+//    are final at issue, so fence, commit and wait do nothing.
 // Only what the compiler emits is modelled: 2-D tiled copies with 128-byte
 // swizzling and zero fill (2-D and 3-D), descriptors of 128-byte swizzled
 // layouts.
@@ -301,10 +302,14 @@ bool pendingWrite(int64_t offset) {
   return false;
 }
 
+/// The warpgroup collective of wgmma.mma_async: every thread brings its
+/// accumulators (and, for the register form, `aRegs`: its four A
+/// registers; null when A is read through `descA`), the last of the 128
+/// reads the operands and computes every thread's D.
 template <bool F16>
-void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
-              uint32_t scaleD, int32_t scaleA, int32_t scaleB, uint32_t transA,
-              uint32_t transB, uint32_t n) {
+void wgmma(float *out, const float *in, const uint32_t *aRegs, uint64_t descA,
+           uint64_t descB, uint32_t scaleD, int32_t scaleA, int32_t scaleB,
+           uint32_t transA, uint32_t transB, uint32_t n) {
   Block &b = *block;
   uint32_t tid = b.running->tid, group = tid / 128;
   if (b.ntid % 128)
@@ -315,7 +320,8 @@ void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
     b.warpgroups[group] = std::make_unique<Warpgroup>();
   Warpgroup &w = *b.warpgroups[group];
   uint32_t flags = (scaleD & 1) | (transA & 1) << 1 | (transB & 1) << 2 |
-                   (scaleA < 0) << 3 | (scaleB < 0) << 4 | n << 8;
+                   (scaleA < 0) << 3 | (scaleB < 0) << 4 |
+                   uint32_t(aRegs != nullptr) << 5 | n << 8;
   if (w.arrived && (w.descA != descA || w.descB != descB || w.flags != flags))
     return failThread("the threads of warpgroup " + std::to_string(group) +
                       " issue different wgmma instructions");
@@ -323,12 +329,14 @@ void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
   w.descB = descB;
   w.flags = flags;
   std::memcpy(w.in[tid % 128], in, sizeof(float) * n / 2);
+  if (aRegs)
+    std::memcpy(w.a[tid % 128], aRegs, sizeof(w.a[0]));
   ++b.progress;
   uint64_t generation = w.generation;
   if (++w.arrived < 128) {
     waitUntil("wgmma", [&] { return w.generation != generation; });
   } else {
-    for (uint64_t desc : {descA, descB})
+    for (uint64_t desc : {aRegs ? descB : descA, descB})
       if ((desc >> 62) != 1 || ((desc >> 49) & 7))
         return failThread("a wgmma descriptor with a layout other than "
                           "128-byte swizzling, or a base offset, which the "
@@ -392,10 +400,13 @@ void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
       std::memcpy(&value, b.shared + offset, 2);
       return true;
     };
-    for (unsigned m = 0; m < 64; ++m)
-      for (unsigned k = 0; k < 16; ++k)
-        if (!read(descA, transA & 1, m, k, a[m][k]))
-          return;
+    if (aRegs)
+      emu::wgmmaRegisterA(w.a, a);
+    else
+      for (unsigned m = 0; m < 64; ++m)
+        for (unsigned k = 0; k < 16; ++k)
+          if (!read(descA, transA & 1, m, k, a[m][k]))
+            return;
     for (unsigned k = 0; k < 16; ++k)
       for (unsigned col = 0; col < n; ++col)
         if (!read(descB, transB & 1, col, k, bm[k][col]))
@@ -406,6 +417,22 @@ void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
     ++w.generation;
   }
   std::memcpy(out, w.out[tid % 128], sizeof(float) * n / 2);
+}
+
+template <bool F16>
+void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
+              uint32_t scaleD, int32_t scaleA, int32_t scaleB, uint32_t transA,
+              uint32_t transB, uint32_t n) {
+  wgmma<F16>(out, in, nullptr, descA, descB, scaleD, scaleA, scaleB, transA,
+             transB, n);
+}
+
+/// wgmma with A in registers: no descriptor A and no trans-a.
+template <bool F16>
+void emuWgmmaRegisterA(float *out, const float *in, const uint32_t *a,
+                       uint64_t descB, uint32_t scaleD, int32_t scaleA,
+                       int32_t scaleB, uint32_t transB, uint32_t n) {
+  wgmma<F16>(out, in, a, 0, descB, scaleD, scaleA, scaleB, 0, transB, n);
 }
 
 } // namespace
@@ -434,5 +461,9 @@ void tessera::emu::detail::addHopperEntries(
        reinterpret_cast<void *>(emuWaitGroup)},
       {"tessera.emu.wgmma.f32.bf16", reinterpret_cast<void *>(emuWgmma<false>)},
       {"tessera.emu.wgmma.f32.f16", reinterpret_cast<void *>(emuWgmma<true>)},
+      {"tessera.emu.wgmma.rs.f32.bf16",
+       reinterpret_cast<void *>(emuWgmmaRegisterA<false>)},
+      {"tessera.emu.wgmma.rs.f32.f16",
+       reinterpret_cast<void *>(emuWgmmaRegisterA<true>)},
   });
 }
