@@ -137,8 +137,15 @@ LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
     barrierOffset = llvm::alignTo(sharedBytes, 8);
     sharedBytes = barrierOffset + 8 * count;
     // Per-thread parity masks: [0] fills issued, [1] fills waited for.
+    // The alloca goes first in the entry block, so that it stays a static
+    // alloca (promoted to registers) when the code before it branches.
     auto i32 = builder.getI32Type();
-    phases = memref::AllocaOp::create(builder, loc, MemRefType::get({2}, i32));
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(&func.getBody().front());
+      phases =
+          memref::AllocaOp::create(builder, loc, MemRefType::get({2}, i32));
+    }
     Value zero = arith::ConstantIntOp::create(builder, loc, i32, 0);
     for (int64_t i = 0; i < 2; ++i)
       memref::StoreOp::create(builder, loc, zero, phases, index(i));
