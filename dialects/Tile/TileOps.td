@@ -367,6 +367,29 @@ def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
   let hasFolder = 1;
 }
 
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
+  let summary = "Moves a register tile from one layout to another";
+  let description = [{
+    The result holds the source's elements in another `#tile.linear`
+    layout; both types carry one. `tile-assign-layouts` inserts it where a
+    tile is needed in two layouts (an operand laid out otherwise by its
+    producer, a loop-carried tile, an MMA operand shared by two MMAs);
+    `convert-tile-to-gpu` lowers it cheapest first: nothing when the
+    layouts are equal, register renaming when every thread holds the same
+    elements, otherwise a round trip through shared memory.
+
+    ```mlir
+    %b = tile.convert_layout %a : tensor<64x64xbf16, #tile.linear<...>>
+        -> tensor<64x64xbf16, #tile.linear<...>>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$source);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
   let summary = "Makes a tile whose every element is one scalar";
   let description = [{

@@ -176,6 +176,7 @@ private:
   void transfer(tag::ResetOp reset);
   // Tiles computed from tiles (TagTransfer.cpp):
   void transfer(tile::UnpackOp unpack);
+  void transfer(tile::ConvertLayoutOp convert);
   void transfer(tile::BroadcastOp broadcast);
   void transfer(tile::ReduceOp reduce);
   void transfer(tile::SelectOp select);

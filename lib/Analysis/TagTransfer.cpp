@@ -355,6 +355,14 @@ void Checker::transfer(tile::UnpackOp unpack) {
   forwardElements(unpack.getResult(), unpack.getInput(), indices);
 }
 
+void Checker::transfer(tile::ConvertLayoutOp convert) {
+  // The same elements, held elsewhere.
+  SmallVector<const Term *> indices;
+  for (int64_t d = 0; d < convert.getType().getRank(); ++d)
+    indices.push_back(elem(d));
+  forwardElements(convert.getResult(), convert.getSource(), indices);
+}
+
 void Checker::transfer(tile::BroadcastOp broadcast) {
   // Input dimension d is the d-th result dimension not in `dims`;
   // an expanded unit dimension reads index 0.
@@ -425,11 +433,12 @@ LogicalResult Checker::processTags(Operation *op) {
             return success();
           })
       // Ops that compute tiles from tiles.
-      .Case<tile::UnpackOp, tile::BroadcastOp, tile::ReduceOp, tile::SelectOp,
-            tile::DequantOp, tile::QuantOp>([&](auto valueOp) {
-        transfer(valueOp);
-        return success();
-      })
+      .Case<tile::UnpackOp, tile::ConvertLayoutOp, tile::BroadcastOp,
+            tile::ReduceOp, tile::SelectOp, tile::DequantOp, tile::QuantOp>(
+          [&](auto valueOp) {
+            transfer(valueOp);
+            return success();
+          })
       .Case([&](tile::MmaOp mma) {
         processMma(mma);
         return success();

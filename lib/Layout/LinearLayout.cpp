@@ -267,6 +267,24 @@ std::string LinearLayout::str() const {
   return s;
 }
 
+std::optional<llvm::SmallVector<int64_t>>
+tessera::registerPermutation(const LinearLayout &from, const LinearLayout &to) {
+  // Thread t holds R(r) ^ T(t) in both: one permutation serves every thread
+  // exactly when T agrees.
+  if (from.getShape() != to.getShape() ||
+      from.getBases(LinearLayout::Lane) != to.getBases(LinearLayout::Lane) ||
+      from.getBases(LinearLayout::Warp) != to.getBases(LinearLayout::Warp))
+    return std::nullopt;
+  llvm::SmallVector<int64_t> permutation;
+  for (int64_t reg = 0; reg < to.getSize(LinearLayout::Register); ++reg) {
+    std::optional<uint64_t> source = from.findRegister(to.apply(reg, 0, 0));
+    if (!source)
+      return std::nullopt;
+    permutation.push_back(int64_t(*source));
+  }
+  return permutation;
+}
+
 //===----------------------------------------------------------------------===//
 // Shared memory
 //===----------------------------------------------------------------------===//

@@ -7,9 +7,11 @@
 // the layout of the values they are tied to (loop-carried values, element-
 // wise operands and results), and tiles tied to no anchor a coalesced
 // layout. Gathers and scatters give their row indices the slice of the
-// rows they choose. Tag ops, and the ghost code that feeds only them, are
-// dropped first: tag-check has run, and only the code that runs is laid
-// out.
+// rows they choose. A tile needed in a second layout gets a
+// tile.convert_layout (before the use that needs it, or after the value
+// for its other uses), and the kernel is laid out again with it. Tag ops,
+// and the ghost code that feeds only them, are dropped first: tag-check
+// has run, and only the code that runs is laid out.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,15 +68,29 @@ public:
       : kernel(kernel), target(target),
         numWarps(kernel.getThreads() / target.warpSize) {}
 
+  /// Assigns layouts, inserting tile.convert_layout where a tile is needed
+  /// in a second layout (and starting over, at most kMaxConversions times).
   LogicalResult run();
 
 private:
+  static constexpr int kMaxConversions = 64;
+  /// One attempt: fails with `converted` set when it placed a conversion
+  /// (a tile needed in a second layout).
+  LogicalResult assign();
+  /// Resolves `value`'s conflict at `user` (it has `known`, `user` needs
+  /// `wanted`) with a conversion: before `use` when given, else before the
+  /// uses `user` (or its regions' terminators) make; when `value` is
+  /// `user`'s result or block argument, or `user` does not use it, after
+  /// the value for its other uses (the value takes `wanted`).
+  void convert(Value value, const LinearLayout &known,
+               const LinearLayout &wanted, Operation *user, OpOperand *use);
   /// Gives `value` `layout`, or fails when it has another; with
   /// `permutable`, another that gives every thread the same elements in
   /// other registers will do (the user looks its elements up by
   /// coordinate: a broadcast's input, a quantization's scales).
   LogicalResult require(Value value, const LinearLayout &layout,
-                        Operation *user, bool permutable = false);
+                        Operation *user, bool permutable = false,
+                        OpOperand *use = nullptr);
   LogicalResult anchorMma(tile::MmaOp mma);
   /// Why `mma` cannot run as wgmma reading its operands from TMA-filled
   /// shared tiles; empty when it can.
@@ -94,6 +110,7 @@ private:
   /// that neither needs shared memory or a layout conversion.
   bool warpsAlongM = false;
   llvm::MapVector<Value, LinearLayout> layouts;
+  bool converted = false;
 };
 } // namespace
 
@@ -127,16 +144,65 @@ static bool sameElementsPerThread(const LinearLayout &lhs,
 }
 
 LogicalResult LayoutAssigner::require(Value value, const LinearLayout &layout,
-                                      Operation *user, bool permutable) {
+                                      Operation *user, bool permutable,
+                                      OpOperand *use) {
   auto [it, inserted] = layouts.try_emplace(value, layout);
   if (inserted || it->second == layout ||
       (permutable && sameElementsPerThread(it->second, layout)))
     return success();
-  InFlightDiagnostic diag =
-      user->emitOpError("needs a tile in a second layout (")
-      << layout.str() << ") besides " << it->second.str()
-      << "; layout conversions are not supported by this backend yet";
+  // Placed now; the next attempt lays the kernel out with it.
+  convert(value, it->second, layout, user, use);
+  converted = true;
   return failure();
+}
+
+void LayoutAssigner::convert(Value value, const LinearLayout &known,
+                             const LinearLayout &wanted, Operation *user,
+                             OpOperand *operand) {
+  MLIRContext *ctx = kernel.getContext();
+  auto type = cast<RankedTensorType>(value.getType());
+  auto encoded = [&](const LinearLayout &layout) {
+    return RankedTensorType::get(type.getShape(), type.getElementType(),
+                                 tile::LinearLayoutAttr::get(ctx, layout));
+  };
+  OpBuilder builder(ctx);
+  auto arg = dyn_cast<BlockArgument>(value);
+  bool definedByUser = value.getDefiningOp() == user ||
+                       (arg && arg.getOwner()->getParentOp() == user);
+  SmallVector<OpOperand *> uses;
+  if (operand)
+    uses.push_back(operand);
+  else
+    for (OpOperand &use : value.getUses()) {
+      Operation *owner = use.getOwner();
+      if (owner == user || (owner->hasTrait<OpTrait::IsTerminator>() &&
+                            owner->getParentOp() == user))
+        uses.push_back(&use);
+    }
+  if (!definedByUser && !uses.empty()) {
+    // The uses take `wanted`: a constant is made again there, anything else
+    // converted (from the original when the value is itself a conversion).
+    Value source = value;
+    if (auto earlier = value.getDefiningOp<tile::ConvertLayoutOp>())
+      source = earlier.getSource();
+    for (OpOperand *use : uses) {
+      builder.setInsertionPoint(use->getOwner());
+      if (auto constant = value.getDefiningOp<arith::ConstantOp>())
+        use->set(builder.clone(*constant)->getResult(0));
+      else
+        use->set(tile::ConvertLayoutOp::create(
+            builder, use->getOwner()->getLoc(), encoded(wanted), source));
+    }
+    return;
+  }
+  // The value takes `wanted`; its other uses keep `known`.
+  if (arg)
+    builder.setInsertionPointToStart(arg.getOwner());
+  else
+    builder.setInsertionPointAfterValue(value);
+  auto conversion = tile::ConvertLayoutOp::create(builder, value.getLoc(),
+                                                  encoded(known), value);
+  value.replaceAllUsesExcept(conversion, conversion);
 }
 
 LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
@@ -189,8 +255,10 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
             .setAttr(load.getSource().getDefiningOp(),
                      UnitAttr::get(mma.getContext()));
       }
-      if ((registerA && failed(require(mma.getA(), l->a, mma))) ||
-          failed(require(mma.getAcc(), l->c, mma)) ||
+      if ((registerA &&
+           failed(require(mma.getA(), l->a, mma, false, &mma.getAMutable()))) ||
+          failed(
+              require(mma.getAcc(), l->c, mma, false, &mma.getAccMutable())) ||
           failed(require(mma.getResult(), l->c, mma)))
         return failure();
       return success();
@@ -222,9 +290,11 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
       return mma.emitOpError("cannot be distributed over mma.sync: ") << why;
     la = l->a, lb = l->b, lc = l->c;
   }
-  if (failed(require(mma.getA(), ta ? la.transposed() : la, mma)) ||
-      failed(require(mma.getB(), tb ? lb.transposed() : lb, mma)) ||
-      failed(require(mma.getAcc(), lc, mma)) ||
+  if (failed(require(mma.getA(), ta ? la.transposed() : la, mma, false,
+                     &mma.getAMutable())) ||
+      failed(require(mma.getB(), tb ? lb.transposed() : lb, mma, false,
+                     &mma.getBMutable())) ||
+      failed(require(mma.getAcc(), lc, mma, false, &mma.getAccMutable())) ||
       failed(require(mma.getResult(), lc, mma)))
     return failure();
   return success();
@@ -254,7 +324,8 @@ std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
   if (!isRegisterA(mma))
     shared.insert(shared.begin(), mma.getA());
   else if (auto it = layouts.find(mma.getA());
-           it != layouts.end() && it->second != l->a)
+           it != layouts.end() && it->second != l->a &&
+           mma.getKind() != tile::MmaKind::wgmma)
     return "the A operand is in registers in another layout than wgmma's "
            "register fragments";
   for (Value operand : shared) {
@@ -366,6 +437,35 @@ void LayoutAssigner::apply() {
 }
 
 LogicalResult LayoutAssigner::run() {
+  for (int attempt = 0;; ++attempt) {
+    layouts.clear();
+    converted = false;
+    warpsAlongM = false;
+    // Conversions an earlier attempt placed keep their layouts; those that
+    // lost their uses go.
+    SmallVector<tile::ConvertLayoutOp> conversions;
+    kernel.walk([&](tile::ConvertLayoutOp op) { conversions.push_back(op); });
+    for (tile::ConvertLayoutOp op : conversions) {
+      if (op.use_empty()) {
+        op.erase();
+        continue;
+      }
+      if (auto attr = dyn_cast_if_present<tile::LinearLayoutAttr>(
+              op.getType().getEncoding()))
+        layouts.insert(
+            {op.getResult(), attr.toLinearLayout(op.getType().getShape())});
+    }
+    if (succeeded(assign()))
+      return success();
+    if (!converted)
+      return failure();
+    if (attempt == kMaxConversions)
+      return kernel.emitOpError("needs more than ")
+             << kMaxConversions << " layout conversions";
+  }
+}
+
+LogicalResult LayoutAssigner::assign() {
   if (kernel.getThreads() % target.warpSize)
     return kernel.emitOpError("runs ")
            << kernel.getThreads() << " threads, not a whole number of "

@@ -81,6 +81,22 @@ struct TileLayoutReportPass
                                     << l.str();
         if (holders > 1)
           remark << "; each element held by " << holders << " threads";
+        if (auto convert = dyn_cast<tile::ConvertLayoutOp>(op)) {
+          auto source = cast<RankedTensorType>(convert.getSource().getType());
+          LinearLayout from = cast<tile::LinearLayoutAttr>(source.getEncoding())
+                                  .toLinearLayout(source.getShape());
+          if (from == l)
+            remark << "; converted from the same layout (no code)";
+          else if (registerPermutation(from, l))
+            remark << "; converted from " << from.str()
+                   << " by renaming registers";
+          else
+            remark << "; converted from " << from.str() << " through "
+                   << l.getNumElements() *
+                          std::max(4u, source.getElementTypeBitWidth() / 8)
+                   << " bytes of shared memory (stores, barrier, loads, "
+                      "barrier)";
+        }
       }
       auto alloc = dyn_cast<tile::AllocSharedOp>(op);
       if (!alloc)

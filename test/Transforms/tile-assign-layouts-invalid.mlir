@@ -38,31 +38,6 @@ module attributes {tile.target = "sm_80"} {
 
 // -----
 
-// A broadcast that expands unit dimensions reads its input by coordinate:
-// an input laid out with other elements per thread would need a layout
-// conversion.
-module attributes {tile.target = "sm_80"} {
-  tile.kernel @k(%A: !tile.view<?x?xbf16>, %X: !tile.view<?x?xf32>, %O: !tile.view<?x?xf32>) threads(32) {
-    %c0 = arith.constant 0 : index
-    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x16xbf16>
-    %b = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x8xbf16>
-    %z = arith.constant dense<0.0> : tensor<16x8xf32>
-    %d = tile.mma %a, %b, %z : tensor<16x16xbf16>, tensor<16x8xbf16> -> tensor<16x8xf32>
-    %o = tile.load %O[%c0, %c0] : !tile.view<?x?xf32> -> tensor<1x8xf32>
-    %o1 = tile.broadcast %o dims [0] : tensor<1x8xf32> -> tensor<16x8xf32>
-    %s1 = arith.addf %o1, %d : tensor<16x8xf32>
-    tile.store %s1 -> %O[%c0, %c0] : tensor<16x8xf32> -> !tile.view<?x?xf32>
-    %x = tile.load %X[%c0, %c0] : !tile.view<?x?xf32> -> tensor<16x8xf32>
-    // expected-error @below {{'tile.broadcast' op needs a tile in a second layout}}
-    %o2 = tile.broadcast %o dims [0] : tensor<1x8xf32> -> tensor<16x8xf32>
-    %s2 = arith.addf %o2, %x : tensor<16x8xf32>
-    tile.store %s2 -> %O[%c0, %c0] : tensor<16x8xf32> -> !tile.view<?x?xf32>
-    tile.return
-  }
-}
-
-// -----
-
 // Codes unpacked in a permuted order are not a split of one layout.
 module attributes {tile.target = "sm_80"} {
   tile.kernel @k(%W: !tile.view<?x?x2xi4>) threads(32) {
@@ -283,28 +258,6 @@ module attributes {tile.target = "sm_90a"} {
     // expected-error @below {{'tile.mma' op cannot run as wgmma: a copy into an operand's buffer is not from a 2-D or 3-D kernel argument}}
     %d = tile.mma %a, %b, %z kind wgmma : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
     tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
-    tile.return
-  }
-}
-
-// -----
-
-// An A in registers that an mma.sync already laid out otherwise (a 2 x 2
-// warp grid) cannot be wgmma's register operand.
-module attributes {tile.target = "sm_90a"} {
-  tile.kernel @k(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
-    %c0 = arith.constant 0 : index
-    %x = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
-    %y = tile.load %B[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
-    %s = tile.alloc_shared : !tile.shared<64x64xbf16>
-    tile.copy %B[%c0, %c0] -> %s : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
-    tile.barrier
-    %b = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
-    %z = arith.constant dense<0.0> : tensor<64x64xf32>
-    %d = tile.mma %x, %y, %z kind mma_sync : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
-    // expected-error @below {{'tile.mma' op cannot run as wgmma: the A operand is in registers in another layout than wgmma's register fragments}}
-    %e = tile.mma %x, %b, %d kind wgmma : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
-    tile.store %e -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
     tile.return
   }
 }

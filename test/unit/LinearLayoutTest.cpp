@@ -390,4 +390,31 @@ TEST(SharedSwizzle, LdmatrixAndCopiesAreConflictFree) {
   EXPECT_EQ(bankConflictDegree(plain, 16), 8u);
 }
 
+TEST(LinearLayoutConversions, RegisterPermutation) {
+  // The m16n8 accumulator with its register bits swapped: each register of
+  // the result is found in the source, the same one in every thread.
+  LinearLayout c = atoms::mmaM16N8C();
+  LinearLayout swapped({16, 8}, {{8, 0}, {0, 1}},
+                       c.getBases(LinearLayout::Lane), {});
+  std::optional<llvm::SmallVector<int64_t>> p = registerPermutation(c, swapped);
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(*p, (llvm::SmallVector<int64_t>{0, 2, 1, 3}));
+  for (uint64_t lane = 0; lane < 32; ++lane)
+    for (int64_t r = 0; r < 4; ++r)
+      EXPECT_EQ(swapped.apply(r, lane, 0), c.apply((*p)[r], lane, 0));
+  EXPECT_EQ(registerPermutation(c, c),
+            (llvm::SmallVector<int64_t>{0, 1, 2, 3}));
+  // The same elements per thread are not enough when lanes differ: the
+  // A fragment's lanes hold other elements than the accumulator's.
+  LinearLayout coalesced = atoms::coalescedCopy(16, 8, 32, 1);
+  EXPECT_FALSE(registerPermutation(c, coalesced).has_value());
+  // Nor when the result holds an element the source's registers do not.
+  LinearLayout broadcast({16, 8}, {{0, 1}, {0, 0}},
+                         c.getBases(LinearLayout::Lane), {});
+  LinearLayout full({16, 8}, {{0, 1}, {8, 0}}, c.getBases(LinearLayout::Lane),
+                    {});
+  EXPECT_FALSE(registerPermutation(broadcast, full).has_value());
+  EXPECT_TRUE(registerPermutation(full, broadcast).has_value());
+}
+
 } // namespace

@@ -117,6 +117,13 @@ private:
   std::array<llvm::SmallVector<uint64_t, 8>, kNumInDims> bases;
 };
 
+/// For each register of `to`, the register of `from` that holds the same
+/// element in every thread: a conversion that only renames registers. None
+/// when the two place their lane and warp bits differently (or `to` holds
+/// an element `from`'s registers do not).
+std::optional<llvm::SmallVector<int64_t>>
+registerPermutation(const LinearLayout &from, const LinearLayout &to);
+
 inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
                                      const LinearLayout &layout) {
   layout.print(os);

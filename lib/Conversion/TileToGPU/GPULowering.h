@@ -6,7 +6,8 @@
 // plain vector loads instead of ldmatrix), AmdMemory.cpp AMD's copies into
 // LDS with buffer loads; NvidiaMma.cpp
 // lowers tile.mma to mma.sync, AmdMfma.cpp to v_mfma; NvidiaTma.cpp the
-// sm_90a TMA buffers, their copies and mbarriers, and wgmma.
+// sm_90a TMA buffers, their copies and mbarriers, and wgmma;
+// ConvertLayout.cpp moves tiles between layouts.
 //
 // A register tile with layout L (its #tile.linear encoding) becomes one
 // vector per thread with one element per register of L.
@@ -68,6 +69,12 @@ private:
   mlir::LogicalResult lowerAllocShared(tile::AllocSharedOp op);
   /// The kernel's dynamic shared memory (created in the prologue once).
   mlir::Value dynamicSharedMemory();
+  /// A scratch buffer of `count` elements in shared memory, placed after
+  /// the buffers so far; fails, on `op`, when it does not fit (`purpose`
+  /// says what it is for).
+  mlir::FailureOr<mlir::Value> scratchBuffer(mlir::Operation *op, int64_t count,
+                                             mlir::Type element,
+                                             llvm::StringRef purpose);
   mlir::LogicalResult lowerCopy(tile::CopyOp op);
   /// A 16-byte chunk of a copy into shared memory that one thread moves.
   struct CopyChunk {
@@ -276,6 +283,9 @@ private:
                                        bool keepRank = false);
   /// A scalar element of a tile that every thread holds.
   mlir::LogicalResult lowerExtract(mlir::tensor::ExtractOp op);
+
+  // --- Layout conversions (ConvertLayout.cpp) ------------------------------
+  mlir::LogicalResult lowerConvertLayout(tile::ConvertLayoutOp op);
 
   tile::KernelOp kernel;
   const TargetInfo &target;

@@ -66,6 +66,26 @@ LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
   return success();
 }
 
+FailureOr<Value> GPULowering::scratchBuffer(Operation *op, int64_t count,
+                                            Type element, StringRef purpose) {
+  int64_t offset = llvm::alignTo(sharedBytes, 16);
+  int64_t bytes = count * std::max(8u, element.getIntOrFloatBitWidth()) / 8;
+  if (offset + bytes > target.maxSharedBytes)
+    return op->emitOpError("needs ")
+           << bytes << " bytes of shared memory " << purpose << ", beyond the "
+           << target.maxSharedBytes << " of " << target.chip << " with the "
+           << sharedBytes << " its buffers take";
+  sharedBytes = offset + bytes;
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  return memref::ViewOp::create(
+             builder, loc,
+             MemRefType::get({count}, element, MemRefLayoutAttrInterface(),
+                             workgroup),
+             dynamicSharedMemory(), index(offset), ValueRange{})
+      .getResult();
+}
+
 Value GPULowering::dynamicSharedMemory() {
   if (!dynamicShared) {
     OpBuilder::InsertionGuard guard(builder);

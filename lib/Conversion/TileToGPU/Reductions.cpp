@@ -128,21 +128,11 @@ LogicalResult GPULowering::acrossWarps(Operation *op,
   Type element = values.front().getType();
   int64_t count = int64_t(values.size());
   int64_t threads = numWarps * target.warpSize;
-  int64_t offset = llvm::alignTo(sharedBytes, 16);
-  int64_t bytes = threads * count * element.getIntOrFloatBitWidth() / 8;
-  if (offset + bytes > target.maxSharedBytes)
-    return op->emitOpError("needs ")
-           << bytes << " bytes of shared memory to combine across warps, "
-           << "beyond the " << target.maxSharedBytes << " of " << target.chip
-           << " with the " << sharedBytes << " its buffers take";
-  sharedBytes = offset + bytes;
-  auto workgroup = gpu::AddressSpaceAttr::get(
-      builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
-  Value scratch = memref::ViewOp::create(
-      builder, loc,
-      MemRefType::get({threads * count}, element, MemRefLayoutAttrInterface(),
-                      workgroup),
-      dynamicSharedMemory(), index(offset), ValueRange{});
+  FailureOr<Value> buffer =
+      scratchBuffer(op, threads * count, element, "to combine across warps");
+  if (failed(buffer))
+    return failure();
+  Value scratch = *buffer;
   // Value i of the thread at (warp w, lane l) is at slot (w W + l) n + i.
   auto firstSlot = [&](Value warpIndex) -> Value {
     Value thread = arith::AddIOp::create(

@@ -527,6 +527,8 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
     return lowerDequant(dequant);
   if (auto quant = dyn_cast<tile::QuantOp>(op))
     return lowerQuant(quant);
+  if (auto convert = dyn_cast<tile::ConvertLayoutOp>(op))
+    return lowerConvertLayout(convert);
   if (isa<tile::ReturnOp>(op)) {
     // No bulk copy may still be writing the block's shared memory.
     drainTma();

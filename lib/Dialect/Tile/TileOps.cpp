@@ -443,6 +443,25 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
+LogicalResult ConvertLayoutOp::verify() {
+  auto source = cast<RankedTensorType>(getSource().getType());
+  auto result = cast<RankedTensorType>(getType());
+  if (source.getShape() != result.getShape() ||
+      source.getElementType() != result.getElementType())
+    return emitOpError("must keep the tile's shape and element type");
+  if (!isa_and_present<LinearLayoutAttr>(source.getEncoding()) ||
+      !isa_and_present<LinearLayoutAttr>(result.getEncoding()))
+    return emitOpError("converts between #tile.linear layouts: both types "
+                       "need one");
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  return {};
+}
+
 OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
   if (getDims().empty() && getInput().getType() == getType())
     return getInput();

@@ -760,3 +760,21 @@ tile.kernel @k() threads(32) {
   %r = tile.unpack %p dim 1 order [1, 0] : tensor<4x4x2xi4> -> tensor<4x8xi8>
   tile.return
 }
+
+// -----
+
+#l = #tile.linear<register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>
+func.func @f(%x: tensor<16x8xf32, #l>) {
+  // expected-error @below {{'tile.convert_layout' op must keep the tile's shape and element type}}
+  %y = tile.convert_layout %x : tensor<16x8xf32, #l> -> tensor<16x8xf16, #l>
+  return
+}
+
+// -----
+
+#l = #tile.linear<register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>
+func.func @f(%x: tensor<16x8xf32>) {
+  // expected-error @below {{'tile.convert_layout' op converts between #tile.linear layouts: both types need one}}
+  %y = tile.convert_layout %x : tensor<16x8xf32> -> tensor<16x8xf32, #l>
+  return
+}

@@ -132,3 +132,14 @@ tile.kernel @pipeline_policy(%n: index) threads(32) {
   } {tile.pipeline = #tile.pipeline<stages = 4>}
   tile.return
 }
+
+// -----
+
+#a = #tile.linear<register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>
+#b = #tile.linear<register = [[8, 0], [0, 1]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = []>
+// CHECK-LABEL: func.func @convert_layout
+func.func @convert_layout(%x: tensor<16x8xf32, #a>) -> tensor<16x8xf32, #b> {
+  // CHECK: tile.convert_layout %{{.*}} : tensor<16x8xf32, #tile.linear<register = {{\[}}[0, 1], [8, 0]]{{.*}}>> -> tensor<16x8xf32, #tile.linear<register = {{\[}}[8, 0], [0, 1]]
+  %y = tile.convert_layout %x : tensor<16x8xf32, #a> -> tensor<16x8xf32, #b>
+  return %y : tensor<16x8xf32, #b>
+}
