@@ -375,3 +375,15 @@ int64_t tessera::contiguousRowRun(const LinearLayout &layout,
     return 1;
   return run;
 }
+
+int64_t tessera::conversionRun(const LinearLayout &layout,
+                               unsigned elementBits) {
+  if (layout.getRank() != 2 || elementBits < 8)
+    return 1;
+  return contiguousRowRun(layout, Swizzle{}, elementBits);
+}
+
+unsigned tessera::conversionSlotBits(const LinearLayout &from,
+                                     unsigned elementBits) {
+  return conversionRun(from, elementBits) * elementBits < 32 ? 32 : elementBits;
+}

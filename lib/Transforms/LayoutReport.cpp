@@ -93,7 +93,9 @@ struct TileLayoutReportPass
           else
             remark << "; converted from " << from.str() << " through "
                    << l.getNumElements() *
-                          std::max(4u, source.getElementTypeBitWidth() / 8)
+                          conversionSlotBits(from,
+                                             source.getElementTypeBitWidth()) /
+                          8
                    << " bytes of shared memory (stores, barrier, loads, "
                       "barrier)";
         }

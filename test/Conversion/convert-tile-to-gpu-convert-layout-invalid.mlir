@@ -9,7 +9,7 @@ module attributes {tile.target = "gfx942"} {
     tile.copy %B[%c0, %c0] -> %big : !tile.view<?x?xf32> -> !tile.shared<64x256xf32>
     %x = tile.load %X[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
     %z = arith.constant dense<0.0> : tensor<64x64xf32>
-    // expected-error @below {{'tile.convert_layout' op needs 16384 bytes of shared memory to convert a tile's layout, beyond the 65536 of gfx942 with the 65536 its buffers take}}
+    // expected-error @below {{'tile.convert_layout' op needs 8192 bytes of shared memory to convert a tile's layout, beyond the 65536 of gfx942 with the 65536 its buffers take}}
     %g = tile.mma %x, %x, %z transpose_b : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
     tile.store %g -> %Y[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
     tile.return

@@ -4,6 +4,7 @@
 // REPORT: remark: layout of %{{.*}}; converted from {{.*}} by renaming registers
 // REPORT: remark: layout of %{{.*}}; converted from the same layout (no code)
 // REPORT: remark: layout of %{{.*}}; converted from {{.*}} through 256 bytes of shared memory
+// REPORT: remark: layout of %{{.*}}; converted from {{.*}} through 128 bytes of shared memory
 // tile.convert_layout, cheapest first: a renaming of registers when the
 // layouts place lanes and warps alike, else a round trip through shared
 // memory (one holder of each element stores it, barrier, loads, barrier).
@@ -28,9 +29,11 @@ module attributes {tile.target = "sm_80"} {
 // -----
 
 // From a layout that holds each element in two lanes (lane bit 4 a
-// broadcast) to a row-per-lane one: lanes with that bit clear store.
-#a = #tile.linear<register = [[0, 1], [0, 2]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 0]], warp = []>
-#b = #tile.linear<register = [[1, 0], [2, 0]], lane = [[0, 1], [0, 2], [4, 0], [8, 0], [0, 0]], warp = []>
+// broadcast) and a column per thread to a row-per-thread one: lanes with
+// that bit clear store, each bf16 in a 32-bit slot (a thread's elements
+// are not consecutive in a row: two threads would share words).
+#a = #tile.linear<register = [[1, 0], [2, 0]], lane = [[0, 1], [0, 2], [4, 0], [8, 0], [0, 0]], warp = []>
+#b = #tile.linear<register = [[0, 1], [0, 2]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 0]], warp = []>
 module attributes {tile.target = "sm_80"} {
   tile.kernel @round_trip(%X: !tile.view<?x?xbf16>) threads(32) {
     %c0 = arith.constant 0 : index
@@ -54,6 +57,28 @@ module attributes {tile.target = "sm_80"} {
 // CHECK: arith.bitcast %{{.*}} : i16 to bf16
 // CHECK: gpu.barrier
 // CHECK: gpu.return
+
+// -----
+
+// The other way, each thread's four bf16 are a run of a row: stored as one
+// 8-byte vector in the tile's own element type.
+#a = #tile.linear<register = [[0, 1], [0, 2]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 0]], warp = []>
+#b = #tile.linear<register = [[1, 0], [2, 0]], lane = [[0, 1], [0, 2], [4, 0], [8, 0], [0, 0]], warp = []>
+module attributes {tile.target = "sm_80"} {
+  tile.kernel @native(%X: !tile.view<?x?xbf16>) threads(32) {
+    %c0 = arith.constant 0 : index
+    %x = tile.load %X[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x4xbf16, #a>
+    %y = tile.convert_layout %x : tensor<16x4xbf16, #a> -> tensor<16x4xbf16, #b>
+    tile.store %y -> %X[%c0, %c0] : tensor<16x4xbf16, #b> -> !tile.view<?x?xbf16>
+    tile.return
+  }
+}
+// CHECK-LABEL: gpu.func @native
+// CHECK-SAME: tessera.shared_bytes = 128 : i64
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<64xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// CHECK: gpu.barrier
+// CHECK: memref.load %{{.*}} : memref<64xbf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
 
 // -----
 

@@ -6,7 +6,7 @@
 // RUN: tessera-opt %S/../integration/Inputs/gpu_layout_conversions.mlir \
 // RUN:   --tile-set-target=chip=sm_80 --tile-assign-layouts --tile-layout-report \
 // RUN:   -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
-// REPORT: gpu_layout_conversions.mlir:18:13: remark: layout of %{{.*}}: 64 registers per thread, {{.*}}; converted from {{.*}} through 16384 bytes of shared memory (stores, barrier, loads, barrier)
+// REPORT: gpu_layout_conversions.mlir:18:13: remark: layout of %{{.*}}: 64 registers per thread, {{.*}}; converted from {{.*}} through 8192 bytes of shared memory (stores, barrier, loads, barrier)
 // REPORT: gpu_layout_conversions.mlir:41:9: remark: layout of %{{.*}}: 64 registers per thread, {{.*}}; converted from {{.*}} through 16384 bytes of shared memory (stores, barrier, loads, barrier)
 // Tiles needed in a second layout get a tile.convert_layout where the
 // second layout is needed (before the use), and the kernel is laid out

@@ -122,6 +122,15 @@ std::optional<LdmatrixPlan> planLdmatrix(const LinearLayout &layout,
 int64_t sharedByteOffset(int64_t row, int64_t col, int64_t cols,
                          int64_t elementBytes, const Swizzle &swizzle);
 
+/// Elements of one vector access in a layout conversion's round trip
+/// through shared memory under `layout`: its registers' run along a row
+/// (2-D tiles of elements of at least 8 bits), else 1.
+int64_t conversionRun(const LinearLayout &layout, unsigned elementBits);
+/// The bits each element takes in the round trip's scratch buffer from
+/// `from`: its own, or a 32-bit slot when `from`'s runs are narrower than a
+/// word (two threads would store into one word).
+unsigned conversionSlotBits(const LinearLayout &from, unsigned elementBits);
+
 /// The longest run (a power of two, at most 16 bytes) of registers of
 /// `layout` (2-D) whose elements lie consecutively along a row within one
 /// chunk of `swizzle`: they can be read with one vector load. 1 when the low

@@ -7,9 +7,9 @@
 // each element stores it at its row-major place (runs of elements
 // contiguous in registers and in the row as one vector), a barrier, every
 // thread loads the elements of its registers under the new layout, a
-// barrier (the buffer is reused when the conversion runs again). Elements
-// narrower than 32 bits take a 32-bit slot each, so that no two threads
-// store into one word.
+// barrier (the buffer is reused when the conversion runs again). When the
+// source layout's runs are narrower than a 32-bit word, every element
+// takes a 32-bit slot instead, so that no two threads store into one word.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,15 +24,6 @@
 
 using namespace mlir;
 using namespace tessera;
-
-/// Elements per vector access of a round trip under `layout`: registers
-/// that hold consecutive elements of a row (at most 16 bytes; 32-bit
-/// elements and wider, the others go one per slot).
-static int64_t runOf(const LinearLayout &layout, unsigned bits) {
-  if (layout.getRank() != 2 || bits < 32)
-    return 1;
-  return contiguousRowRun(layout, Swizzle{}, bits);
-}
 
 LogicalResult GPULowering::lowerConvertLayout(tile::ConvertLayoutOp op) {
   LinearLayout from = layoutOf(op.getSource()), to = layoutOf(op.getResult());
@@ -54,7 +45,7 @@ LogicalResult GPULowering::lowerConvertLayout(tile::ConvertLayoutOp op) {
   ArrayRef<int64_t> shape = op.getType().getShape();
   int64_t elements = from.getNumElements();
   Type i32 = builder.getI32Type();
-  bool widened = bits < 32;
+  bool widened = conversionSlotBits(from, bits) != bits;
   FailureOr<Value> scratch = scratchBuffer(
       op, elements, widened ? i32 : element, "to convert a tile's layout");
   if (failed(scratch))
@@ -85,7 +76,7 @@ LogicalResult GPULowering::lowerConvertLayout(tile::ConvertLayoutOp op) {
     return flat;
   };
   auto storeAll = [&] {
-    int64_t run = runOf(from, bits);
+    int64_t run = widened ? 1 : conversionRun(from, bits);
     for (int64_t reg = 0; reg < from.getSize(LinearLayout::Register);
          reg += run) {
       Value at = place(coordinate(from, reg));
@@ -111,7 +102,7 @@ LogicalResult GPULowering::lowerConvertLayout(tile::ConvertLayoutOp op) {
     storeAll();
   }
   gpu::BarrierOp::create(builder, loc);
-  int64_t run = runOf(to, bits);
+  int64_t run = widened ? 1 : conversionRun(to, bits);
   Value result = arith::ConstantOp::create(builder, loc, vectorType,
                                            builder.getZeroAttr(vectorType));
   for (int64_t reg = 0; reg < to.getSize(LinearLayout::Register); reg += run) {
