@@ -553,12 +553,17 @@ LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
   int64_t perBlock = n / 2;
   auto fragment =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perBlock, f32));
-  // This thread's warpgroup picks its 64-row blocks of A.
-  Value group = arith::IndexCastOp::create(
-      builder, loc, i64, arith::DivUIOp::create(builder, loc, warp, index(4)));
-  Value groupRows = arith::MulIOp::create(
-      builder, loc, group,
-      arith::ConstantIntOp::create(builder, loc, i64, 64 * kRowBytes));
+  // This thread's warpgroup picks its 64-row blocks of A (in shared
+  // memory; registers already hold the warpgroup's own rows).
+  Value groupRows;
+  if (!registerA) {
+    Value group = arith::IndexCastOp::create(
+        builder, loc, i64,
+        arith::DivUIOp::create(builder, loc, warp, index(4)));
+    groupRows = arith::MulIOp::create(
+        builder, loc, group,
+        arith::ConstantIntOp::create(builder, loc, i64, 64 * kRowBytes));
+  }
   auto constant = [&](int64_t v) {
     return arith::ConstantIntOp::create(builder, loc, i64, v);
   };
