@@ -140,12 +140,15 @@ private:
   /// for any other.
   const Term *inductionValue(mlir::scf::ForOp loop, unsigned index,
                              const Term *count);
-  /// A ring the loop fills with one asynchronous copy per iteration.
+  /// A ring the loop fills with one asynchronous copy per iteration, or a
+  /// buffer it refills at the end of each iteration (`staged`: a tile.store
+  /// of the next iteration's tile, loaded from a view into registers).
   struct RingPlan {
     mlir::Value buffer;
-    tile::CopyOp copy;
+    mlir::Operation *writer;
     int64_t stages;
     int commitsAfterCopy, commitsPerIteration;
+    bool staged = false;
   };
   llvm::SmallVector<RingPlan> planRings(mlir::scf::ForOp loop);
   BufferState ringState(const RingPlan &ring, mlir::scf::ForOp loop,

@@ -9,6 +9,8 @@
 
 #include "tessera/Target/TargetInfo.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -123,7 +125,7 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
     // stages - 1 iterations copied into it (once the first walk has seen
     // the copy).
     for (const RingPlan &ring : rings)
-      if (ringWrites.count(ring.copy)) {
+      if (ringWrites.count(ring.writer)) {
         BufferState head = ringState(ring, loop, iv);
         buffers[ring.buffer].tag = head.tag;
         buffers[ring.buffer].hazard.pending = head.hazard.pending;
@@ -258,8 +260,26 @@ const Term *Checker::inductionValue(scf::ForOp loop, unsigned index,
   return wrapSigned(terms.add(init, terms.mul(delta, count)), bits);
 }
 
-/// Rings the loop fills with exactly one asynchronous copy in its body:
-/// software-pipelined rings.
+/// Whether `value` is, at every iteration of `loop`, a function of its
+/// induction variable alone: defined outside the loop, the induction
+/// variable, or pure arithmetic on such values. A ring's invariant shifts
+/// the induction variable only, so only such offsets may describe it.
+static bool isInductionFunction(Value value, scf::ForOp loop) {
+  if (loop.isDefinedOutsideOfLoop(value) || value == loop.getInductionVar())
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != loop.getBody() || def->getNumRegions() ||
+      !isa<arith::ArithDialect>(def->getDialect()) || !isPure(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isInductionFunction(operand, loop);
+  });
+}
+
+/// Rings the loop fills with exactly one asynchronous copy in its body
+/// (software-pipelined rings), and buffers it refills with exactly one
+/// tile.store, at the top level of the body, of a tile loaded from a view
+/// (the next iteration's tile, staged in registers).
 SmallVector<Checker::RingPlan> Checker::planRings(scf::ForOp loop) {
   SmallVector<RingPlan> plans;
   llvm::DenseMap<Value, int> writes;
@@ -269,13 +289,29 @@ SmallVector<Checker::RingPlan> Checker::planRings(scf::ForOp loop) {
     else if (auto store = dyn_cast<tile::StoreOp>(op))
       ++writes[store.getDest()];
   });
+  auto ofInduction = [&](ValueRange offsets) {
+    return llvm::all_of(offsets, [&](Value offset) {
+      return isInductionFunction(offset, loop);
+    });
+  };
   int commits = 0;
   for (Operation &op : *loop.getBody())
     commits += isa<tile::AsyncCommitOp>(op);
   for (Operation &op : *loop.getBody()) {
+    if (auto store = dyn_cast<tile::StoreOp>(op)) {
+      auto shared = dyn_cast<tile::SharedType>(store.getDest().getType());
+      auto load = store.getValue().getDefiningOp<tile::LoadOp>();
+      if (!shared || shared.isRing() || writes[store.getDest()] != 1 || !load ||
+          load->getBlock() != loop.getBody() ||
+          !isa<tile::ViewType>(load.getSource().getType()) ||
+          !ofInduction(load.getIndices()))
+        continue;
+      plans.push_back({store.getDest(), store, 2, 0, commits, true});
+      continue;
+    }
     auto copy = dyn_cast<tile::CopyOp>(op);
     if (!copy || !copy.getAsync() || !copy.getDest().getType().isRing() ||
-        writes[copy.getDest()] != 1)
+        writes[copy.getDest()] != 1 || !ofInduction(copy.getOffsets()))
       continue;
     RingPlan plan{copy.getDest(), copy, copy.getDest().getType().getStages(), 0,
                   commits};
@@ -289,10 +325,11 @@ SmallVector<Checker::RingPlan> Checker::planRings(scf::ForOp loop) {
 
 /// What `ring` holds at the head of the iteration at `at`: for j = 1 ..
 /// stages - 1, the copy of the iteration at `at` - j * step, into its slot,
-/// still in flight with the commits made since.
+/// still in flight with the commits made since. A staged buffer holds what
+/// the store of the iteration at `at` - step wrote, complete.
 BufferState Checker::ringState(const RingPlan &ring, scf::ForOp loop,
                                const Term *at) {
-  const auto &[data, slot] = ringWrites.lookup(ring.copy);
+  const auto &[data, slot] = ringWrites.lookup(ring.writer);
   const Term *iv = values.lookup(loop.getInductionVar());
   const Term *step = valueTerm(loop.getStep());
   BufferState state;
@@ -305,12 +342,17 @@ BufferState Checker::ringState(const RingPlan &ring, scf::ForOp loop,
         comp = terms.substitute(comp, shift);
     if (data.known)
       written.known = terms.substitute(data.known, shift);
+    if (ring.staged) {
+      written.writers = {{terms.boolean(true), ring.writer}};
+      state.tag = written;
+      continue;
+    }
     const Term *writtenSlot = terms.substitute(slot, shift);
     // The most recent copy (j = 1) is merged last, so it wins a slot.
     state.tag = overwriteSlot(state.tag, written,
-                              terms.eq(elem(0), writtenSlot), ring.copy);
+                              terms.eq(elem(0), writtenSlot), ring.writer);
     state.hazard.pending.push_back(
-        {ring.copy, writtenSlot,
+        {ring.writer, writtenSlot,
          ring.commitsAfterCopy - 1 + int(j - 1) * ring.commitsPerIteration});
   }
   return state;
@@ -323,7 +365,9 @@ void Checker::checkRingState(const RingPlan &ring, scf::ForOp loop,
                              const BufferState &expected,
                              const BufferState &actual, StringRef what) {
   std::string name = sourceNames.get(ring.buffer);
-  std::string message = "the ring invariant of " + name + " " + what.str();
+  std::string message = std::string(ring.staged ? "the staging invariant of "
+                                                : "the ring invariant of ") +
+                        name + " " + what.str();
   for (const PendingCopy &copy : expected.hazard.pending) {
     bool found = llvm::any_of(actual.hazard.pending, [&](auto &other) {
       return other.slot == copy.slot && other.groupsAfter == copy.groupsAfter;
@@ -348,15 +392,20 @@ void Checker::checkRingState(const RingPlan &ring, scf::ForOp loop,
       have.names != want.names) {
     anyFailure = true;
     ++stats.failed;
-    loop.emitError() << message << ": " << name
-                     << " does not hold the tiles of the ring's copy";
+    loop.emitError() << message << ": " << name << " does not hold the tiles "
+                     << (ring.staged ? "of the previous iteration's store"
+                                     : "of the ring's copy");
     return;
   }
   auto shape = cast<tile::SharedType>(ring.buffer.getType()).getShape();
-  SmallVector<const Term *> index = {terms.freshSym("slot")};
+  // A ring's elements are (slot, e0, e1, ...); a staged buffer's (e0, ...).
+  SmallVector<const Term *> index;
   size_t before = facts.size();
-  facts.push_back(
-      {terms.inRange(index[0], terms.cst(0), terms.cst(ring.stages)), {}});
+  if (!ring.staged) {
+    index.push_back(terms.freshSym("slot"));
+    facts.push_back(
+        {terms.inRange(index[0], terms.cst(0), terms.cst(ring.stages)), {}});
+  }
   for (auto [d, size] : llvm::enumerate(shape)) {
     index.push_back(terms.freshSym("e" + std::to_string(d)));
     facts.push_back(
@@ -373,9 +422,11 @@ void Checker::checkRingState(const RingPlan &ring, scf::ForOp loop,
   SmallVector<const Term *> shown(index.begin(), index.end());
   prove(loop, message, goal, shown,
         [&](InFlightDiagnostic &diag, const Outcome &outcome) {
-          diag.attachNote(loop.getLoc())
-              << "slot " << valueText(index[0], outcome) << " should hold "
-              << describe(w, outcome) << " but holds " << describe(h, outcome);
+          Diagnostic &note = diag.attachNote(loop.getLoc());
+          if (!ring.staged)
+            note << "slot " << valueText(index[0], outcome) << " ";
+          note << "should hold " << describe(w, outcome) << " but holds "
+               << describe(h, outcome);
         });
   facts.resize(before);
 }

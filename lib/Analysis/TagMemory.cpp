@@ -103,8 +103,9 @@ void Checker::writeBuffer(Value buffer, Value slot, TagFn data,
            state.hazard.unsyncedRead, "the earlier read, with no barrier since",
            state.hazard.fromBackEdge);
   data.origin = writer;
-  if (slot && async)
-    ringWrites[writer] = {data, valueTerm(slot)};
+  // What a ring's or a staged buffer's writer wrote, for the loop's
+  // invariant.
+  ringWrites[writer] = {data, slot ? valueTerm(slot) : nullptr};
   if (!slot)
     state.tag = data;
   else
