@@ -246,9 +246,9 @@ LogicalResult EmulatorRewrite::rewriteIntrinsics() {
     unsigned index = entry(f->getName());
     llvm::FunctionType *type = f->getFunctionType();
     const llvm::DataLayout &layout = module.getDataLayout();
-    // Vectors of up to 64 bits go as integers of their size (the C ABI of
-    // the emulator's functions has no <2 x half>); wider ones (MFMA
-    // accumulators) by pointer, as do struct results.
+    // Vectors of up to 64 bits go and come back as integers of their size
+    // (the C ABI of the emulator's functions has no <2 x half>); wider ones
+    // (MFMA accumulators) by pointer, as do struct results.
     auto wide = [&](llvm::Type *t) {
       return t->isVectorTy() && layout.getTypeSizeInBits(t) > 64;
     };
@@ -267,7 +267,8 @@ LogicalResult EmulatorRewrite::rewriteIntrinsics() {
     for (llvm::Type *param : type->params())
       params.push_back(passAs(param));
     auto *calleeType = llvm::FunctionType::get(
-        outParam ? llvm::Type::getVoidTy(ctx) : returned, params, false);
+        outParam ? llvm::Type::getVoidTy(ctx) : passAs(returned), params,
+        false);
     for (llvm::User *user : llvm::make_early_inc_range(f->users())) {
       auto *call = llvm::cast<llvm::CallInst>(user);
       llvm::IRBuilder<> b(call);
@@ -299,6 +300,8 @@ LogicalResult EmulatorRewrite::rewriteIntrinsics() {
       llvm::Value *replacement = b.CreateCall(calleeType, callee, args);
       if (outParam)
         replacement = b.CreateLoad(returned, out);
+      else if (returned->isVectorTy())
+        replacement = b.CreateBitCast(replacement, returned);
       call->replaceAllUsesWith(replacement);
       call->eraseFromParent();
     }

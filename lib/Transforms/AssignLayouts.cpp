@@ -396,10 +396,6 @@ LogicalResult LayoutAssigner::checkSupported(Operation *op) {
              << codes << " is not supported by the " << target.chip
              << " backend yet (i8 and f8E4M3FN are)";
   }
-  if (auto store = dyn_cast<tile::StoreOp>(op))
-    if (isa<tile::SharedType>(store.getDest().getType()))
-      return op->emitOpError("into shared memory is not supported by the ")
-             << target.chip << " backend yet";
   for (Value result : op->getResults())
     if (auto type = dyn_cast<RankedTensorType>(result.getType()))
       if (!isPowerOfTwoShape(type.getShape()))

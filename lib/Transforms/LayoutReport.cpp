@@ -138,10 +138,31 @@ struct TileLayoutReportPass
                                   << describe(swizzle);
       if (bytes == 0 || !isPowerOfTwoShape(shape))
         return;
+      bool copied = llvm::any_of(alloc->getUsers(), [](Operation *user) {
+        return isa<tile::CopyOp>(user);
+      });
+      // Register tiles stored into the buffer: runs of a row per vector
+      // store, as the lowering emits them.
+      auto describeStores = [&] {
+        for (Operation *user : alloc->getUsers())
+          if (auto store = dyn_cast<tile::StoreOp>(user))
+            if (auto attr = dyn_cast_if_present<tile::LinearLayoutAttr>(
+                    store.getValue().getType().getEncoding())) {
+              int64_t run = contiguousRowRun(
+                  attr.toLinearLayout(store.getValue().getType().getShape()),
+                  swizzle, 8 * bytes);
+              remark << "; written by " << name(store.getValue())
+                     << (run > 1 ? " with " + std::to_string(run * bytes) +
+                                       "-byte vector stores"
+                                 : std::string(" element by element"));
+            }
+      };
       if (amd) {
         // The access widths the lowering uses; CDNA's LDS banking is not
         // modelled, so no degree is claimed.
-        remark << "; written by 16-byte stores";
+        if (copied)
+          remark << "; written by copies with 16-byte stores";
+        describeStores();
         for (Operation *user : alloc->getUsers())
           if (auto load = dyn_cast<tile::LoadOp>(user))
             if (auto attr = dyn_cast_if_present<tile::LinearLayoutAttr>(
@@ -162,8 +183,10 @@ struct TileLayoutReportPass
       }
       LinearLayout copy =
           atoms::coalescedCopy(shape[0], shape[1], 8 * bytes, numWarps);
-      remark << "; written by 16-byte copies, bank-conflict degree "
-             << copyConflictDegree(copy, bytes, swizzle);
+      if (copied)
+        remark << "; written by 16-byte copies, bank-conflict degree "
+               << copyConflictDegree(copy, bytes, swizzle);
+      describeStores();
       for (Operation *user : alloc->getUsers()) {
         auto load = dyn_cast<tile::LoadOp>(user);
         if (!load)

@@ -73,5 +73,5 @@
 
 // A's four K elements per lane are one 8-byte LDS load; B's are a column
 // (element by element). The report claims no bank-conflict degree on AMD.
-// REPORT: remark: shared %{{.*}}: swizzle vec 8, per_phase 1, max_phase 8; written by 16-byte stores; read by %{{.*}} with 8-byte vector loads; LDS bank conflicts are not modelled for gfx942 yet
-// REPORT: remark: shared %{{.*}}: swizzle vec 8, per_phase 1, max_phase 8; written by 16-byte stores; read by %{{.*}} element by element; LDS bank conflicts are not modelled for gfx942 yet
+// REPORT: remark: shared %{{.*}}: swizzle vec 8, per_phase 1, max_phase 8; written by copies with 16-byte stores; read by %{{.*}} with 8-byte vector loads; LDS bank conflicts are not modelled for gfx942 yet
+// REPORT: remark: shared %{{.*}}: swizzle vec 8, per_phase 1, max_phase 8; written by copies with 16-byte stores; read by %{{.*}} element by element; LDS bank conflicts are not modelled for gfx942 yet

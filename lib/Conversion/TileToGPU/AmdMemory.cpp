@@ -14,10 +14,15 @@
 // Plain stores of 2-D register tiles go through a resource of the same
 // kind: each element with a raw buffer store, at the out-of-range offset
 // (dropped) when it lies outside the view or another thread stores it.
+// Loads of 2-D register tiles from a view (padded with zeros) whose
+// registers run 8 or 16 bytes along a row read each run with one
+// buffer_load_dwordx2/x4 the same way, partial runs element by element.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GPULowering.h"
+
+#include "tessera/Layout/MmaLayouts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -202,4 +207,106 @@ void GPULowering::storeThroughBuffer(Value value, const LinearLayout &layout,
   }
   builder.setInsertionPointToStart(branch.elseBlock());
   storeElements();
+}
+
+Value GPULowering::loadThroughBuffer(Value view, ArrayRef<Value> offsets,
+                                     const LinearLayout &layout,
+                                     VectorType type) {
+  Type element = type.getElementType();
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t run = contiguousRowRun(layout, Swizzle{}, 8 * bytes);
+  if (run * bytes != 8 && run * bytes != 16)
+    return {};
+  unsigned rank = cast<MemRefType>(view.getType()).getRank();
+  SmallVector<int64_t> shape(layout.getShape().begin(),
+                             layout.getShape().end());
+  Type i32 = builder.getI32Type();
+  Value zero = index(0);
+  auto cmp = [&](arith::CmpIPredicate predicate, Value a, Value b) {
+    return arith::CmpIOp::create(builder, loc, predicate, a, b).getResult();
+  };
+  BufferWindow window = bufferWindow(view, offsets, shape, bytes);
+  Value direct = arith::AndIOp::create(builder, loc, window.fits,
+                                       rowsAligned(view, bytes));
+  Value rows = memref::DimOp::create(builder, loc, view, rank - 2);
+  Value cols = memref::DimOp::create(builder, loc, view, rank - 1);
+  Value soffset = arith::ConstantIntOp::create(builder, loc, i32, 0);
+  Value padding = arith::ConstantOp::create(builder, loc, element,
+                                            builder.getZeroAttr(element));
+  auto runType = VectorType::get({run}, element);
+  Value result =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  for (int64_t reg = 0; reg < type.getNumElements(); reg += run) {
+    // A run that repeats another register's elements (a broadcast bit)
+    // takes their values.
+    if (uint64_t first = *layout.findRegister(layout.apply(reg, 0, 0));
+        first != uint64_t(reg)) {
+      result = vector::InsertStridedSliceOp::create(
+          builder, loc,
+          vector::ExtractStridedSliceOp::create(
+              builder, loc, result, ArrayRef<int64_t>{int64_t(first)},
+              ArrayRef<int64_t>{run}, ArrayRef<int64_t>{1}),
+          result, ArrayRef<int64_t>{reg}, ArrayRef<int64_t>{1});
+      continue;
+    }
+    SmallVector<Value> coord = coordinate(layout, reg);
+    Value row =
+        arith::AddIOp::create(builder, loc, offsets[rank - 2], coord[0]);
+    Value col =
+        arith::AddIOp::create(builder, loc, offsets[rank - 1], coord[1]);
+    // Elements of the run inside the view: clamp(cols - col, 0, run), none
+    // when the row is outside.
+    Value left = arith::SubIOp::create(builder, loc, cols, col);
+    left = arith::MaxSIOp::create(builder, loc, left, zero);
+    left = arith::MinSIOp::create(builder, loc, left, index(run));
+    Value count = arith::SelectOp::create(
+        builder, loc, cmp(arith::CmpIPredicate::slt, row, rows), left, zero);
+    Value none = cmp(arith::CmpIPredicate::eq, count, zero);
+    Value whole = arith::AndIOp::create(
+        builder, loc, direct,
+        arith::OrIOp::create(builder, loc, none,
+                             cmp(arith::CmpIPredicate::eq, count, index(run))));
+    auto split = scf::IfOp::create(builder, loc, TypeRange{runType}, whole,
+                                   /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(split.thenBlock());
+      Value offset = arith::SelectOp::create(
+          builder, loc, none, outOfRange(),
+          bufferOffset(window, coord[0], coord[1], bytes));
+      Value words = ROCDL::RawPtrBufferLoadOp::create(
+          builder, loc, VectorType::get({run * bytes / 4}, i32),
+          window.resource, offset, soffset, soffset, nullptr, nullptr, nullptr);
+      scf::YieldOp::create(
+          builder, loc,
+          vector::BitCastOp::create(builder, loc, runType, words).getResult());
+      // The run straddles the view's last column, or the view's rows are
+      // not aligned: element by element, zeros past the count.
+      builder.setInsertionPointToStart(split.elseBlock());
+      Value part = arith::ConstantOp::create(builder, loc, runType,
+                                             builder.getZeroAttr(runType));
+      SmallVector<Value> at(offsets.begin(), std::prev(offsets.end(), 2));
+      at.push_back(row);
+      at.push_back(col);
+      for (int64_t e = 0; e < run; ++e) {
+        at.back() = arith::AddIOp::create(builder, loc, col, index(e));
+        auto read = scf::IfOp::create(
+            builder, loc, cmp(arith::CmpIPredicate::slt, index(e), count),
+            [&](OpBuilder &b, Location l) {
+              scf::YieldOp::create(
+                  b, l, memref::LoadOp::create(b, l, view, at).getResult());
+            },
+            [&](OpBuilder &b, Location l) {
+              scf::YieldOp::create(b, l, padding);
+            });
+        part =
+            vector::InsertOp::create(builder, loc, read.getResult(0), part, e);
+      }
+      scf::YieldOp::create(builder, loc, part);
+    }
+    result = vector::InsertStridedSliceOp::create(
+        builder, loc, split.getResult(0), result, ArrayRef<int64_t>{reg},
+        ArrayRef<int64_t>{1});
+  }
+  return result;
 }

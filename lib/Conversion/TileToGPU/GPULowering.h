@@ -125,6 +125,14 @@ private:
                           llvm::ArrayRef<mlir::Value> offsets,
                           mlir::Type element,
                           llvm::function_ref<void()> storeElements);
+  /// A 2-D register tile of `type` (laid out by `layout`) loaded from
+  /// `view` at `offsets` with raw buffer loads of its runs of registers
+  /// along a row, zeros outside the view; null when the runs are not 8 or
+  /// 16 bytes.
+  mlir::Value loadThroughBuffer(mlir::Value view,
+                                llvm::ArrayRef<mlir::Value> offsets,
+                                const LinearLayout &layout,
+                                mlir::VectorType type);
   /// A copy into LDS with raw buffer loads from a resource whose extent is
   /// the view's from the tile's origin.
   mlir::LogicalResult
@@ -132,6 +140,11 @@ private:
                   llvm::ArrayRef<int64_t> shape, mlir::Type element,
                   const SharedBuffer &buffer, mlir::Value slot);
   mlir::LogicalResult lowerSharedLoad(tile::LoadOp op);
+  /// A register tile into a shared buffer: runs of registers that hold
+  /// consecutive elements of a row inside one swizzle chunk with one vector
+  /// store each (16 bytes for a coalesced copy layout), by one of the
+  /// threads that hold them.
+  mlir::LogicalResult lowerSharedStore(tile::StoreOp op);
   /// Stores (or atomically adds) each register's element of `tile` into
   /// the view `dest` at `offsets`, rows chosen by `rows` when given (a
   /// scatter); what falls outside the view is skipped.

@@ -5,11 +5,13 @@
 // views whose rows are not 16-byte aligned take an element-wise path.
 // tile.load from shared: ldmatrix when the tile's layout is a tiling of
 // ldmatrix fragments (proved by simulating the instruction), element-wise
-// loads otherwise. tile.load from a view and tile.gather: masked loads of
-// each register (a gather's row from its index register); tile.store and
+// loads otherwise. tile.store into shared memory: vector stores of the
+// runs of registers along a row (16 bytes each for a copy layout).
+// tile.load from a view and tile.gather: masked loads of each register (a
+// gather's row from its index register); tile.store into a view and
 // tile.atomic_add: masked stores or atomic adds of each register, by one of
-// the threads that hold it. Shared buffers are swizzled as their tile.swizzle
-// says.
+// the threads that hold it. Shared buffers are swizzled as their
+// tile.swizzle says.
 //
 //===----------------------------------------------------------------------===//
 
@@ -351,6 +353,51 @@ LogicalResult GPULowering::lowerSharedLoad(tile::LoadOp op) {
   return success();
 }
 
+LogicalResult GPULowering::lowerSharedStore(tile::StoreOp op) {
+  if (isTmaBuffer(op.getDest()))
+    return op.emitOpError("into a tile.tma buffer is not supported by "
+                          "convert-tile-to-gpu (TMA copies fill it)");
+  const SharedBuffer &buffer = shared.at(op.getDest());
+  if (buffer.packed)
+    return op.emitOpError("into a buffer of int4 nibble pairs is not "
+                          "supported by convert-tile-to-gpu yet");
+  Value slot =
+      op.getIndices().empty() ? Value() : mapping.lookup(op.getIndices()[0]);
+  LinearLayout layout = layoutOf(op.getValue());
+  Value value = mapping.lookup(op.getValue());
+  Type element = vectorTypeOf(op.getValue()).getElementType();
+  unsigned bits = element.getIntOrFloatBitWidth();
+  OpBuilder::InsertionGuard guard(builder);
+  // Elements that other threads hold too (lane or warp broadcast bits) are
+  // stored by one of them.
+  if (Value owner = ownsElements(layout)) {
+    auto branch = scf::IfOp::create(builder, loc, owner);
+    builder.setInsertionPointToStart(branch.thenBlock());
+  }
+  int64_t run = contiguousRowRun(layout, buffer.swizzle, bits);
+  for (int64_t reg = 0; reg < layout.getSize(LinearLayout::Register);
+       reg += run) {
+    // Registers that repeat another register's elements store nothing.
+    if (layout.findRegister(layout.apply(reg, 0, 0)) != uint64_t(reg))
+      continue;
+    SmallVector<Value> coord = coordinate(layout, reg);
+    SmallVector<Value> at = sharedIndices(buffer, slot, coord[0], coord[1]);
+    if (run == 1) {
+      memref::StoreOp::create(
+          builder, loc, vector::ExtractOp::create(builder, loc, value, reg),
+          buffer.memref, at);
+      continue;
+    }
+    Value part = vector::ExtractStridedSliceOp::create(
+        builder, loc, value, ArrayRef<int64_t>{reg}, ArrayRef<int64_t>{run},
+        ArrayRef<int64_t>{1});
+    vector::StoreOp::create(builder, loc, part, buffer.memref, at,
+                            /*nontemporal=*/false,
+                            llvm::MaybeAlign(run * bits / 8));
+  }
+  return success();
+}
+
 std::pair<SmallVector<Value>, Value>
 GPULowering::viewElement(Value view, ValueRange offsets, ArrayRef<Value> coord,
                          Value row) {
@@ -480,13 +527,22 @@ LogicalResult GPULowering::loadFromView(Operation *op, Value source,
   Value pad = arith::ConstantOp::create(builder, loc, element,
                                         padAttr ? cast<TypedAttr>(padAttr)
                                                 : builder.getZeroAttr(element));
-  // Each register reads its element, or the padding outside the view.
-  Value result =
-      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
   // int4 nibble pairs: the byte of the pair, then the nibble.
   auto viewType = cast<tile::ViewType>(source.getType());
   bool packed =
       tile::isNibblePairs(viewType.getElementType(), viewType.getShape());
+  // AMD: zero-padded 2-D tiles through a buffer resource, a vector load
+  // per run of a row.
+  if (isAmd() && !rows && !packed && layout.getRank() == 2 &&
+      (!padAttr || matchPattern(padAttr, m_AnyZeroFloat()) ||
+       matchPattern(padAttr, m_Zero())))
+    if (Value loaded = loadThroughBuffer(view, offsets, layout, type)) {
+      mapping.map(tile, loaded);
+      return success();
+    }
+  // Each register reads its element, or the padding outside the view.
+  Value result =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
   for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
     // A register that repeats another register's element (a broadcast
     // bit: the scales of a dequantization) takes its value.

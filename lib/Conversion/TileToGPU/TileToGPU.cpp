@@ -508,6 +508,8 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
       store && isa<tile::ViewType>(store.getDest().getType()))
     return storeToView(op, store.getValue(), store.getDest(),
                        store.getIndices(), {}, /*atomic=*/false);
+  if (auto store = dyn_cast<tile::StoreOp>(op))
+    return lowerSharedStore(store);
   if (auto add = dyn_cast<tile::AtomicAddOp>(op))
     return storeToView(op, add.getValue(), add.getDest(), add.getOffsets(),
                        add.getRows(), /*atomic=*/true);

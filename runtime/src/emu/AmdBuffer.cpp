@@ -82,6 +82,15 @@ void emuBufferLoadX4(void *out, const BufferResource *resource,
   bufferLoad(out, resource, voffset, soffset, 16);
 }
 
+/// buffer_load_dwordx2: 8 bytes (a result of 64 bits, returned as an
+/// integer).
+uint64_t emuBufferLoadX2(const BufferResource *resource, uint32_t voffset,
+                         uint32_t soffset, uint32_t) {
+  uint64_t value;
+  bufferLoad(&value, resource, voffset, soffset, 8);
+  return value;
+}
+
 /// buffer_store_{byte,short,dword,dwordx2}: dropped at or past
 /// num_records; a store in range is a plain global store to the race
 /// detector.
@@ -103,6 +112,8 @@ void tessera::emu::detail::addAmdBufferEntries(
   table.insert({
       {"llvm.amdgcn.make.buffer.rsrc.p8.p0",
        reinterpret_cast<void *>(emuMakeBufferRsrc)},
+      {"llvm.amdgcn.raw.ptr.buffer.load.v2i32",
+       reinterpret_cast<void *>(emuBufferLoadX2)},
       {"llvm.amdgcn.raw.ptr.buffer.load.v4i32",
        reinterpret_cast<void *>(emuBufferLoadX4)},
       {"llvm.amdgcn.raw.ptr.buffer.store.i8",

@@ -16,9 +16,9 @@
 // a kernel argument, both with the access's source location as a C string,
 // or null, and `tessera.emu.site`, which gives the location of the
 // intrinsic call that follows it). Intrinsics returning a struct or a vector
-// wider than 64 bits take a pointer to the result first; vector arguments of up
-// to 64 bits
-// (<2 x half>) are passed as integers of the same size, wider ones by pointer.
+// wider than 64 bits take a pointer to the result first; vector arguments and
+// results of up to 64 bits (<2 x half>, <2 x i32>) are passed and returned as
+// integers of the same size, wider arguments by pointer.
 //
 //===----------------------------------------------------------------------===//
 
