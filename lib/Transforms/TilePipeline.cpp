@@ -147,10 +147,94 @@ LogicalResult checkSchedule(scf::ForOp loop, const LoopPlan &plan,
   return success();
 }
 
+/// Drops the schedule's attributes from `loop` and its body: it has been
+/// carried out.
+void clearSchedule(scf::ForOp loop) {
+  MLIRContext *context = loop.getContext();
+  loop->removeAttr(tile::TileDialect::PipelineAttrHelper(context).getName());
+  loop->removeAttr(tile::TileDialect::IiAttrHelper(context).getName());
+  for (Operation &op : *loop.getBody())
+    for (StringAttr name :
+         {tile::TileDialect::StageAttrHelper(context).getName(),
+          tile::TileDialect::OrderAttrHelper(context).getName(),
+          tile::TileDialect::LatencyAttrHelper(context).getName()})
+      op.removeAttr(name);
+}
+
+/// Whether registers can stage every buffer of `plan`: int4 nibble pairs
+/// cannot be stored into shared memory from registers yet.
+bool canStage(const LoopPlan &plan) {
+  return llvm::none_of(plan.copies, [](tile::CopyOp copy) {
+    tile::SharedType type = copy.getDest().getType();
+    return tile::isNibblePairs(type.getElementType(), type.getShape());
+  });
+}
+
+/// Targets whose copies into shared memory are loads into registers and
+/// stores (CDNA): a ring would take `stages` buffers and overlap nothing,
+/// since each copy waits for its loads before it stores. Instead each
+/// buffer stays single and the next iteration's tile is staged in
+/// registers: the prologue copies the first iteration's tiles; the body
+/// loads the next iteration's tiles from their views first (the loads are
+/// in flight while the body computes), keeps its barriers, and stores the
+/// staged tiles into the buffers after its last barrier. The last
+/// iteration's loads read padding, as a ring's prefetches do.
+void stageLoop(scf::ForOp loop, const LoopPlan &plan) {
+  Location loc = loop.getLoc();
+  OpBuilder builder(loop);
+  Value iv = loop.getInductionVar();
+  auto cloneSlice = [&](IRMapping &mapping) {
+    for (Operation *op : plan.slice)
+      builder.clone(*op, mapping);
+  };
+  // Prologue: the first iteration's copies, as the body wrote them.
+  IRMapping first;
+  first.map(iv, loop.getLowerBound());
+  cloneSlice(first);
+  for (tile::CopyOp copy : plan.copies)
+    builder.clone(*copy, first);
+
+  Block *body = loop.getBody();
+  builder.setInsertionPointToStart(body);
+  IRMapping next;
+  next.map(iv, arith::AddIOp::create(builder, loc, iv, loop.getStep()));
+  cloneSlice(next);
+  SmallVector<Value> staged;
+  for (tile::CopyOp copy : plan.copies) {
+    tile::SharedType type = copy.getDest().getType();
+    SmallVector<Value> offsets;
+    for (Value offset : copy.getOffsets())
+      offsets.push_back(next.lookupOrDefault(offset));
+    staged.push_back(tile::LoadOp::create(
+        builder, copy.getLoc(),
+        RankedTensorType::get(type.getShape(), type.getElementType()),
+        next.lookupOrDefault(copy.getSource()), offsets, copy.getPadAttr()));
+  }
+  Operation *yield = body->getTerminator();
+  builder.setInsertionPoint(yield);
+  if (!isa_and_nonnull<tile::BarrierOp>(yield->getPrevNode()))
+    tile::BarrierOp::create(builder, loc);
+  for (auto [copy, tile] : llvm::zip_equal(plan.copies, staged))
+    tile::StoreOp::create(builder, tile.getLoc(), tile,
+                          tile::CopyOp(copy).getDest(), ValueRange{});
+  for (tile::CopyOp copy : plan.copies)
+    copy->erase();
+  for (Operation *op : llvm::reverse(plan.slice))
+    if (op->use_empty())
+      op->erase();
+  clearSchedule(loop);
+}
+
 LogicalResult pipelineLoop(scf::ForOp loop, const ScheduleOptions &options) {
   LoopPlan plan;
   if (failed(planLoop(loop, plan)))
     return failure();
+  const TargetInfo *target = lookupTarget(options.chip);
+  if (target && target->asyncCopy == AsyncCopyKind::BufferToLds &&
+      canStage(plan)) {
+    stageLoop(loop, plan);
+    return success();
+  }
   if (llvm::none_of(loop.getBody()->without_terminator(),
                     [](Operation &op) {
                       return tile::TileDialect::StageAttrHelper(op.getContext())
@@ -242,16 +326,7 @@ LogicalResult pipelineLoop(scf::ForOp loop, const ScheduleOptions &options) {
 
   builder.setInsertionPointAfter(loop);
   tile::AsyncWaitOp::create(builder, loc, 0);
-  // The schedule has been carried out.
-  MLIRContext *context = loop.getContext();
-  loop->removeAttr(tile::TileDialect::PipelineAttrHelper(context).getName());
-  loop->removeAttr(tile::TileDialect::IiAttrHelper(context).getName());
-  for (Operation &op : *body)
-    for (StringAttr name :
-         {tile::TileDialect::StageAttrHelper(context).getName(),
-          tile::TileDialect::OrderAttrHelper(context).getName(),
-          tile::TileDialect::LatencyAttrHelper(context).getName()})
-      op.removeAttr(name);
+  clearSchedule(loop);
   return success();
 }
 

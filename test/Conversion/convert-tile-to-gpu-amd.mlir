@@ -1,7 +1,7 @@
 // The bf16 GEMM and attention on gfx942 (wave64). Copies into LDS are
 // 16-byte raw buffer loads and LDS stores (no cp.async; commit groups and
-// waits vanish), and the pipeline keeps two stages: three would not fit 64 KiB of
-// LDS. Each 16-register accumulator block takes one amdgpu.mfma 32x32x8 per
+// waits vanish), and the pipeline keeps one LDS buffer per operand: the next
+// K tiles are staged in registers while the MFMAs run. Each 16-register accumulator block takes one amdgpu.mfma 32x32x8 per
 // K step of 8. Attention's accumulators are laid out transposed (lanes along
 // rows) so that its row reductions stay within a wave and P is the next
 // MMA's A operand without a conversion.
@@ -20,7 +20,7 @@
 // CHECK-LABEL: gpu.func @gemm_bf16
 // CHECK-NOT: nvgpu.
 // CHECK-NOT: nvvm.
-// CHECK: memref.view {{.*}} to memref<2x128x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: memref.view {{.*}} to memref<128x64xbf16, #gpu.address_space<workgroup>>
 // A buffer resource per copy: based at the tile's origin, num_records the
 // bytes from there to the view's last element ((rows left - 1) * pitch +
 // columns left, at most 2^31), none when the origin is past the view.
@@ -50,12 +50,24 @@
 // CHECK: %[[AT:.*]] = arith.select %[[NONE]], %c-2147483648_i32, %{{.*}} : i32
 // CHECK: %[[WORDS:.*]] = rocdl.raw.ptr.buffer.load %[[RSRC]], %[[AT]], %c0_i32, %c0_i32 : vector<4xi32>
 // CHECK: %[[CHUNK:.*]] = vector.bitcast %[[WORDS]] : vector<4xi32> to vector<8xbf16>
-// CHECK: vector.store %[[CHUNK]], %{{.*}} {alignment = 16 : i64} : memref<2x128x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK: vector.store %[[CHUNK]], %{{.*}} {alignment = 16 : i64} : memref<128x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // CHECK: } else {
 // CHECK: memref.load %{{.*}} : memref<?x?xbf16, strided<[?, 1], offset: ?>>
 // CHECK: scf.for
+// The next K tiles load into registers first, chunk by chunk as the copy
+// does (a buffer resource per tile, zeros out of range), and stay there
+// until the body's last barrier.
+// CHECK: %[[NEXT:.*]] = rocdl.make.buffer.rsrc
+// CHECK: %[[STAGED:.*]] = scf.if %{{.*}} -> (vector<8xbf16>) {
+// CHECK: %[[NWORDS:.*]] = rocdl.raw.ptr.buffer.load %[[NEXT]], %{{.*}}, %c0_i32, %c0_i32 : vector<4xi32>
+// CHECK: vector.bitcast %[[NWORDS]] : vector<4xi32> to vector<8xbf16>
+// CHECK: } else {
+// CHECK: memref.load %{{.*}} : memref<?x?xbf16, strided<[?, 1], offset: ?>>
 // CHECK: gpu.barrier
 // CHECK: amdgpu.mfma 32x32x8 %{{.*}} * %{{.*}} + %{{.*}} blgp = none : vector<4xbf16>, vector<4xbf16>, vector<16xf32>
+// CHECK: gpu.barrier
+// CHECK-NEXT: vector.store %[[STAGED]], %{{.*}} {alignment = 16 : i64} : memref<128x64xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK: scf.yield
 // The epilogue: each element a buffer store, at offset 2^31 (dropped) when
 // it lies outside C or another thread stores it.
 // CHECK: %[[C:.*]] = rocdl.make.buffer.rsrc
@@ -73,5 +85,5 @@
 
 // A's four K elements per lane are one 8-byte LDS load; B's are a column
 // (element by element). The report claims no bank-conflict degree on AMD.
-// REPORT: remark: shared %{{.*}}: swizzle vec 8, per_phase 1, max_phase 8; written by copies with 16-byte stores; read by %{{.*}} with 8-byte vector loads; LDS bank conflicts are not modelled for gfx942 yet
-// REPORT: remark: shared %{{.*}}: swizzle vec 8, per_phase 1, max_phase 8; written by copies with 16-byte stores; read by %{{.*}} element by element; LDS bank conflicts are not modelled for gfx942 yet
+// REPORT: remark: shared %{{.*}}: swizzle vec 8, per_phase 1, max_phase 8; written by copies with 16-byte stores; written by %{{.*}} with 16-byte vector stores; read by %{{.*}} with 8-byte vector loads; LDS bank conflicts are not modelled for gfx942 yet
+// REPORT: remark: shared %{{.*}}: swizzle vec 8, per_phase 1, max_phase 8; written by copies with 16-byte stores; written by %{{.*}} with 16-byte vector stores; read by %{{.*}} element by element; LDS bank conflicts are not modelled for gfx942 yet

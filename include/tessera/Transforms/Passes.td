@@ -136,6 +136,21 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
       iteration i - 1, as a new commit group; the loads read slot i mod S;
     * epilogue: `tile.async_wait 0`.
 
+    On chips whose copies into shared memory are loads into registers and
+    then stores (gfx942, gfx90a), a ring would take S buffers and overlap
+    nothing, so each buffer stays single and the next iteration's tiles are
+    staged in registers, whatever S:
+
+    * prologue: the first iteration's copies, synchronous;
+    * iteration i (at %k): `tile.load`s of the tiles of iteration i + 1
+      from their views first (in flight while the body computes), the
+      body's own barriers and loads, then (after a barrier, added when the
+      body does not end with one) `tile.store`s of the staged tiles into
+      the buffers.
+
+    Buffers of int4 nibble pairs cannot be stored from registers yet: their
+    loops become rings there too.
+
     Copies past the end of the loop read padding (out-of-bounds elements are
     filled), so the prologue and the prefetches need no guard and any trip
     count (zero, fewer than S, ragged) is correct. The loop may write shared
