@@ -121,6 +121,33 @@ Value GPULowering::outOfRange() {
                                       kOutOfRange);
 }
 
+Value GPULowering::wholeRun(Value direct, Value count, int64_t run,
+                            Value &none) {
+  auto cmp = [&](arith::CmpIPredicate predicate, Value a, Value b) {
+    return arith::CmpIOp::create(builder, loc, predicate, a, b).getResult();
+  };
+  none = cmp(arith::CmpIPredicate::eq, count, index(0));
+  return arith::AndIOp::create(
+      builder, loc, direct,
+      arith::OrIOp::create(builder, loc, none,
+                           cmp(arith::CmpIPredicate::eq, count, index(run))));
+}
+
+Value GPULowering::loadBufferRun(const BufferWindow &window, Value none,
+                                 Value tileRow, Value tileCol, int64_t bytes,
+                                 VectorType type) {
+  Type i32 = builder.getI32Type();
+  Value offset =
+      arith::SelectOp::create(builder, loc, none, outOfRange(),
+                              bufferOffset(window, tileRow, tileCol, bytes));
+  Value soffset = arith::ConstantIntOp::create(builder, loc, i32, 0);
+  int64_t words = type.getNumElements() * bytes / 4;
+  Value loaded = ROCDL::RawPtrBufferLoadOp::create(
+      builder, loc, VectorType::get({words}, i32), window.resource, offset,
+      soffset, soffset, nullptr, nullptr, nullptr);
+  return vector::BitCastOp::create(builder, loc, type, loaded);
+}
+
 LogicalResult GPULowering::lowerBufferCopy(Value view, ArrayRef<Value> offsets,
                                            ArrayRef<int64_t> shape,
                                            Type element,
@@ -128,42 +155,26 @@ LogicalResult GPULowering::lowerBufferCopy(Value view, ArrayRef<Value> offsets,
                                            Value slot) {
   int64_t bytes = element.getIntOrFloatBitWidth() / 8;
   int64_t vec = 16 / bytes;
-  Type i32 = builder.getI32Type();
-  Value zero = index(0);
-  auto cmp = [&](arith::CmpIPredicate predicate, Value a, Value b) {
-    return arith::CmpIOp::create(builder, loc, predicate, a, b).getResult();
-  };
   BufferWindow window = bufferWindow(view, offsets, shape, bytes);
   // Whole chunks (all of it inside the view or none of it) of 16-byte
   // aligned rows take one buffer_load_dwordx4, from offset 2^31 (out of
   // range: zeros) when none is inside; the rest element by element.
   Value direct = arith::AndIOp::create(builder, loc, window.fits,
                                        rowsAligned(view, bytes));
-  Value soffset = arith::ConstantIntOp::create(builder, loc, i32, 0);
   forEachCopyChunk(
       shape, bytes, view, offsets, buffer, slot, [&](const CopyChunk &chunk) {
-        Value none = cmp(arith::CmpIPredicate::eq, chunk.count, zero);
-        Value whole = arith::AndIOp::create(
-            builder, loc, direct,
-            arith::OrIOp::create(
-                builder, loc, none,
-                cmp(arith::CmpIPredicate::eq, chunk.count, index(vec))));
+        Value none;
+        Value whole = wholeRun(direct, chunk.count, vec, none);
         auto split =
             scf::IfOp::create(builder, loc, whole, /*withElseRegion=*/true);
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPointToStart(split.thenBlock());
-        Value offset = arith::SelectOp::create(
-            builder, loc, none, outOfRange(),
-            bufferOffset(window, chunk.tileRow, chunk.tileCol, bytes));
-        Value words = ROCDL::RawPtrBufferLoadOp::create(
-            builder, loc, VectorType::get({4}, i32), window.resource, offset,
-            soffset, soffset, nullptr, nullptr, nullptr);
-        vector::StoreOp::create(
-            builder, loc,
-            vector::BitCastOp::create(builder, loc,
-                                      VectorType::get({vec}, element), words),
-            buffer.memref, chunk.dest, /*nontemporal=*/false,
-            llvm::MaybeAlign(16));
+        vector::StoreOp::create(builder, loc,
+                                loadBufferRun(window, none, chunk.tileRow,
+                                              chunk.tileCol, bytes,
+                                              VectorType::get({vec}, element)),
+                                buffer.memref, chunk.dest,
+                                /*nontemporal=*/false, llvm::MaybeAlign(16));
         builder.setInsertionPointToStart(split.elseBlock());
         copyElements(chunk, view, buffer, element, vec);
       });
@@ -220,17 +231,11 @@ Value GPULowering::loadThroughBuffer(Value view, ArrayRef<Value> offsets,
   unsigned rank = cast<MemRefType>(view.getType()).getRank();
   SmallVector<int64_t> shape(layout.getShape().begin(),
                              layout.getShape().end());
-  Type i32 = builder.getI32Type();
-  Value zero = index(0);
-  auto cmp = [&](arith::CmpIPredicate predicate, Value a, Value b) {
-    return arith::CmpIOp::create(builder, loc, predicate, a, b).getResult();
-  };
   BufferWindow window = bufferWindow(view, offsets, shape, bytes);
   Value direct = arith::AndIOp::create(builder, loc, window.fits,
                                        rowsAligned(view, bytes));
   Value rows = memref::DimOp::create(builder, loc, view, rank - 2);
   Value cols = memref::DimOp::create(builder, loc, view, rank - 1);
-  Value soffset = arith::ConstantIntOp::create(builder, loc, i32, 0);
   Value padding = arith::ConstantOp::create(builder, loc, element,
                                             builder.getZeroAttr(element));
   auto runType = VectorType::get({run}, element);
@@ -254,32 +259,17 @@ Value GPULowering::loadThroughBuffer(Value view, ArrayRef<Value> offsets,
         arith::AddIOp::create(builder, loc, offsets[rank - 2], coord[0]);
     Value col =
         arith::AddIOp::create(builder, loc, offsets[rank - 1], coord[1]);
-    // Elements of the run inside the view: clamp(cols - col, 0, run), none
-    // when the row is outside.
-    Value left = arith::SubIOp::create(builder, loc, cols, col);
-    left = arith::MaxSIOp::create(builder, loc, left, zero);
-    left = arith::MinSIOp::create(builder, loc, left, index(run));
-    Value count = arith::SelectOp::create(
-        builder, loc, cmp(arith::CmpIPredicate::slt, row, rows), left, zero);
-    Value none = cmp(arith::CmpIPredicate::eq, count, zero);
-    Value whole = arith::AndIOp::create(
-        builder, loc, direct,
-        arith::OrIOp::create(builder, loc, none,
-                             cmp(arith::CmpIPredicate::eq, count, index(run))));
+    Value count = runInside(row, col, rows, cols, run);
+    Value none;
+    Value whole = wholeRun(direct, count, run, none);
     auto split = scf::IfOp::create(builder, loc, TypeRange{runType}, whole,
                                    /*withElseRegion=*/true);
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(split.thenBlock());
-      Value offset = arith::SelectOp::create(
-          builder, loc, none, outOfRange(),
-          bufferOffset(window, coord[0], coord[1], bytes));
-      Value words = ROCDL::RawPtrBufferLoadOp::create(
-          builder, loc, VectorType::get({run * bytes / 4}, i32),
-          window.resource, offset, soffset, soffset, nullptr, nullptr, nullptr);
       scf::YieldOp::create(
           builder, loc,
-          vector::BitCastOp::create(builder, loc, runType, words).getResult());
+          loadBufferRun(window, none, coord[0], coord[1], bytes, runType));
       // The run straddles the view's last column, or the view's rows are
       // not aligned: element by element, zeros past the count.
       builder.setInsertionPointToStart(split.elseBlock());
@@ -291,7 +281,9 @@ Value GPULowering::loadThroughBuffer(Value view, ArrayRef<Value> offsets,
       for (int64_t e = 0; e < run; ++e) {
         at.back() = arith::AddIOp::create(builder, loc, col, index(e));
         auto read = scf::IfOp::create(
-            builder, loc, cmp(arith::CmpIPredicate::slt, index(e), count),
+            builder, loc,
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                  index(e), count),
             [&](OpBuilder &b, Location l) {
               scf::YieldOp::create(
                   b, l, memref::LoadOp::create(b, l, view, at).getResult());

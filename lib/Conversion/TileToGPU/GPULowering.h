@@ -93,6 +93,10 @@ private:
                         mlir::Value view, mlir::ValueRange offsets,
                         const SharedBuffer &buffer, mlir::Value slot,
                         llvm::function_ref<void(const CopyChunk &)> emit);
+  /// How many of the `run` elements of a view row from (row, col) lie
+  /// inside a view of `rows` x `cols` (0 when the row is outside).
+  mlir::Value runInside(mlir::Value row, mlir::Value col, mlir::Value rows,
+                        mlir::Value cols, int64_t run);
   /// Moves a chunk element by element with plain loads, zeros past its
   /// count (rows that are not 16-byte aligned).
   void copyElements(const CopyChunk &chunk, mlir::Value view,
@@ -112,6 +116,16 @@ private:
   /// The byte offset (i32) of tile element (row, col) in `window`.
   mlir::Value bufferOffset(const BufferWindow &window, mlir::Value row,
                            mlir::Value col, int64_t bytes);
+  /// Whether a run of `run` elements of which `count` lie inside the view
+  /// takes one buffer load: `direct` (aligned rows, offsets that fit) and
+  /// all or none of it inside; `none` is set to the latter.
+  mlir::Value wholeRun(mlir::Value direct, mlir::Value count, int64_t run,
+                       mlir::Value &none);
+  /// One raw buffer load of a run of `type` at tile element (tileRow,
+  /// tileCol) of `window`, out of range (zeros) when `none`.
+  mlir::Value loadBufferRun(const BufferWindow &window, mlir::Value none,
+                            mlir::Value tileRow, mlir::Value tileCol,
+                            int64_t bytes, mlir::VectorType type);
   /// An offset out of every window's range (2^31): loads there return
   /// zeros, stores there are dropped.
   mlir::Value outOfRange();

@@ -206,6 +206,18 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
   return success();
 }
 
+Value GPULowering::runInside(Value row, Value col, Value rows, Value cols,
+                             int64_t run) {
+  // clamp(cols - col, 0, run), none when the row is outside.
+  Value zero = index(0);
+  Value left = arith::SubIOp::create(builder, loc, cols, col);
+  left = arith::MaxSIOp::create(builder, loc, left, zero);
+  left = arith::MinSIOp::create(builder, loc, left, index(run));
+  Value rowIn =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, row, rows);
+  return arith::SelectOp::create(builder, loc, rowIn, left, zero);
+}
+
 void GPULowering::forEachCopyChunk(ArrayRef<int64_t> shape, int64_t bytes,
                                    Value view, ValueRange offsets,
                                    const SharedBuffer &buffer, Value slot,
@@ -230,14 +242,7 @@ void GPULowering::forEachCopyChunk(ArrayRef<int64_t> shape, int64_t bytes,
         arith::AddIOp::create(builder, loc, offsets[rank - 2], coord[0]);
     chunk.col =
         arith::AddIOp::create(builder, loc, offsets[rank - 1], coord[1]);
-    // Elements of this chunk inside the view: clamp(cols - col, 0, vec),
-    // none when the row is outside.
-    Value left = arith::SubIOp::create(builder, loc, cols, chunk.col);
-    left = arith::MaxSIOp::create(builder, loc, left, zero);
-    left = arith::MinSIOp::create(builder, loc, left, index(vec));
-    Value rowIn = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                                        chunk.row, rows);
-    chunk.count = arith::SelectOp::create(builder, loc, rowIn, left, zero);
+    chunk.count = runInside(chunk.row, chunk.col, rows, cols, vec);
     Value any = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt,
                                       chunk.count, zero);
     chunk.source.assign(offsets.begin(), std::prev(offsets.end(), 2));
