@@ -409,7 +409,10 @@ LinearLayout LayoutAssigner::defaultLayout(RankedTensorType type) {
   SmallVector<int64_t> shape(type.getShape());
   int64_t rows = shape.size() == 2 ? shape[0] : 1;
   int64_t cols = shape.back();
-  unsigned bits = std::max(8u, type.getElementTypeBitWidth());
+  // Index elements are 64 bits wide in the per-thread code.
+  Type element = type.getElementType();
+  unsigned bits =
+      element.isIndex() ? 64 : std::max(8u, element.getIntOrFloatBitWidth());
   LinearLayout copy =
       atoms::coalescedCopy(rows, cols, bits, numWarps, target.warpSize);
   if (shape.size() == 2)
