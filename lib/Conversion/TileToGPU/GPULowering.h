@@ -189,6 +189,16 @@ private:
                                                mlir::Value slot,
                                                mlir::Value row,
                                                mlir::Value col);
+  /// The indices of the element this thread's register `reg` holds under
+  /// `layout` in `buffer`: a per-thread base plus a constant. The bases are
+  /// computed once in the prologue, one per value of the register bits
+  /// that the swizzle mixes with the thread's bits, so that the backend
+  /// folds the constants into the instructions' immediate offsets instead
+  /// of keeping an address per register.
+  llvm::SmallVector<mlir::Value> sharedIndices(const SharedBuffer &buffer,
+                                               mlir::Value slot,
+                                               const LinearLayout &layout,
+                                               uint64_t reg);
   /// Whether a view's rows start 16-byte aligned (computed once per view).
   mlir::Value rowsAligned(mlir::Value view, int64_t bytes);
 
@@ -345,6 +355,8 @@ private:
       descriptorOperands;
   /// The lane- and warp-dependent part of each layout's coordinates.
   std::map<std::string, llvm::SmallVector<mlir::Value>> threadParts;
+  /// The per-thread bases of shared-memory indices (sharedIndices).
+  std::map<std::string, mlir::Value> sharedBases;
   int64_t numWarps;
 };
 

@@ -129,6 +129,73 @@ SmallVector<Value> GPULowering::sharedIndices(const SharedBuffer &buffer,
   return indices;
 }
 
+SmallVector<Value> GPULowering::sharedIndices(const SharedBuffer &buffer,
+                                              Value slot,
+                                              const LinearLayout &layout,
+                                              uint64_t reg) {
+  const Swizzle &s = buffer.swizzle;
+  if (layout.getRank() != 2 || !llvm::isPowerOf2_64(s.vec) ||
+      !llvm::isPowerOf2_64(s.perPhase) || !llvm::isPowerOf2_64(s.maxPhase)) {
+    SmallVector<Value> coord = coordinate(layout, reg);
+    return sharedIndices(buffer, slot, coord[0], coord[1]);
+  }
+  // With power-of-two parameters the stored column is col xor (row bits
+  // moved to chunk bits): linear over bits, like the layout. So the stored
+  // (row, column) of a register is the thread's part xor the register's
+  // constant part, and the bits the thread's part can have are those of
+  // its lane and warp bases' images.
+  auto stored = [&](const Coord &c) {
+    return std::array<int64_t, 2>{c[0], s.apply(c[0], c[1])};
+  };
+  std::array<int64_t, 2> threadBits{0, 0};
+  for (auto in : {LinearLayout::Lane, LinearLayout::Warp})
+    for (const Coord &basis : layout.getBases(in)) {
+      std::array<int64_t, 2> image = stored(basis);
+      threadBits[0] |= image[0];
+      threadBits[1] |= image[1];
+    }
+  std::array<int64_t, 2> constant = stored(layout.apply(reg, 0, 0));
+  SmallVector<Value> indices;
+  if (buffer.ring)
+    indices.push_back(slot ? slot : index(0));
+  std::string key = layout.str() + "/" + std::to_string(s.vec) + "," +
+                    std::to_string(s.perPhase) + "," +
+                    std::to_string(s.maxPhase);
+  for (unsigned d = 0; d < 2; ++d) {
+    // thread xor constant = (thread xor mixed) + rest, where mixed are the
+    // constant's bits the thread's part can have and rest the others.
+    int64_t mixed = constant[d] & threadBits[d];
+    int64_t rest = constant[d] & ~threadBits[d];
+    Value &base = sharedBases[key + "/" + std::to_string(d) + "/" +
+                              std::to_string(mixed)];
+    if (!base) {
+      SmallVector<Value> thread = coordinate(layout, 0);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(&*prologueEnd);
+      base = thread[d];
+      if (d == 1 && !s.isIdentity()) {
+        // ((row / perPhase) mod maxPhase) * vec, xor'ed into the column.
+        Value phase = arith::AndIOp::create(
+            builder, loc,
+            arith::ShRUIOp::create(builder, loc, thread[0],
+                                   index(llvm::Log2_64(s.perPhase))),
+            index(s.maxPhase - 1));
+        base = arith::XOrIOp::create(
+            builder, loc, base,
+            arith::ShLIOp::create(builder, loc, phase,
+                                  index(llvm::Log2_64(s.vec))));
+      }
+      if (mixed)
+        base = arith::XOrIOp::create(builder, loc, base, index(mixed));
+    }
+    indices.push_back(
+        rest
+            ? arith::AddIOp::create(builder, loc, base, index(rest)).getResult()
+            : base);
+  }
+  return indices;
+}
+
 Value GPULowering::rowsAligned(Value view, int64_t bytes) {
   if (Value known = aligned.lookup(view))
     return known;
@@ -250,7 +317,7 @@ void GPULowering::forEachCopyChunk(ArrayRef<int64_t> shape, int64_t bytes,
         arith::SelectOp::create(builder, loc, any, chunk.row, zero));
     chunk.source.push_back(
         arith::SelectOp::create(builder, loc, any, chunk.col, zero));
-    chunk.dest = sharedIndices(buffer, slot, coord[0], coord[1]);
+    chunk.dest = sharedIndices(buffer, slot, copy, reg);
     if (owner) {
       auto guarded = scf::IfOp::create(builder, loc, owner);
       OpBuilder::InsertionGuard guard(builder);
@@ -323,8 +390,7 @@ LogicalResult GPULowering::lowerSharedLoad(tile::LoadOp op) {
                                    element.getIntOrFloatBitWidth());
     auto runType = VectorType::get({run}, element);
     for (int64_t reg = 0; reg < type.getNumElements(); reg += run) {
-      SmallVector<Value> coord = coordinate(layout, reg);
-      SmallVector<Value> at = sharedIndices(buffer, slot, coord[0], coord[1]);
+      SmallVector<Value> at = sharedIndices(buffer, slot, layout, reg);
       if (run == 1) {
         Value value = memref::LoadOp::create(builder, loc, buffer.memref, at);
         result = vector::InsertOp::create(builder, loc, value, result, reg);
@@ -344,10 +410,9 @@ LogicalResult GPULowering::lowerSharedLoad(tile::LoadOp op) {
   auto loaded = VectorType::get({int64_t(plan->numMatrices), 2}, element);
   auto flat = VectorType::get({perLoad}, element);
   for (int64_t block = 0; block < type.getNumElements(); block += perLoad) {
-    SmallVector<Value> coord = coordinate(plan->rowAddress, block);
     Value matrices = nvgpu::LdMatrixOp::create(
         builder, loc, loaded, buffer.memref,
-        sharedIndices(buffer, slot, coord[0], coord[1]), plan->transpose,
+        sharedIndices(buffer, slot, plan->rowAddress, block), plan->transpose,
         plan->numMatrices);
     Value registers = vector::ShapeCastOp::create(builder, loc, flat, matrices);
     result = vector::InsertStridedSliceOp::create(
@@ -385,8 +450,7 @@ LogicalResult GPULowering::lowerSharedStore(tile::StoreOp op) {
     // Registers that repeat another register's elements store nothing.
     if (layout.findRegister(layout.apply(reg, 0, 0)) != uint64_t(reg))
       continue;
-    SmallVector<Value> coord = coordinate(layout, reg);
-    SmallVector<Value> at = sharedIndices(buffer, slot, coord[0], coord[1]);
+    SmallVector<Value> at = sharedIndices(buffer, slot, layout, reg);
     if (run == 1) {
       memref::StoreOp::create(
           builder, loc, vector::ExtractOp::create(builder, loc, value, reg),
