@@ -46,6 +46,10 @@ private:
   mlir::LogicalResult lowerElementwise(mlir::Operation *op);
   mlir::LogicalResult lowerConstant(mlir::arith::ConstantOp op);
   mlir::Value index(int64_t value);
+  /// The scalar every register of a lowered tile holds, when the lowering
+  /// made it a splat (a broadcast of a scalar, a splat constant); null
+  /// otherwise.
+  mlir::Value splatScalar(mlir::Value vector);
   /// The layout of a register tile (its encoding).
   static LinearLayout layoutOf(mlir::Value tile);
   /// The per-thread vector type of a register tile.

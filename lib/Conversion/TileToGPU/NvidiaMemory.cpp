@@ -169,9 +169,9 @@ SmallVector<Value> GPULowering::sharedIndices(const SharedBuffer &buffer,
     Value &base = sharedBases[key + "/" + std::to_string(d) + "/" +
                               std::to_string(mixed)];
     if (!base) {
-      SmallVector<Value> thread = coordinate(layout, 0);
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPoint(&*prologueEnd);
+      SmallVector<Value> thread = coordinate(layout, 0);
       base = thread[d];
       if (d == 1 && !s.isIdentity()) {
         // ((row / perPhase) mod maxPhase) * vec, xor'ed into the column.

@@ -222,8 +222,7 @@ LogicalResult GPULowering::lowerBroadcast(tile::BroadcastOp op) {
   bool keepRank = op.getInput().getType().getRank() == op.getType().getRank();
   Value input = mapping.lookup(op.getInput());
   VectorType type = vectorTypeOf(op.getResult());
-  Value result =
-      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  SmallVector<uint64_t> sources;
   for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
     // Every thread must hold the element its register repeats.
     std::optional<uint64_t> source =
@@ -232,7 +231,22 @@ LogicalResult GPULowering::lowerBroadcast(tile::BroadcastOp op) {
       return op.emitOpError("input layout does not give each thread the "
                             "elements it repeats (a layout conversion "
                             "would be needed)");
-    Value element = vector::ExtractOp::create(builder, loc, input, *source);
+    sources.push_back(*source);
+  }
+  // Every register repeating one element (a row's value broadcast along
+  // the row a thread holds) makes a splat.
+  Value scalar = splatScalar(input);
+  if (!scalar && llvm::all_equal(sources))
+    scalar = vector::ExtractOp::create(builder, loc, input, sources.front());
+  if (scalar) {
+    mapping.map(op.getResult(),
+                vector::BroadcastOp::create(builder, loc, type, scalar));
+    return success();
+  }
+  Value result =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  for (auto [reg, source] : llvm::enumerate(sources)) {
+    Value element = vector::ExtractOp::create(builder, loc, input, source);
     result = vector::InsertOp::create(builder, loc, element, result, reg);
   }
   mapping.map(op.getResult(), result);

@@ -357,9 +357,53 @@ LogicalResult GPULowering::lowerElementwise(Operation *op) {
     mapping.map(op->getResult(0), codes);
     return success();
   }
+  SmallVector<Value> operands, scalars;
+  for (Value operand : op->getOperands()) {
+    operands.push_back(mapping.lookup(operand));
+    scalars.push_back(splatScalar(operands.back()));
+  }
+  auto scalarOp = [&](ValueRange args) {
+    OperationState state(loc, op->getName());
+    state.addOperands(args);
+    for (Value result : op->getResults())
+      state.addTypes(vectorTypeOf(result).getElementType());
+    state.addAttributes(op->getAttrs());
+    return builder.create(state)->getResult(0);
+  };
+  if (op->getNumResults() == 1) {
+    VectorType type = vectorTypeOf(op->getResult(0));
+    // On splats: computed once, then splat.
+    if (llvm::all_of(scalars, [](Value v) { return bool(v); })) {
+      mapping.map(op->getResult(0), vector::BroadcastOp::create(
+                                        builder, loc, type, scalarOp(scalars)));
+      return success();
+    }
+    // On CDNA, integer ops (and comparisons) with a splat operand go
+    // register by register with the scalar: there is no vector integer
+    // ALU to feed, and the backend otherwise keeps a register per copy of
+    // the splat wherever it is live (attention's masks: 36 VGPRs on
+    // gfx942). ptxas gains nothing from it (sm_80 attention: 19 registers
+    // more), so NVIDIA keeps the vector form.
+    Type element = getElementTypeOrSelf(op->getOperand(0).getType());
+    if (isAmd() && isa<IntegerType, IndexType>(element) &&
+        llvm::any_of(scalars, [](Value v) { return bool(v); })) {
+      SmallVector<Value> results;
+      for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
+        SmallVector<Value> args;
+        for (auto [vector, scalar] : llvm::zip_equal(operands, scalars))
+          args.push_back(
+              scalar ? scalar
+                     : vector::ExtractOp::create(builder, loc, vector, reg)
+                           .getResult());
+        results.push_back(scalarOp(args));
+      }
+      mapping.map(op->getResult(0),
+                  vector::FromElementsOp::create(builder, loc, type, results));
+      return success();
+    }
+  }
   OperationState state(loc, op->getName());
-  for (Value operand : op->getOperands())
-    state.addOperands(mapping.lookup(operand));
+  state.addOperands(operands);
   for (Value result : op->getResults())
     state.addTypes(vectorTypeOf(result));
   state.addAttributes(op->getAttrs());
@@ -368,6 +412,17 @@ LogicalResult GPULowering::lowerElementwise(Operation *op) {
        llvm::zip_equal(op->getResults(), lowered->getResults()))
     mapping.map(from, to);
   return success();
+}
+
+Value GPULowering::splatScalar(Value vector) {
+  if (auto broadcast = vector.getDefiningOp<vector::BroadcastOp>())
+    if (!isa<VectorType>(broadcast.getSource().getType()))
+      return broadcast.getSource();
+  if (auto constant = vector.getDefiningOp<arith::ConstantOp>())
+    if (auto dense = dyn_cast<SplatElementsAttr>(constant.getValue()))
+      return arith::ConstantOp::create(builder, loc,
+                                       dense.getSplatValue<TypedAttr>());
+  return {};
 }
 
 LogicalResult GPULowering::lowerConstant(arith::ConstantOp op) {
@@ -431,11 +486,15 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
     return success();
   }
   if (auto select = dyn_cast<tile::SelectOp>(op)) {
-    mapping.map(select.getResult(),
-                arith::SelectOp::create(
-                    builder, loc, mapping.lookup(select.getCondition()),
-                    mapping.lookup(select.getTrueValue()),
-                    mapping.lookup(select.getFalseValue())));
+    // A splat condition selects whole vectors.
+    Value condition = mapping.lookup(select.getCondition());
+    if (Value scalar = splatScalar(condition))
+      condition = scalar;
+    mapping.map(
+        select.getResult(),
+        arith::SelectOp::create(builder, loc, condition,
+                                mapping.lookup(select.getTrueValue()),
+                                mapping.lookup(select.getFalseValue())));
     return success();
   }
   if (auto iota = dyn_cast<tile::IotaOp>(op)) {
