@@ -553,6 +553,9 @@ LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
   int64_t perBlock = n / 2;
   auto fragment =
       LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(perBlock, f32));
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIntOp::create(builder, loc, i64, v);
+  };
   // This thread's warpgroup picks its 64-row blocks of A (in shared
   // memory; registers already hold the warpgroup's own rows).
   Value groupRows;
@@ -560,13 +563,9 @@ LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
     Value group = arith::IndexCastOp::create(
         builder, loc, i64,
         arith::DivUIOp::create(builder, loc, warp, index(4)));
-    groupRows = arith::MulIOp::create(
-        builder, loc, group,
-        arith::ConstantIntOp::create(builder, loc, i64, 64 * kRowBytes));
+    groupRows =
+        arith::MulIOp::create(builder, loc, group, constant(64 * kRowBytes));
   }
-  auto constant = [&](int64_t v) {
-    return arith::ConstantIntOp::create(builder, loc, i64, v);
-  };
   NVVM::WGMMATypes type =
       element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   Value acc = mapping.lookup(op.getAcc());
