@@ -46,9 +46,11 @@ private:
   mlir::LogicalResult lowerElementwise(mlir::Operation *op);
   mlir::LogicalResult lowerConstant(mlir::arith::ConstantOp op);
   mlir::Value index(int64_t value);
-  /// The scalar every register of a lowered tile holds, when the lowering
-  /// made it a splat (a broadcast of a scalar, a splat constant); null
-  /// otherwise.
+  /// Whether the lowering made a lowered tile a splat (a broadcast of a
+  /// scalar, a splat constant).
+  static bool isSplat(mlir::Value vector);
+  /// The scalar every register of a splat holds (a new scalar constant for
+  /// a splat constant); null for other tiles.
   mlir::Value splatScalar(mlir::Value vector);
   /// The layout of a register tile (its encoding).
   static LinearLayout layoutOf(mlir::Value tile);

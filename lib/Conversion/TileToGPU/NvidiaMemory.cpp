@@ -169,22 +169,13 @@ SmallVector<Value> GPULowering::sharedIndices(const SharedBuffer &buffer,
     Value &base = sharedBases[key + "/" + std::to_string(d) + "/" +
                               std::to_string(mixed)];
     if (!base) {
+      // The thread's part, stored (swizzled) as any element is.
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPoint(&*prologueEnd);
       SmallVector<Value> thread = coordinate(layout, 0);
-      base = thread[d];
-      if (d == 1 && !s.isIdentity()) {
-        // ((row / perPhase) mod maxPhase) * vec, xor'ed into the column.
-        Value phase = arith::AndIOp::create(
-            builder, loc,
-            arith::ShRUIOp::create(builder, loc, thread[0],
-                                   index(llvm::Log2_64(s.perPhase))),
-            index(s.maxPhase - 1));
-        base = arith::XOrIOp::create(
-            builder, loc, base,
-            arith::ShLIOp::create(builder, loc, phase,
-                                  index(llvm::Log2_64(s.vec))));
-      }
+      base = d == 0
+                 ? thread[0]
+                 : sharedIndices(buffer, Value(), thread[0], thread[1]).back();
       if (mixed)
         base = arith::XOrIOp::create(builder, loc, base, index(mixed));
     }

@@ -357,72 +357,80 @@ LogicalResult GPULowering::lowerElementwise(Operation *op) {
     mapping.map(op->getResult(0), codes);
     return success();
   }
-  SmallVector<Value> operands, scalars;
-  for (Value operand : op->getOperands()) {
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands())
     operands.push_back(mapping.lookup(operand));
-    scalars.push_back(splatScalar(operands.back()));
-  }
-  auto scalarOp = [&](ValueRange args) {
+  // The op on `args`, with results of the registers' types (`perRegister`)
+  // or the tiles'.
+  auto create = [&](ValueRange args, bool perRegister) {
     OperationState state(loc, op->getName());
     state.addOperands(args);
-    for (Value result : op->getResults())
-      state.addTypes(vectorTypeOf(result).getElementType());
+    for (Value result : op->getResults()) {
+      VectorType type = vectorTypeOf(result);
+      state.addTypes(perRegister ? type.getElementType() : Type(type));
+    }
     state.addAttributes(op->getAttrs());
-    return builder.create(state)->getResult(0);
+    return builder.create(state);
   };
-  if (op->getNumResults() == 1) {
+  // On splats only: computed once, then splat. On CDNA, integer ops (and
+  // comparisons) with a splat operand go register by register with the
+  // scalar: there is no vector integer ALU to feed, and the backend
+  // otherwise keeps a register per copy of the splat wherever it is live
+  // (attention's masks: 36 VGPRs on gfx942). ptxas gains nothing from it
+  // (sm_80 attention: 19 registers more), so NVIDIA keeps the vector form.
+  bool onSplats = llvm::all_of(operands, isSplat);
+  bool perRegister = isAmd() && llvm::any_of(operands, isSplat) &&
+                     isa<IntegerType, IndexType>(
+                         getElementTypeOrSelf(op->getOperand(0).getType()));
+  if (op->getNumResults() == 1 && (onSplats || perRegister)) {
     VectorType type = vectorTypeOf(op->getResult(0));
-    // On splats: computed once, then splat.
-    if (llvm::all_of(scalars, [](Value v) { return bool(v); })) {
-      mapping.map(op->getResult(0), vector::BroadcastOp::create(
-                                        builder, loc, type, scalarOp(scalars)));
-      return success();
-    }
-    // On CDNA, integer ops (and comparisons) with a splat operand go
-    // register by register with the scalar: there is no vector integer
-    // ALU to feed, and the backend otherwise keeps a register per copy of
-    // the splat wherever it is live (attention's masks: 36 VGPRs on
-    // gfx942). ptxas gains nothing from it (sm_80 attention: 19 registers
-    // more), so NVIDIA keeps the vector form.
-    Type element = getElementTypeOrSelf(op->getOperand(0).getType());
-    if (isAmd() && isa<IntegerType, IndexType>(element) &&
-        llvm::any_of(scalars, [](Value v) { return bool(v); })) {
-      SmallVector<Value> results;
-      for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
-        SmallVector<Value> args;
-        for (auto [vector, scalar] : llvm::zip_equal(operands, scalars))
-          args.push_back(
-              scalar ? scalar
-                     : vector::ExtractOp::create(builder, loc, vector, reg)
-                           .getResult());
-        results.push_back(scalarOp(args));
-      }
+    SmallVector<Value> scalars;
+    for (Value operand : operands)
+      scalars.push_back(splatScalar(operand));
+    if (onSplats) {
       mapping.map(op->getResult(0),
-                  vector::FromElementsOp::create(builder, loc, type, results));
+                  vector::BroadcastOp::create(
+                      builder, loc, type, create(scalars, true)->getResult(0)));
       return success();
     }
+    SmallVector<Value> results;
+    for (int64_t reg = 0; reg < type.getNumElements(); ++reg) {
+      SmallVector<Value> args;
+      for (auto [vector, scalar] : llvm::zip_equal(operands, scalars))
+        args.push_back(
+            scalar ? scalar
+                   : vector::ExtractOp::create(builder, loc, vector, reg)
+                         .getResult());
+      results.push_back(create(args, true)->getResult(0));
+    }
+    mapping.map(op->getResult(0),
+                vector::FromElementsOp::create(builder, loc, type, results));
+    return success();
   }
-  OperationState state(loc, op->getName());
-  state.addOperands(operands);
-  for (Value result : op->getResults())
-    state.addTypes(vectorTypeOf(result));
-  state.addAttributes(op->getAttrs());
-  Operation *lowered = builder.create(state);
+  Operation *lowered = create(operands, false);
   for (auto [from, to] :
        llvm::zip_equal(op->getResults(), lowered->getResults()))
     mapping.map(from, to);
   return success();
 }
 
-Value GPULowering::splatScalar(Value vector) {
+bool GPULowering::isSplat(Value vector) {
   if (auto broadcast = vector.getDefiningOp<vector::BroadcastOp>())
-    if (!isa<VectorType>(broadcast.getSource().getType()))
-      return broadcast.getSource();
+    return !isa<VectorType>(broadcast.getSource().getType());
   if (auto constant = vector.getDefiningOp<arith::ConstantOp>())
-    if (auto dense = dyn_cast<SplatElementsAttr>(constant.getValue()))
-      return arith::ConstantOp::create(builder, loc,
-                                       dense.getSplatValue<TypedAttr>());
-  return {};
+    return isa<SplatElementsAttr>(constant.getValue());
+  return false;
+}
+
+Value GPULowering::splatScalar(Value vector) {
+  if (!isSplat(vector))
+    return {};
+  if (auto broadcast = vector.getDefiningOp<vector::BroadcastOp>())
+    return broadcast.getSource();
+  auto dense = cast<SplatElementsAttr>(
+      vector.getDefiningOp<arith::ConstantOp>().getValue());
+  return arith::ConstantOp::create(builder, loc,
+                                   dense.getSplatValue<TypedAttr>());
 }
 
 LogicalResult GPULowering::lowerConstant(arith::ConstantOp op) {
