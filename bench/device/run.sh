@@ -36,6 +36,8 @@ pack=$root/build/device-pack
 results=$here/RESULTS.md
 dry=0
 budget=300 # seconds for the peers
+log=/dev/null
+limit=30   # seconds for one tessera-run (a hung kernel must not stop the run)
 while [ $# -gt 0 ]; do
   case $1 in
   --dry-run) dry=1 ;;
@@ -44,6 +46,8 @@ while [ $# -gt 0 ]; do
   --results) results=$2; shift ;;
   --results=*) results=${1#--results=} ;;
   --peer-budget=*) budget=${1#--peer-budget=} ;;
+  --limit=*) limit=${1#--limit=} ;;
+  --log=*) log=${1#--log=} ;;
   *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -179,6 +183,26 @@ compare_device() { # reference image: the device it is compared with
   elif [ "$1" = emu ]; then echo --device=host
   else echo --device=emu; fi
 }
+# tessera-run under a time limit; once 4 runs have timed out (kernels that
+# hang, say on an mbarrier), the remaining runs are skipped. Runs happen in
+# command substitutions, so the count is kept in a file.
+timeouts=$(mktemp)
+launch() {
+  local hung
+  hung=$(wc -l < "$timeouts")
+  if [ "$hung" -ge 4 ]; then
+    echo "skipped: $hung runs timed out"
+    return 1
+  fi
+  echo "\$ tessera-run ${*#"$pack/"}" >> "$log"
+  timeout -k 5 "$limit" "$run" "$@" 2>&1 | tee -a "$log"
+  local rc=${PIPESTATUS[0]}
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+    echo "$*" >> "$timeouts"
+    echo "timed out after $limit s"
+  fi
+  return $rc
+}
 section=$(mktemp)
 emit() { echo "$*" | tee -a "$section"; }
 emit ""
@@ -192,7 +216,7 @@ failures=0
 for row in "${checks[@]}"; do
   name=${row%%|*}
   flags=${row#*|}
-  out=$("$run" "$(bundle "$name")" $check_device --check $flags 2>&1)
+  out=$(launch "$(bundle "$name")" $check_device --check $flags)
   image=$(head -1 <<< "$out" | grep -o '[^ ,]* image$' | cut -d' ' -f1)
   error=$(grep -o 'relative error [^ ,]*' <<< "$out" | head -1 | cut -d' ' -f3)
   verdict=$(grep -xE 'PASS|FAIL' <<< "$out" | tail -1)
@@ -209,8 +233,8 @@ emit "| bundle | kernel | reference | worst difference | result |"
 emit "|---|---|---|---|---|"
 for row in "${micro[@]}"; do
   IFS='|' read -r name reference flags <<< "$row"
-  out=$("$run" "$(bundle "$name")" --compare=$reference --chip=$chip \
-    "$(compare_device "$reference")" $flags 2>&1)
+  out=$(launch "$(bundle "$name")" --compare=$reference --chip=$chip \
+    "$(compare_device "$reference")" $flags)
   worst=$(grep -o 'relative difference [^ ]*' <<< "$out" | cut -d' ' -f3 | sort -g | tail -1)
   verdict=$(grep -xE 'PASS|FAIL' <<< "$out" | tail -1)
   if [ "$verdict" != PASS ]; then
@@ -225,7 +249,8 @@ done
 tessera_ms() { # bundle flags...: the median of 20 timed launches, in ms
   local name=$1
   shift
-  "$run" "$(bundle "$name")" $check_device --bench --iters=20 "$@" 2>&1 |
+  # Large problems take their inputs' preparation on the host: 4x the limit.
+  limit=$((4 * limit)) launch "$(bundle "$name")" $check_device --bench --iters=20 "$@" |
     grep -o 'median [0-9.]* ms' | cut -d' ' -f2
 }
 if [ $dry -eq 1 ]; then
@@ -307,5 +332,5 @@ if [ $dry -eq 1 ]; then
 else
   cat "$section" >> "$results"
 fi
-rm -f "$section" "$peers"
+rm -f "$section" "$peers" "$timeouts"
 [ $failures -eq 0 ]
