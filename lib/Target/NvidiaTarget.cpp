@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Target/NvidiaTarget.h"
+#include "tessera/Target/NvidiaOccupancy.h"
 
 #include "TempFile.h"
 
@@ -167,10 +168,10 @@ std::vector<KernelResources> tessera::parsePtxasReport(StringRef report) {
   return kernels;
 }
 
-FailureOr<std::string>
-tessera::assembleCubin(Location loc, StringRef ptx, StringRef chip,
-                       StringRef ptxas,
-                       std::vector<KernelResources> &resources) {
+/// One ptxas run: the cubin of `ptx`, and ptxas' report in `resources`.
+static FailureOr<std::string>
+runPtxas(Location loc, StringRef ptx, StringRef chip, StringRef ptxas,
+         std::vector<KernelResources> &resources) {
   TempFile input, output, report;
   if (llvm::sys::fs::createTemporaryFile("tessera", "ptx", input.path) ||
       llvm::sys::fs::createTemporaryFile("tessera", "cubin", output.path) ||
@@ -203,4 +204,67 @@ tessera::assembleCubin(Location loc, StringRef ptx, StringRef chip,
   if (!cubin)
     return emitError(loc) << "ptxas wrote no cubin";
   return (*cubin)->getBuffer().str();
+}
+
+FailureOr<std::string>
+tessera::assembleCubin(Location loc, std::string &ptx, StringRef chip,
+                       StringRef ptxas, ArrayRef<KernelInfo> raiseOccupancy,
+                       std::vector<KernelResources> &resources) {
+  FailureOr<std::string> cubin = runPtxas(loc, ptx, chip, ptxas, resources);
+  if (failed(cubin) || raiseOccupancy.empty())
+    return cubin;
+  // The shared memory of each kernel: the launch's dynamic part and what
+  // ptxas placed statically.
+  auto find = [](ArrayRef<KernelResources> all,
+                 StringRef name) -> const KernelResources * {
+    for (const KernelResources &k : all)
+      if (k.kernel == name)
+        return &k;
+    return nullptr;
+  };
+  auto shape = [&](StringRef name, const KernelResources &k)
+      -> std::optional<std::pair<int64_t, int64_t>> {
+    for (const KernelInfo &info : raiseOccupancy)
+      if (info.name == name)
+        return std::pair(info.threads, info.sharedBytes + k.sharedBytes);
+    return std::nullopt;
+  };
+  llvm::StringMap<int64_t> goals;
+  for (const KernelResources &k : resources)
+    if (auto s = shape(k.kernel, k))
+      if (std::optional<int64_t> goal =
+              occupancyGoal(chip, k.registers, s->first, s->second))
+        goals[k.kernel] = *goal;
+  // Ask for the goals; keep those ptxas met without new spills or a larger
+  // stack frame, and assemble again with only those if some were missed.
+  while (!goals.empty()) {
+    std::string capped = withMinBlocksPerSm(ptx, goals);
+    std::vector<KernelResources> cappedResources;
+    FailureOr<std::string> cappedCubin =
+        runPtxas(loc, capped, chip, ptxas, cappedResources);
+    if (failed(cappedCubin))
+      return failure();
+    llvm::StringMap<int64_t> met;
+    for (const auto &[name, goal] : goals) {
+      const KernelResources *before = find(resources, name);
+      const KernelResources *after = find(cappedResources, name);
+      if (!before || !after)
+        continue;
+      auto s = shape(name, *after);
+      std::optional<Occupancy> reached =
+          nvidiaOccupancy(chip, after->registers, s->first, s->second);
+      if (after->spillStoreBytes <= before->spillStoreBytes &&
+          after->spillLoadBytes <= before->spillLoadBytes &&
+          after->stackBytes <= before->stackBytes && reached &&
+          reached->blocks >= goal)
+        met[name] = goal;
+    }
+    if (met.size() == goals.size()) {
+      ptx = std::move(capped);
+      resources = std::move(cappedResources);
+      return cappedCubin;
+    }
+    goals = std::move(met);
+  }
+  return cubin;
 }

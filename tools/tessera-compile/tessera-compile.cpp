@@ -4,7 +4,7 @@
 //       gfx90a] -o k.bundle
 //       [--emit-header=k.h] [--emit-embed=k.cpp] [--passes=PIPELINE]
 //       [--no-tag-check] [--emit=gpu|llvm|ptx] [--resource-usage]
-//       [--ptxas=PATH] [--gpu-passes=PIPELINE]
+//       [--ptxas=PATH] [--raise-occupancy=false] [--gpu-passes=PIPELINE]
 //
 // Verifies the kernels of all inputs, runs the requested passes, proves the
 // tag invariants (unless --no-tag-check), compiles the kernels for every
@@ -20,6 +20,7 @@
 #include "tessera/Target/Bundle.h"
 #include "tessera/Target/EmulatorTarget.h"
 #include "tessera/Target/HostTarget.h"
+#include "tessera/Target/NvidiaOccupancy.h"
 #include "tessera/Target/NvidiaTarget.h"
 #include "tessera/Target/TargetInfo.h"
 #include "tessera/Transforms/Passes.h"
@@ -93,6 +94,12 @@ static cl::opt<bool>
                   cl::desc("Print each GPU kernel's registers (VGPRs, AGPRs, "
                            "SGPRs on AMD), spills and "
                            "shared memory per target"));
+static cl::opt<bool> raiseOccupancy(
+    "raise-occupancy",
+    cl::desc("NVIDIA: ask ptxas for one more block per SM where only a "
+             "kernel's registers prevent it (.minnctapersm), keeping it "
+             "where that adds no spills (default on)"),
+    cl::init(true));
 static cl::opt<std::string>
     ptxasPath("ptxas", cl::desc("The ptxas to assemble cubins with"),
               cl::value_desc("path"), cl::init(""));
@@ -386,19 +393,28 @@ compileNvidia(ModuleOp module, StringRef chip,
       return emitError(module.getLoc()) << "--resource-usage needs ptxas";
   } else {
     std::vector<tessera::KernelResources> resources;
-    FailureOr<std::string> cubin =
-        tessera::assembleCubin(module.getLoc(), *ptx, chip, ptxas, resources);
+    FailureOr<std::string> cubin = tessera::assembleCubin(
+        module.getLoc(), *ptx, chip, ptxas,
+        raiseOccupancy ? ArrayRef(lowered) : ArrayRef<tessera::KernelInfo>(),
+        resources);
     if (failed(cubin))
       return failure();
     if (resourceUsage)
       for (const tessera::KernelResources &k : resources) {
         const tessera::KernelInfo *info = findKernel(lowered, k.kernel);
-        int64_t shared = info ? info->sharedBytes : 0;
+        int64_t shared = (info ? info->sharedBytes : 0) + k.sharedBytes;
         llvm::outs() << k.kernel << " " << chip << ": registers " << k.registers
                      << ", spill stores " << k.spillStoreBytes
                      << " bytes, spill loads " << k.spillLoadBytes
                      << " bytes, stack " << k.stackBytes << " bytes, shared "
-                     << shared << " bytes\n";
+                     << shared << " bytes";
+        if (std::optional<tessera::Occupancy> o = tessera::nvidiaOccupancy(
+                chip, k.registers, info ? info->threads : 0, shared))
+          llvm::outs() << ", occupancy " << o->blocks
+                       << " blocks/SM (registers " << o->byRegisters
+                       << ", shared memory " << o->bySharedMemory << ", warps "
+                       << o->byWarps << ")";
+        llvm::outs() << "\n";
       }
     images.push_back({chip.str(), triple, *cubin,
                       tessera::TargetImage::Kind::Cubin, lowered});

@@ -3,6 +3,8 @@
 #ifndef TESSERA_TARGET_NVIDIATARGET_H
 #define TESSERA_TARGET_NVIDIATARGET_H
 
+#include "tessera/Target/Bundle.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -47,9 +49,17 @@ llvm::StringRef getDefaultPtxas();
 
 /// Assembles `ptx` for `chip` with `ptxas` into a cubin; fills `resources`
 /// from ptxas' report. Errors are reported on `loc`.
+///
+/// For each kernel of `raiseOccupancy` (its threads and dynamic shared
+/// memory) whose registers alone keep it from one more block per SM (see
+/// occupancyGoal), ptxas is asked for that many blocks (`.minnctapersm`);
+/// where it reaches them with no new spills and no larger stack frame the
+/// directive stays, in the cubin and in `ptx`, else the kernel is
+/// assembled as it was. An empty `raiseOccupancy` asks for nothing.
 mlir::FailureOr<std::string>
-assembleCubin(mlir::Location loc, llvm::StringRef ptx, llvm::StringRef chip,
-              llvm::StringRef ptxas, std::vector<KernelResources> &resources);
+assembleCubin(mlir::Location loc, std::string &ptx, llvm::StringRef chip,
+              llvm::StringRef ptxas, llvm::ArrayRef<KernelInfo> raiseOccupancy,
+              std::vector<KernelResources> &resources);
 
 /// Parses ptxas' `-v` report.
 std::vector<KernelResources> parsePtxasReport(llvm::StringRef report);
