@@ -1,9 +1,11 @@
 // The MoE expert block on sm_80. Tag ops and the ghost code that only
 // feeds them are gone before layouts are chosen. A gather's row indices
 // take the slice of the gathered tile's layout (each thread holds the index
-// of every row it reads), so each register's row is an element of the
-// thread's own index vector: cast to index, checked to be inside the view
-// (negative and past-the-end sentinels read as zero) and loaded. The
+// of every row it reads), so each run of registers' row is an element of
+// the thread's own index vector: cast to index, checked to be inside the
+// view (negative and past-the-end sentinels read as zero) and loaded with
+// one vector load per run of two columns where the view's rows are
+// aligned, element by element otherwise. The
 // combine's scatter adds each register with an atomic add, under the same
 // checks. The block's expert is a tensor.extract of a one-element tile
 // that every thread holds.
@@ -28,11 +30,19 @@
 // CHECK: memref.load %{{.*}}[%block_id_x] : memref<?xi32, strided<[1], offset: ?>>
 // CHECK: arith.index_cast %{{.*}} : i32 to index
 // CHECK: scf.for
+// The tile's column offset (the loop's k) must be a multiple of the run.
+// CHECK: %[[REM:.*]] = arith.remsi %{{.*}}, %c2 : index
+// CHECK: arith.cmpi eq, %[[REM]], %c0 : index
 // CHECK: %[[ROW32:.*]] = vector.extract %{{.*}}[{{[0-9]+}}] : i32 from vector<4xi32>
 // CHECK: %[[ROW:.*]] = arith.index_cast %[[ROW32]] : i32 to index
 // CHECK: %[[BELOW:.*]] = arith.cmpi slt, %[[ROW]], %{{.*}} : index
-// CHECK: %[[FROM0:.*]] = arith.cmpi sge, %[[ROW]], %{{.*}} : index
-// CHECK: %[[IN:.*]] = arith.andi %[[BELOW]], %[[FROM0]] : i1
+// CHECK: %[[INROWS:.*]] = arith.select %[[BELOW]], %{{.*}}, %c0 : index
+// CHECK: %[[FROM0:.*]] = arith.cmpi sge, %[[ROW]], %c0 : index
+// CHECK: %[[COUNT:.*]] = arith.select %[[FROM0]], %[[INROWS]], %c0 : index
+// CHECK: arith.cmpi eq, %[[COUNT]], %c2 : index
+// CHECK: scf.if %{{.*}} -> (vector<2xbf16>) {
+// CHECK-NEXT: vector.load %[[X]][%[[ROW]], %{{.*}}] {alignment = 4 : i64} : memref<?x?xbf16, strided<[?, 1], offset: ?>>, vector<2xbf16>
+// CHECK: } else {
 // CHECK: scf.if %{{.*}} -> (bf16) {
 // CHECK: memref.load %[[X]][%[[ROW]], %{{.*}}] : memref<?x?xbf16, strided<[?, 1], offset: ?>>
 // CHECK: nvvm.mma.sync

@@ -239,66 +239,32 @@ Value GPULowering::loadThroughBuffer(Value view, ArrayRef<Value> offsets,
   Value padding = arith::ConstantOp::create(builder, loc, element,
                                             builder.getZeroAttr(element));
   auto runType = VectorType::get({run}, element);
-  Value result =
-      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
-  for (int64_t reg = 0; reg < type.getNumElements(); reg += run) {
-    // A run that repeats another register's elements (a broadcast bit)
-    // takes their values.
-    if (uint64_t first = *layout.findRegister(layout.apply(reg, 0, 0));
-        first != uint64_t(reg)) {
-      result = vector::InsertStridedSliceOp::create(
-          builder, loc,
-          vector::ExtractStridedSliceOp::create(
-              builder, loc, result, ArrayRef<int64_t>{int64_t(first)},
-              ArrayRef<int64_t>{run}, ArrayRef<int64_t>{1}),
-          result, ArrayRef<int64_t>{reg}, ArrayRef<int64_t>{1});
-      continue;
-    }
-    SmallVector<Value> coord = coordinate(layout, reg);
-    Value row =
-        arith::AddIOp::create(builder, loc, offsets[rank - 2], coord[0]);
-    Value col =
-        arith::AddIOp::create(builder, loc, offsets[rank - 1], coord[1]);
-    Value count = runInside(row, col, rows, cols, run);
-    Value none;
-    Value whole = wholeRun(direct, count, run, none);
-    auto split = scf::IfOp::create(builder, loc, TypeRange{runType}, whole,
-                                   /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToStart(split.thenBlock());
-      scf::YieldOp::create(
-          builder, loc,
-          loadBufferRun(window, none, coord[0], coord[1], bytes, runType));
-      // The run straddles the view's last column, or the view's rows are
-      // not aligned: element by element, zeros past the count.
-      builder.setInsertionPointToStart(split.elseBlock());
-      Value part = arith::ConstantOp::create(builder, loc, runType,
-                                             builder.getZeroAttr(runType));
-      SmallVector<Value> at(offsets.begin(), std::prev(offsets.end(), 2));
-      at.push_back(row);
-      at.push_back(col);
-      for (int64_t e = 0; e < run; ++e) {
-        at.back() = arith::AddIOp::create(builder, loc, col, index(e));
-        auto read = scf::IfOp::create(
+  FailureOr<Value> result = buildRuns(
+      layout, type, run,
+      [&](int64_t reg, ArrayRef<Value> coord) -> FailureOr<Value> {
+        Value row =
+            arith::AddIOp::create(builder, loc, offsets[rank - 2], coord[0]);
+        Value col =
+            arith::AddIOp::create(builder, loc, offsets[rank - 1], coord[1]);
+        Value count = runInside(row, col, rows, cols, run);
+        Value none;
+        Value whole = wholeRun(direct, count, run, none);
+        auto split = scf::IfOp::create(builder, loc, TypeRange{runType}, whole,
+                                       /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(split.thenBlock());
+        scf::YieldOp::create(
             builder, loc,
-            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                                  index(e), count),
-            [&](OpBuilder &b, Location l) {
-              scf::YieldOp::create(
-                  b, l, memref::LoadOp::create(b, l, view, at).getResult());
-            },
-            [&](OpBuilder &b, Location l) {
-              scf::YieldOp::create(b, l, padding);
-            });
-        part =
-            vector::InsertOp::create(builder, loc, read.getResult(0), part, e);
-      }
-      scf::YieldOp::create(builder, loc, part);
-    }
-    result = vector::InsertStridedSliceOp::create(
-        builder, loc, split.getResult(0), result, ArrayRef<int64_t>{reg},
-        ArrayRef<int64_t>{1});
-  }
-  return result;
+            loadBufferRun(window, none, coord[0], coord[1], bytes, runType));
+        // The run straddles the view's last column, or the view's rows are
+        // not aligned: element by element, zeros past the count.
+        builder.setInsertionPointToStart(split.elseBlock());
+        SmallVector<Value> at(offsets.begin(), std::prev(offsets.end(), 2));
+        at.push_back(row);
+        at.push_back(col);
+        scf::YieldOp::create(builder, loc,
+                             loadRunElements(view, at, count, run, padding));
+        return split.getResult(0);
+      });
+  return *result; // the loads above cannot fail
 }

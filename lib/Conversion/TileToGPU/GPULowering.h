@@ -177,6 +177,33 @@ private:
   mlir::LogicalResult loadFromView(mlir::Operation *op, mlir::Value source,
                                    mlir::ValueRange offsets, mlir::Value tile,
                                    mlir::Attribute pad, mlir::Value rows);
+  /// A 2-D register tile of `type` (laid out by `layout`) loaded from
+  /// `view` at `offsets`, rows chosen by `rows` when given (a gather), with
+  /// one vector load per run of registers along a row (4, 8 or 16 bytes)
+  /// where the view's rows are 16-byte aligned, the tile's column offset is
+  /// a multiple of the run and the run lies inside the view; element by
+  /// element with `pad` past the view otherwise. Null when the runs are
+  /// shorter; failure (reported on `op`) when a thread does not hold the
+  /// row indices of its rows.
+  mlir::FailureOr<mlir::Value> loadRuns(mlir::Operation *op, mlir::Value view,
+                                        llvm::ArrayRef<mlir::Value> offsets,
+                                        const LinearLayout &layout,
+                                        mlir::VectorType type, mlir::Value pad,
+                                        mlir::Value rows,
+                                        const LinearLayout &rowsLayout);
+  /// The `run` elements of a view row from `at` (its last index the first
+  /// column) one by one, `pad` from the `count`-th on.
+  mlir::Value loadRunElements(mlir::Value view, llvm::ArrayRef<mlir::Value> at,
+                              mlir::Value count, int64_t run, mlir::Value pad);
+  /// A register tile of `type` (laid out by `layout`) built run by run of
+  /// `run` registers along a row: `load` gives the run from register `reg`
+  /// (at tile coordinate `coord`); runs that repeat another's elements (a
+  /// broadcast bit) copy them.
+  mlir::FailureOr<mlir::Value>
+  buildRuns(const LinearLayout &layout, mlir::VectorType type, int64_t run,
+            llvm::function_ref<mlir::FailureOr<mlir::Value>(
+                int64_t, llvm::ArrayRef<mlir::Value>)>
+                load);
   /// The view indices of a tile element at `coord` (the tile's offsets plus
   /// the coordinate in the innermost dimensions, or plus `row` in the first
   /// of them when given) and whether it lies inside the view.

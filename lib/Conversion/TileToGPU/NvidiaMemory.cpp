@@ -573,6 +573,124 @@ LogicalResult GPULowering::storeToView(Operation *op, Value tile, Value dest,
   return storeElements();
 }
 
+FailureOr<Value> GPULowering::buildRuns(
+    const LinearLayout &layout, VectorType type, int64_t run,
+    function_ref<FailureOr<Value>(int64_t, ArrayRef<Value>)> load) {
+  Value result =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  for (int64_t reg = 0; reg < type.getNumElements(); reg += run) {
+    // A run that repeats another register's elements (a broadcast bit)
+    // takes their values.
+    Value part;
+    if (uint64_t first = *layout.findRegister(layout.apply(reg, 0, 0));
+        first != uint64_t(reg)) {
+      part = vector::ExtractStridedSliceOp::create(
+          builder, loc, result, ArrayRef<int64_t>{int64_t(first)},
+          ArrayRef<int64_t>{run}, ArrayRef<int64_t>{1});
+    } else {
+      FailureOr<Value> loaded = load(reg, coordinate(layout, reg));
+      if (failed(loaded))
+        return failure();
+      part = *loaded;
+    }
+    result = vector::InsertStridedSliceOp::create(builder, loc, part, result,
+                                                  ArrayRef<int64_t>{reg},
+                                                  ArrayRef<int64_t>{1});
+  }
+  return result;
+}
+
+Value GPULowering::loadRunElements(Value view, ArrayRef<Value> at, Value count,
+                                   int64_t run, Value pad) {
+  auto type = VectorType::get({run}, pad.getType());
+  Value part =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  SmallVector<Value> index(at);
+  for (int64_t e = 0; e < run; ++e) {
+    index.back() =
+        arith::AddIOp::create(builder, loc, at.back(), this->index(e));
+    auto read = scf::IfOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                              this->index(e), count),
+        [&](OpBuilder &b, Location l) {
+          scf::YieldOp::create(
+              b, l, memref::LoadOp::create(b, l, view, index).getResult());
+        },
+        [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l, pad); });
+    part = vector::InsertOp::create(builder, loc, read.getResult(0), part, e);
+  }
+  return part;
+}
+
+FailureOr<Value> GPULowering::loadRuns(Operation *op, Value view,
+                                       ArrayRef<Value> offsets,
+                                       const LinearLayout &layout,
+                                       VectorType type, Value pad, Value rows,
+                                       const LinearLayout &rowsLayout) {
+  Type element = type.getElementType();
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (layout.getRank() != 2 || bits % 8)
+    return Value();
+  int64_t bytes = bits / 8;
+  int64_t run = contiguousRowRun(layout, Swizzle{}, bits);
+  if (run < 2 || run * bytes < 4)
+    return Value();
+  unsigned rank = cast<MemRefType>(view.getType()).getRank();
+  Value rowsDim = memref::DimOp::create(builder, loc, view, rank - 2);
+  Value colsDim = memref::DimOp::create(builder, loc, view, rank - 1);
+  // Every run starts at a multiple of `run` elements from a 16-byte aligned
+  // row start when the rows are aligned and the column offset is a
+  // multiple of the run.
+  Value direct = arith::AndIOp::create(
+      builder, loc, rowsAligned(view, bytes),
+      arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq,
+          arith::RemSIOp::create(builder, loc, offsets[rank - 1], index(run)),
+          index(0)));
+  auto runType = VectorType::get({run}, element);
+  return buildRuns(
+      layout, type, run,
+      [&](int64_t reg, ArrayRef<Value> coord) -> FailureOr<Value> {
+        Value chosen = rowIndex(rows, rowsLayout, layout, reg, op);
+        if (rows && !chosen)
+          return failure();
+        Value row = arith::AddIOp::create(builder, loc, offsets[rank - 2],
+                                          chosen ? chosen : coord[0]);
+        Value col =
+            arith::AddIOp::create(builder, loc, offsets[rank - 1], coord[1]);
+        Value count = runInside(row, col, rowsDim, colsDim, run);
+        if (rows) // a row chosen by index may be negative
+          count = arith::SelectOp::create(
+              builder, loc,
+              arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
+                                    row, index(0)),
+              count, index(0));
+        SmallVector<Value> at(offsets.begin(), std::prev(offsets.end(), 2));
+        at.push_back(row);
+        at.push_back(col);
+        Value whole = arith::AndIOp::create(
+            builder, loc, direct,
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, count,
+                                  index(run)));
+        auto split = scf::IfOp::create(builder, loc, TypeRange{runType}, whole,
+                                       /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(split.thenBlock());
+        scf::YieldOp::create(
+            builder, loc,
+            vector::LoadOp::create(builder, loc, runType, view, at,
+                                   /*nontemporal=*/false,
+                                   llvm::MaybeAlign(run * bytes))
+                .getResult());
+        // Rows not aligned, a run across the view's edge or outside it.
+        builder.setInsertionPointToStart(split.elseBlock());
+        scf::YieldOp::create(builder, loc,
+                             loadRunElements(view, at, count, run, pad));
+        return split.getResult(0);
+      });
+}
+
 LogicalResult GPULowering::loadFromView(Operation *op, Value source,
                                         ValueRange indices, Value tile,
                                         Attribute padAttr, Value rows) {
@@ -600,6 +718,17 @@ LogicalResult GPULowering::loadFromView(Operation *op, Value source,
       mapping.map(tile, loaded);
       return success();
     }
+  // Runs of registers along a row: a vector load each where aligned.
+  if (!packed) {
+    FailureOr<Value> loaded =
+        loadRuns(op, view, offsets, layout, type, pad, rows, rowsLayout);
+    if (failed(loaded))
+      return failure();
+    if (*loaded) {
+      mapping.map(tile, *loaded);
+      return success();
+    }
+  }
   // Each register reads its element, or the padding outside the view.
   Value result =
       arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
