@@ -1,6 +1,7 @@
 //===- NvidiaOccupancy.cpp - Blocks per SM and register caps --------------===//
 
 #include "tessera/Target/NvidiaOccupancy.h"
+#include "tessera/Target/TargetInfo.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -10,11 +11,6 @@
 using namespace tessera;
 
 namespace {
-/// The per-SM limits of one chip.
-struct SmLimits {
-  int64_t sharedBytes; // the largest carveout
-};
-
 constexpr int64_t kRegistersPerSm = 64 * 1024;
 constexpr int64_t kRegisterUnit = 256; // registers per warp, allocated in
 constexpr int64_t kMaxRegisters = 255; // per thread
@@ -22,12 +18,13 @@ constexpr int64_t kWarpsPerSm = 64;
 constexpr int64_t kBlocksPerSm = 32;
 constexpr int64_t kReservedSharedBytes = 1024; // per block, the driver's
 
-std::optional<SmLimits> limitsOf(llvm::StringRef chip) {
-  if (chip == "sm_80")
-    return SmLimits{164 * 1024};
-  if (chip == "sm_90a")
-    return SmLimits{228 * 1024};
-  return std::nullopt;
+/// An SM's largest shared-memory carveout: what one block may use (the
+/// chip registry's figure) and the driver's reserve of that block.
+std::optional<int64_t> sharedBytesPerSm(llvm::StringRef chip) {
+  const TargetInfo *target = lookupTarget(chip);
+  if (!target || target->vendor != Vendor::Nvidia)
+    return std::nullopt;
+  return target->maxSharedBytes + kReservedSharedBytes;
 }
 
 int64_t warpsOf(int64_t threads) { return (threads + 31) / 32; }
@@ -37,15 +34,15 @@ std::optional<Occupancy> tessera::nvidiaOccupancy(llvm::StringRef chip,
                                                   int64_t registers,
                                                   int64_t threads,
                                                   int64_t sharedBytes) {
-  std::optional<SmLimits> limits = limitsOf(chip);
-  if (!limits || threads <= 0)
+  std::optional<int64_t> perSm = sharedBytesPerSm(chip);
+  if (!perSm || threads <= 0)
     return std::nullopt;
   int64_t warps = warpsOf(threads);
   Occupancy o;
   int64_t perWarp = (std::max<int64_t>(registers, 1) * 32 + kRegisterUnit - 1) /
                     kRegisterUnit * kRegisterUnit;
   o.byRegisters = kRegistersPerSm / perWarp / warps;
-  o.bySharedMemory = limits->sharedBytes / (sharedBytes + kReservedSharedBytes);
+  o.bySharedMemory = *perSm / (sharedBytes + kReservedSharedBytes);
   o.byWarps = kWarpsPerSm / warps;
   o.blocks =
       std::min({o.byRegisters, o.bySharedMemory, o.byWarps, kBlocksPerSm});

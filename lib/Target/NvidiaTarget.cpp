@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Target/NvidiaTarget.h"
-#include "tessera/Target/NvidiaOccupancy.h"
 
 #include "TempFile.h"
 
@@ -206,35 +205,40 @@ runPtxas(Location loc, StringRef ptx, StringRef chip, StringRef ptxas,
   return (*cubin)->getBuffer().str();
 }
 
+/// The report of kernel `name` in `all`, or null.
+static KernelResources *findResources(std::vector<KernelResources> &all,
+                                      StringRef name) {
+  for (KernelResources &k : all)
+    if (k.kernel == name)
+      return &k;
+  return nullptr;
+}
+
 FailureOr<std::string>
 tessera::assembleCubin(Location loc, std::string &ptx, StringRef chip,
-                       StringRef ptxas, ArrayRef<KernelInfo> raiseOccupancy,
+                       StringRef ptxas, ArrayRef<KernelInfo> kernels,
+                       bool raiseOccupancy,
                        std::vector<KernelResources> &resources) {
+  // Each kernel's occupancy: its threads, and the shared memory of the
+  // launch (dynamic) and of ptxas' placement (static).
+  auto withOccupancy = [&](std::vector<KernelResources> &all) {
+    for (const KernelInfo &info : kernels)
+      if (KernelResources *k = findResources(all, info.name))
+        k->occupancy = nvidiaOccupancy(chip, k->registers, info.threads,
+                                       info.sharedBytes + k->sharedBytes);
+  };
   FailureOr<std::string> cubin = runPtxas(loc, ptx, chip, ptxas, resources);
-  if (failed(cubin) || raiseOccupancy.empty())
-    return cubin;
-  // The shared memory of each kernel: the launch's dynamic part and what
-  // ptxas placed statically.
-  auto find = [](ArrayRef<KernelResources> all,
-                 StringRef name) -> const KernelResources * {
-    for (const KernelResources &k : all)
-      if (k.kernel == name)
-        return &k;
-    return nullptr;
-  };
-  auto shape = [&](StringRef name, const KernelResources &k)
-      -> std::optional<std::pair<int64_t, int64_t>> {
-    for (const KernelInfo &info : raiseOccupancy)
-      if (info.name == name)
-        return std::pair(info.threads, info.sharedBytes + k.sharedBytes);
-    return std::nullopt;
-  };
+  if (failed(cubin))
+    return failure();
+  withOccupancy(resources);
   llvm::StringMap<int64_t> goals;
-  for (const KernelResources &k : resources)
-    if (auto s = shape(k.kernel, k))
-      if (std::optional<int64_t> goal =
-              occupancyGoal(chip, k.registers, s->first, s->second))
-        goals[k.kernel] = *goal;
+  if (raiseOccupancy)
+    for (const KernelInfo &info : kernels)
+      if (const KernelResources *k = findResources(resources, info.name))
+        if (std::optional<int64_t> goal =
+                occupancyGoal(chip, k->registers, info.threads,
+                              info.sharedBytes + k->sharedBytes))
+          goals[k->kernel] = *goal;
   // Ask for the goals; keep those ptxas met without new spills or a larger
   // stack frame, and assemble again with only those if some were missed.
   while (!goals.empty()) {
@@ -244,19 +248,16 @@ tessera::assembleCubin(Location loc, std::string &ptx, StringRef chip,
         runPtxas(loc, capped, chip, ptxas, cappedResources);
     if (failed(cappedCubin))
       return failure();
+    withOccupancy(cappedResources);
     llvm::StringMap<int64_t> met;
     for (const auto &[name, goal] : goals) {
-      const KernelResources *before = find(resources, name);
-      const KernelResources *after = find(cappedResources, name);
-      if (!before || !after)
-        continue;
-      auto s = shape(name, *after);
-      std::optional<Occupancy> reached =
-          nvidiaOccupancy(chip, after->registers, s->first, s->second);
-      if (after->spillStoreBytes <= before->spillStoreBytes &&
+      const KernelResources *before = findResources(resources, name);
+      const KernelResources *after = findResources(cappedResources, name);
+      if (before && after && after->occupancy &&
+          after->occupancy->blocks >= goal &&
+          after->spillStoreBytes <= before->spillStoreBytes &&
           after->spillLoadBytes <= before->spillLoadBytes &&
-          after->stackBytes <= before->stackBytes && reached &&
-          reached->blocks >= goal)
+          after->stackBytes <= before->stackBytes)
         met[name] = goal;
     }
     if (met.size() == goals.size()) {

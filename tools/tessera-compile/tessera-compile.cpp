@@ -20,7 +20,6 @@
 #include "tessera/Target/Bundle.h"
 #include "tessera/Target/EmulatorTarget.h"
 #include "tessera/Target/HostTarget.h"
-#include "tessera/Target/NvidiaOccupancy.h"
 #include "tessera/Target/NvidiaTarget.h"
 #include "tessera/Target/TargetInfo.h"
 #include "tessera/Transforms/Passes.h"
@@ -394,9 +393,7 @@ compileNvidia(ModuleOp module, StringRef chip,
   } else {
     std::vector<tessera::KernelResources> resources;
     FailureOr<std::string> cubin = tessera::assembleCubin(
-        module.getLoc(), *ptx, chip, ptxas,
-        raiseOccupancy ? ArrayRef(lowered) : ArrayRef<tessera::KernelInfo>(),
-        resources);
+        module.getLoc(), *ptx, chip, ptxas, lowered, raiseOccupancy, resources);
     if (failed(cubin))
       return failure();
     if (resourceUsage)
@@ -408,8 +405,7 @@ compileNvidia(ModuleOp module, StringRef chip,
                      << " bytes, spill loads " << k.spillLoadBytes
                      << " bytes, stack " << k.stackBytes << " bytes, shared "
                      << shared << " bytes";
-        if (std::optional<tessera::Occupancy> o = tessera::nvidiaOccupancy(
-                chip, k.registers, info ? info->threads : 0, shared))
+        if (const std::optional<tessera::Occupancy> &o = k.occupancy)
           llvm::outs() << ", occupancy " << o->blocks
                        << " blocks/SM (registers " << o->byRegisters
                        << ", shared memory " << o->bySharedMemory << ", warps "

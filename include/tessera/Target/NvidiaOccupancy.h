@@ -30,8 +30,9 @@ struct Occupancy {
 /// `threads` threads per block, `registers` registers per thread and
 /// `sharedBytes` of shared memory per block: registers are allocated per
 /// warp in units of 256 from 64K, shared memory from the SM's largest
-/// carveout with 1 KiB per block kept by the driver, at most 64 warps and
-/// 32 blocks. Null for chips this does not know.
+/// carveout (the chip's per-block maximum plus the 1 KiB per block the
+/// driver keeps), at most 64 warps and 32 blocks. Null for chips that are
+/// not NVIDIA's.
 std::optional<Occupancy> nvidiaOccupancy(llvm::StringRef chip,
                                          int64_t registers, int64_t threads,
                                          int64_t sharedBytes);

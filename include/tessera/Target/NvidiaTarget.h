@@ -4,6 +4,7 @@
 #define TESSERA_TARGET_NVIDIATARGET_H
 
 #include "tessera/Target/Bundle.h"
+#include "tessera/Target/NvidiaOccupancy.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -21,6 +22,9 @@ struct KernelResources {
   int64_t spillLoadBytes = 0;
   int64_t stackBytes = 0;
   int64_t sharedBytes = 0;
+  /// Blocks per SM with these resources and the launch's shared memory;
+  /// null for kernels assembleCubin was given no launch shape of.
+  std::optional<Occupancy> occupancy;
 };
 
 /// Adds the passes from tile kernels (with `tile.target` set) to a
@@ -48,18 +52,18 @@ serializeToPtx(mlir::ModuleOp module,
 llvm::StringRef getDefaultPtxas();
 
 /// Assembles `ptx` for `chip` with `ptxas` into a cubin; fills `resources`
-/// from ptxas' report. Errors are reported on `loc`.
+/// from ptxas' report, with the occupancy of each kernel of `kernels` (its
+/// threads and dynamic shared memory). Errors are reported on `loc`.
 ///
-/// For each kernel of `raiseOccupancy` (its threads and dynamic shared
-/// memory) whose registers alone keep it from one more block per SM (see
-/// occupancyGoal), ptxas is asked for that many blocks (`.minnctapersm`);
-/// where it reaches them with no new spills and no larger stack frame the
-/// directive stays, in the cubin and in `ptx`, else the kernel is
-/// assembled as it was. An empty `raiseOccupancy` asks for nothing.
+/// With `raiseOccupancy`, each of those kernels whose registers alone keep
+/// it from one more block per SM (see occupancyGoal) is asked for that
+/// many blocks (`.minnctapersm`); where ptxas reaches them with no new
+/// spills and no larger stack frame the directive stays, in the cubin and
+/// in `ptx`, else the kernel is assembled as it was.
 mlir::FailureOr<std::string>
 assembleCubin(mlir::Location loc, std::string &ptx, llvm::StringRef chip,
-              llvm::StringRef ptxas, llvm::ArrayRef<KernelInfo> raiseOccupancy,
-              std::vector<KernelResources> &resources);
+              llvm::StringRef ptxas, llvm::ArrayRef<KernelInfo> kernels,
+              bool raiseOccupancy, std::vector<KernelResources> &resources);
 
 /// Parses ptxas' `-v` report.
 std::vector<KernelResources> parsePtxasReport(llvm::StringRef report);
