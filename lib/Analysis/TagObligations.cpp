@@ -278,7 +278,7 @@ const Term *Checker::simplifyByBounds(const Term *goal) {
   }
   // Fold by bounds, operands first.
   boundLiterals = literals;
-  auto restore = llvm::make_scope_exit([&] { boundLiterals.clear(); });
+  llvm::scope_exit restore([&] { boundLiterals.clear(); });
   llvm::DenseMap<const Term *, const Term *> done;
   auto foldNode = [&](const Term *result) -> const Term * {
     // A literal the facts state may appear only once its operands are

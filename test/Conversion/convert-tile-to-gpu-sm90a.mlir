@@ -16,6 +16,17 @@
 // RUN:   --convert-tile-to-gpu --canonicalize --cse -o %t
 // RUN: grep -c "nvvm.wgmma.mma_async" %t | FileCheck %s --check-prefix=FOUR
 // RUN: grep -c "nvvm.mbarrier.init" %t | FileCheck %s --check-prefix=SIX
+// Unpipelined (copies before the barrier in the loop), or with the slot
+// the copies refill not provably another than the loads read, each group
+// is waited for at once.
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-set-target=chip=sm_90a \
+// RUN:   --tile-assign-layouts --convert-tile-to-gpu | FileCheck %s --check-prefix=WAIT0
+// RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-pipeline -o %t.piped
+// RUN: sed -e 's/arith.addi \(%[0-9]*\), %c2 : index/arith.addi \1, %c3 : index/' \
+// RUN:   %t.piped > %t.sameslot
+// RUN: not diff -q %t.piped %t.sameslot > /dev/null
+// RUN: tessera-opt %t.sameslot --tile-set-target=chip=sm_90a \
+// RUN:   --tile-assign-layouts --convert-tile-to-gpu | FileCheck %s --check-prefix=WAIT0
 // The PTX (no toolkit needed) has the sm_90a instructions.
 // RUN: tessera-compile %kernels/gemm/gemm_bf16.mlir --target=sm_90a \
 // RUN:   --passes=tile-pipeline --emit=ptx -o %t.ptx
@@ -54,8 +65,11 @@
 // CHECK: nvvm.mbarrier.arrive.expect_tx %[[BARB:.*]], %c16384_i32
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAPB]], %[[BARB]], box
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAPB]], %[[BARB]], box
-// The K loop: wait for the slot's phase, then the wgmma group.
-// CHECK: scf.for
+// The K loop: wait for the slot's phase, then the wgmma group, which stays
+// in flight while the previous iteration's completes; a barrier, and only
+// then the copies that refill the slots that group read.
+// CHECK: scf.for {{.*}} iter_args
+// CHECK-NOT: expect_tx
 // CHECK: scf.while
 // CHECK: nvvm.mbarrier.try_wait %{{.*}}, %{{.*}} : !llvm.ptr<3>, i32 -> i1
 // CHECK: nvvm.wgmma.fence.aligned
@@ -65,15 +79,27 @@
 // CHECK: arith.ori %{{.*}}, %c4611686293338849280_i64
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: expect_tx
+// CHECK: gpu.barrier
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAPA]]
+// CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[MAPB]]
 // CHECK: scf.yield
-// After the loop every pending fill is waited for before the stores.
+// After the loop the last group completes before the accumulators are
+// read, and every pending fill is waited for before the stores.
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: nvvm.mbarrier.try_wait
 // CHECK: memref.store %{{.*}}, %arg2
 // FOUR: 4
 // SIX: 6
 // ONE: 1
 // MMASYNC: {{^[1-9][0-9]*$}}
+// WAIT0: nvvm.wgmma.commit.group.sync.aligned
+// WAIT0-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// WAIT0-NOT: nvvm.wgmma.wait.group.sync.aligned 1
 
 // PTX: .target sm_90a
 // PTX: .extern .shared .align 1024 .b8
@@ -84,4 +110,5 @@
 // PTX-DAG: wgmma.fence.sync.aligned
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // PTX-DAG: wgmma.commit_group.sync.aligned
+// PTX-DAG: wgmma.wait_group.sync.aligned 1
 // PTX-DAG: wgmma.wait_group.sync.aligned 0

@@ -45,7 +45,8 @@ struct TestGPUPlantBugPass
                      "atomic-store, mfma-swap, mbarrier-wait, "
                      "mbarrier-parity, fill-barrier, readlane-row, "
                      "readlane-divergent, proxy-fence, "
-                     "wgmma-layout, wgmma-register-a, "
+                     "wgmma-layout, wgmma-register-a, wgmma-in-flight, "
+                     "wgmma-release, "
                      "mbarrier-count, wgmma-descriptor, tma-destination, "
                      "buffer-extent, buffer-mask, buffer-store-mask, "
                      "inline-asm or unknown-intrinsic")};
@@ -394,6 +395,25 @@ struct TestGPUPlantBugPass
       init->setOperand(
           1, arith::ConstantIntOp::create(b, init.getLoc(), b.getI32Type(), 0));
       return success();
+    }
+    if (bug == "wgmma-in-flight" || bug == "wgmma-release") {
+      // The K loop that keeps one wgmma group in flight keeps two
+      // (wait_group 2), or drops the barrier between its wait_group 1 and
+      // the copies that refill the previous iteration's slots: either way
+      // the copies overwrite a slot a wgmma may still read.
+      auto wait = firstInLoop<NVVM::WgmmaWaitGroupSyncOp>();
+      if (!wait || wait.getGroup() != 1)
+        return failure();
+      if (bug == "wgmma-in-flight") {
+        wait.setGroup(2);
+        return success();
+      }
+      for (Operation *op = wait->getNextNode(); op; op = op->getNextNode())
+        if (isa<gpu::BarrierOp>(op)) {
+          op->erase();
+          return success();
+        }
+      return failure();
     }
     if (bug == "wgmma-descriptor") {
       // The first wgmma's A descriptor gets a base offset (bits 49-51).

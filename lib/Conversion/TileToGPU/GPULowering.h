@@ -262,6 +262,11 @@ private:
   void copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
                       mlir::Value slot, mlir::Value id);
   mlir::LogicalResult lowerWgmma(tile::MmaOp op);
+  /// The wgmma of `loop` whose group may stay in flight into the next
+  /// iteration (WgmmaOverlap.cpp), with the order to lower the body in
+  /// (the ring copies moved after the MMA and the barrier); null if none.
+  tile::MmaOp planWgmmaOverlap(mlir::scf::ForOp loop,
+                               llvm::SmallVectorImpl<mlir::Operation *> &order);
   /// The four 32-bit registers of wgmma's register A operand (16-bit `a`
   /// in wgmma's register fragments) for the 64-row block whose first row
   /// warp 0 holds is `row`, K step `k0`.
@@ -386,6 +391,8 @@ private:
   mlir::Value phases, sharedBase;
   llvm::DenseMap<mlir::Value, std::pair<TmaBuffer, mlir::Value>>
       descriptorOperands;
+  /// The wgmma whose group the loop being lowered keeps in flight.
+  mlir::Operation *overlappedWgmma = nullptr;
   /// The lane- and warp-dependent part of each layout's coordinates.
   std::map<std::string, llvm::SmallVector<mlir::Value>> threadParts;
   /// The per-thread bases of shared-memory indices (sharedIndices).

@@ -24,7 +24,9 @@
 // registers (an A not loaded from a tile.tma buffer, in the register
 // fragments: inline PTX, as NVVM's op takes A by descriptor only), then
 // commits and waits for the group before the accumulator is used, so that a
-// later copy may refill the slots after the next barrier.
+// later copy may refill the slots after the next barrier (or, in a K loop
+// that keeps one group in flight, WgmmaOverlap.cpp, for the previous
+// iteration's group).
 //
 //===----------------------------------------------------------------------===//
 
@@ -620,7 +622,12 @@ LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
     results.push_back(d);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(builder, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(builder, loc, 0);
+  // In a loop that keeps one group in flight, the previous iteration's
+  // group completes here and this one's accumulators go only to the next
+  // iteration's wgmma (which may chain them) or, after the loop's
+  // wait_group 0, to their readers.
+  NVVM::WgmmaWaitGroupSyncOp::create(builder, loc,
+                                     op == overlappedWgmma ? 1 : 0);
   // The accumulators are read only once the group is complete.
   for (auto [rep, d] : llvm::enumerate(results))
     for (int64_t i = 0; i < perBlock; ++i)

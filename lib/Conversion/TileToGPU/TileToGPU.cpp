@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 namespace tessera {
 #define GEN_PASS_DEF_CONVERTTILETOGPU
@@ -238,11 +239,19 @@ LogicalResult GPULowering::lowerFor(scf::ForOp loop) {
   for (auto [from, to] :
        llvm::zip_equal(loop.getRegionIterArgs(), newLoop.getRegionIterArgs()))
     mapping.map(from, to);
+  // sm_90a: one wgmma group may stay in flight across iterations, the
+  // ring copies then issued after the MMA (WgmmaOverlap.cpp).
+  SmallVector<Operation *> order;
+  tile::MmaOp overlapped = planWgmmaOverlap(loop, order);
+  if (!overlapped)
+    for (Operation &op : loop.getBody()->without_terminator())
+      order.push_back(&op);
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(newLoop.getBody());
-    for (Operation &op : loop.getBody()->without_terminator())
-      if (failed(lowerOp(&op)))
+    llvm::SaveAndRestore<Operation *> inFlight(overlappedWgmma, overlapped);
+    for (Operation *op : order)
+      if (failed(lowerOp(op)))
         return failure();
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     SmallVector<Value> yielded;
@@ -253,6 +262,9 @@ LogicalResult GPULowering::lowerFor(scf::ForOp loop) {
     builder.setInsertionPointToEnd(newLoop.getBody());
     scf::YieldOp::create(builder, loc, yielded);
   }
+  // The last group completes before the accumulator is read.
+  if (overlapped)
+    NVVM::WgmmaWaitGroupSyncOp::create(builder, loc, 0);
   for (auto [from, to] :
        llvm::zip_equal(loop.getResults(), newLoop.getResults()))
     mapping.map(from, to);
@@ -450,7 +462,7 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
   // and the emulator's reports name the source op).
   Location kernelLoc = loc;
   loc = op->getLoc();
-  auto restore = llvm::make_scope_exit([&] { loc = kernelLoc; });
+  llvm::scope_exit restore([&] { loc = kernelLoc; });
   for (Value operand : op->getOperands())
     if (!mapping.contains(operand))
       return op->emitOpError("uses a value convert-tile-to-gpu did not lower");

@@ -119,6 +119,17 @@ struct Warpgroup {
   float in[128][128], out[128][128];
   /// Each thread's A registers, for wgmma with A in registers.
   uint32_t a[128][4];
+  /// The 16-byte chunks of shared memory the wgmmas issued since the last
+  /// commit read (open) and those of each committed group that not every
+  /// thread of the warpgroup has waited for yet (oldest first, the first
+  /// numbered `retired`), and per chunk how many of those reads there are:
+  /// until then the chunks must not be written.
+  std::vector<int32_t> open;
+  std::deque<std::vector<int32_t>> groups;
+  uint64_t committed = 0, retired = 0;
+  std::vector<uint16_t> readers;
+  /// Per thread: the groups it committed and the groups it waited for.
+  uint64_t commits[128] = {}, waited[128] = {};
 };
 
 constexpr uint32_t kBufferResourceMagic = 0x23565342; // "BSV#"
@@ -229,6 +240,10 @@ template <typename Compute> void collective(const char *kind, Compute compute) {
   }
   waitUntil(kind, [&] { return w.generation != generation; });
 }
+
+/// The warpgroup (its first thread) one of whose wgmmas not yet waited for
+/// reads shared memory in [offset, offset + bytes), or -1 (Hopper.cpp).
+int64_t wgmmaReader(int64_t offset, int64_t bytes);
 
 /// Adds the sm_90a entries (Hopper.cpp) to the emulator's table.
 void addHopperEntries(std::unordered_map<std::string_view, void *> &table);

@@ -154,6 +154,13 @@ void access(const void *address, size_t bytes, bool write, const char *op,
                       std::to_string(bytes) + " bytes at shared offset " +
                       std::to_string(offset) + ", outside the kernel's " +
                       std::to_string(b.sharedBytes) + " bytes");
+  if (int64_t group = write ? wgmmaReader(offset, int64_t(bytes)) : -1;
+      group >= 0)
+    return reportRace(who(tid) + " " + op + at(site) + " writes shared byte " +
+                      std::to_string(offset) + " that a wgmma of warpgroup " +
+                      std::to_string(group / 128) +
+                      " may still read: not every thread of the warpgroup "
+                      "has waited for its group (wgmma.wait_group)");
   int64_t epoch = int64_t(b.barrierGeneration);
   if (since < 0)
     since = epoch;

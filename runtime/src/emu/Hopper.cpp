@@ -14,7 +14,11 @@
 //  - wgmma is a warpgroup collective: the last of the 128 threads decodes
 //    the descriptors, reads A and B from shared memory (or A from the
 //    threads' registers, for the register form) and computes D; results
-//    are final at issue, so fence, commit and wait do nothing.
+//    are final at issue. The bytes it read stay the wgmma's until every
+//    thread of the warpgroup has waited for its commit group
+//    (wgmma.wait_group): a bulk tensor copy issued onto them before, or
+//    (with race detection) a plain store to them, is reported as a race,
+//    since on the GPU the wgmma may still be reading them.
 // Only what the compiler emits is modelled: 2-D tiled copies with 128-byte
 // swizzling and zero fill (2-D and 3-D), descriptors of 128-byte swizzled
 // layouts.
@@ -244,6 +248,13 @@ void tmaLoad(void *dst, void *address, const void *map, uint32_t rank,
                       std::to_string(start) +
                       ", outside the kernel's shared memory or not 1024-byte "
                       "aligned for 128-byte swizzling");
+  if (int64_t group = wgmmaReader(start, bytes); group >= 0)
+    reportRace("bulk tensor copy" + at(block->running->site) + " by " +
+               who(block->running->tid) + " writes shared bytes " +
+               std::to_string(start) + " to " + std::to_string(start + bytes) +
+               " that a wgmma of warpgroup " + std::to_string(group / 128) +
+               " may still read: not every thread of the warpgroup has "
+               "waited for its group (wgmma.wait_group)");
   MBarrier *bar = findBarrier(address, "cp.async.bulk.tensor");
   if (!bar)
     return;
@@ -269,7 +280,53 @@ void emuFenceProxyAsync() {
 }
 
 void emuNothing() {}
-void emuWaitGroup(uint64_t) {}
+
+/// The running thread's warpgroup (made on first use), or null with the
+/// thread failed.
+Warpgroup *warpgroup() {
+  Block &b = *block;
+  uint32_t group = b.running->tid / 128;
+  if (b.ntid % 128) {
+    failThread("wgmma in a block that is not whole warpgroups");
+    return nullptr;
+  }
+  if (b.warpgroups.size() <= group)
+    b.warpgroups.resize(group + 1);
+  if (!b.warpgroups[group])
+    b.warpgroups[group] = std::make_unique<Warpgroup>();
+  return b.warpgroups[group].get();
+}
+
+/// wgmma.commit_group: the first thread of the warpgroup to commit a group
+/// closes it over the wgmmas issued since the last one.
+void emuCommitGroup() {
+  Warpgroup *w = warpgroup();
+  if (!w)
+    return;
+  if (++w->commits[block->running->tid % 128] > w->committed) {
+    w->groups.push_back(std::move(w->open));
+    w->open.clear();
+    ++w->committed;
+  }
+}
+
+/// wgmma.wait_group N: the thread has waited for all but its last N
+/// groups; the groups every thread of the warpgroup has waited for give
+/// their bytes back.
+void emuWaitGroup(uint64_t pending) {
+  Warpgroup *w = warpgroup();
+  if (!w)
+    return;
+  uint32_t t = block->running->tid % 128;
+  if (w->commits[t] > pending)
+    w->waited[t] = std::max(w->waited[t], w->commits[t] - pending);
+  uint64_t all = *std::min_element(std::begin(w->waited), std::end(w->waited));
+  for (; w->retired < all && !w->groups.empty(); ++w->retired) {
+    for (int32_t chunk : w->groups.front())
+      --w->readers[size_t(chunk)];
+    w->groups.pop_front();
+  }
+}
 
 /// The shared offset of element (mn, k) of a wgmma operand with `desc`:
 /// K-major or MN-major (transposed) 128-byte swizzled layouts.
@@ -302,6 +359,24 @@ bool pendingWrite(int64_t offset) {
   return false;
 }
 
+} // namespace
+
+int64_t emu::detail::wgmmaReader(int64_t offset, int64_t bytes) {
+  Block &b = *block;
+  for (size_t g = 0; g < b.warpgroups.size(); ++g) {
+    const Warpgroup *w = b.warpgroups[g].get();
+    if (!w || w->readers.empty())
+      continue;
+    for (int64_t c = std::max<int64_t>(offset, 0) / 16;
+         c < (offset + bytes + 15) / 16 && c < int64_t(w->readers.size()); ++c)
+      if (w->readers[size_t(c)])
+        return int64_t(g) * 128;
+  }
+  return -1;
+}
+
+namespace {
+
 /// The warpgroup collective of wgmma.mma_async: every thread brings its
 /// accumulators (and, for the register form, `aRegs`: its four A
 /// registers; null when A is read through `descA`), the last of the 128
@@ -312,13 +387,10 @@ void wgmma(float *out, const float *in, const uint32_t *aRegs, uint64_t descA,
            uint32_t transA, uint32_t transB, uint32_t n) {
   Block &b = *block;
   uint32_t tid = b.running->tid, group = tid / 128;
-  if (b.ntid % 128)
-    return failThread("wgmma in a block that is not whole warpgroups");
-  if (b.warpgroups.size() <= group)
-    b.warpgroups.resize(group + 1);
-  if (!b.warpgroups[group])
-    b.warpgroups[group] = std::make_unique<Warpgroup>();
-  Warpgroup &w = *b.warpgroups[group];
+  Warpgroup *found = warpgroup();
+  if (!found)
+    return;
+  Warpgroup &w = *found;
   uint32_t flags = (scaleD & 1) | (transA & 1) << 1 | (transB & 1) << 2 |
                    (scaleA < 0) << 3 | (scaleB < 0) << 4 |
                    uint32_t(aRegs != nullptr) << 5 | n << 8;
@@ -355,6 +427,8 @@ void wgmma(float *out, const float *in, const uint32_t *aRegs, uint64_t descA,
                 std::min(seenByAll[writer], b.threads[t].acquired[writer]);
     }
     int64_t epoch = int64_t(b.barrierGeneration);
+    // The 16-byte chunks read, kept until the warpgroup waits for them.
+    std::vector<int32_t> chunks;
     auto read = [&](uint64_t desc, bool mnMajor, unsigned mn, unsigned k,
                     uint16_t &value) {
       int64_t offset = operandOffset(desc, mnMajor, mn, k, 2);
@@ -363,6 +437,7 @@ void wgmma(float *out, const float *in, const uint32_t *aRegs, uint64_t descA,
                    ", outside the kernel's shared memory");
         return false;
       }
+      chunks.push_back(int32_t(offset / 16));
       if (!b.shadow.empty() && !b.raced) {
         Shadow &s = b.shadow[size_t(offset / 4)];
         // A plain store is seen by wgmma (the async proxy) only after the
@@ -411,6 +486,13 @@ void wgmma(float *out, const float *in, const uint32_t *aRegs, uint64_t descA,
       for (unsigned col = 0; col < n; ++col)
         if (!read(descB, transB & 1, col, k, bm[k][col]))
           return;
+    std::sort(chunks.begin(), chunks.end());
+    chunks.erase(std::unique(chunks.begin(), chunks.end()), chunks.end());
+    if (w.readers.empty())
+      w.readers.assign(size_t(b.sharedBytes + 15) / 16, 0);
+    for (int32_t chunk : chunks)
+      ++w.readers[size_t(chunk)];
+    w.open.insert(w.open.end(), chunks.begin(), chunks.end());
     emu::wgmmaM64NK16(a, bm, n, scaleA < 0 ? -1 : 1, scaleB < 0 ? -1 : 1,
                       scaleD & 1, w.in, w.out, F16);
     w.arrived = 0;
@@ -456,7 +538,7 @@ void tessera::emu::detail::addHopperEntries(
       {"llvm.nvvm.wgmma.fence.sync.aligned",
        reinterpret_cast<void *>(emuNothing)},
       {"llvm.nvvm.wgmma.commit_group.sync.aligned",
-       reinterpret_cast<void *>(emuNothing)},
+       reinterpret_cast<void *>(emuCommitGroup)},
       {"llvm.nvvm.wgmma.wait_group.sync.aligned",
        reinterpret_cast<void *>(emuWaitGroup)},
       {"tessera.emu.wgmma.f32.bf16", reinterpret_cast<void *>(emuWgmma<false>)},
