@@ -80,7 +80,8 @@ static cl::opt<std::string>
     emit("emit",
          cl::desc("Write an intermediate form of the one GPU target to -o "
                   "instead of a bundle: gpu (per-thread gpu.module), llvm "
-                  "(LLVM dialect) or ptx"),
+                  "(LLVM dialect) or ptx (as the bundle holds it: with the "
+                  "occupancy directives ptxas keeps, where there is ptxas)"),
          cl::value_desc("gpu|llvm|ptx"));
 static cl::opt<std::string>
     gpuPasses("gpu-passes",
@@ -376,12 +377,20 @@ compileNvidia(ModuleOp module, StringRef chip,
       });
   if (failed(ptx))
     return failure();
-  if (emit == "ptx")
-    return failed(writeFile(outputFile, *ptx)) ? FailureOr<bool>(failure())
-                                               : true;
   std::string triple = "nvptx64-nvidia-cuda";
   std::string ptxas = ptxasPath.empty() ? tessera::getDefaultPtxas().str()
                                         : ptxasPath.getValue();
+  if (emit == "ptx") {
+    // The PTX the bundle would hold: with the occupancy directives that
+    // assembling it keeps (which needs ptxas).
+    std::vector<tessera::KernelResources> resources;
+    if (!ptxas.empty() && raiseOccupancy &&
+        failed(tessera::assembleCubin(module.getLoc(), *ptx, chip, ptxas,
+                                      lowered, raiseOccupancy, resources)))
+      return failure();
+    return failed(writeFile(outputFile, *ptx)) ? FailureOr<bool>(failure())
+                                               : true;
+  }
   if (ptxas.empty()) {
     // The PTX and the emulator image need no toolkit; the cubin does.
     emitWarning(module.getLoc())
