@@ -132,6 +132,10 @@ LogicalResult EmulatorRewrite::rewriteWgmma() {
       "\\.f32\\.(bf16|f16)\\.(bf16|f16)\\{[$0-9,]*\\},"
       "\\{\\$([0-9]+),\\$([0-9]+),\\$([0-9]+),\\$([0-9]+)\\},"
       "\\$([0-9]+),p,\\$([0-9]+),\\$([0-9]+),\\$([0-9]+);\\}$");
+  // The lowering's wait_group whose outputs are the accumulators, tied to
+  // its inputs (a comment names them).
+  llvm::Regex wait("^//waitfortheaccumulators(\\$[0-9]+)*"
+                   "wgmma\\.wait_group\\.sync\\.aligned([0-9]+);$");
   llvm::SmallVector<llvm::CallInst *> calls;
   for (llvm::Function &f : module)
     for (llvm::BasicBlock &block : f)
@@ -149,6 +153,29 @@ LogicalResult EmulatorRewrite::rewriteWgmma() {
                            .str();
     llvm::erase_if(text, [](char c) { return std::isspace(c); });
     llvm::SmallVector<llvm::StringRef> m;
+    if (wait.match(text, &m)) {
+      // The wait with the accumulators passing through: the emulator's
+      // wait, and its inputs are its outputs.
+      uint64_t pending = 0;
+      auto *result = llvm::dyn_cast<llvm::StructType>(call->getType());
+      if (m[2].getAsInteger(10, pending) || !result ||
+          result->getNumElements() != call->arg_size())
+        continue;
+      llvm::IRBuilder<> b(call);
+      b.CreateCall(
+          llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false),
+          loadEntry(b, entry("tessera.emu.site")), {site(call)});
+      b.CreateCall(
+          llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {i64}, false),
+          loadEntry(b, entry("llvm.nvvm.wgmma.wait_group.sync.aligned")),
+          {b.getInt64(pending)});
+      llvm::Value *values = llvm::PoisonValue::get(result);
+      for (unsigned i = 0; i < call->arg_size(); ++i)
+        values = b.CreateInsertValue(values, call->getArgOperand(i), i);
+      call->replaceAllUsesWith(values);
+      call->eraseFromParent();
+      continue;
+    }
     bool registerA = !shared.match(text, &m);
     if (registerA && !registers.match(text, &m))
       continue; // reported as unsupported inline asm below

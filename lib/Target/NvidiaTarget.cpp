@@ -22,6 +22,8 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
@@ -143,10 +145,21 @@ std::vector<KernelResources> tessera::parsePtxasReport(StringRef report) {
                     "stores, ([0-9]+) bytes spill loads");
   llvm::Regex used("Used ([0-9]+) registers");
   llvm::Regex smem("([0-9]+) bytes smem");
+  // Printed before the kernel's properties.
+  llvm::Regex advisory("Potential Performance Loss: (.*) in the function "
+                       "'([A-Za-z0-9_]+)'");
+  llvm::StringMap<std::vector<std::string>> advisories;
   SmallVector<StringRef> lines;
   report.split(lines, '\n');
   for (StringRef line : lines) {
     SmallVector<StringRef> m;
+    if (advisory.match(line, &m)) {
+      // ptxas' wording has runs of spaces.
+      SmallVector<StringRef> words;
+      m[1].split(words, ' ', -1, /*KeepEmpty=*/false);
+      advisories[m[2]].push_back(llvm::join(words, " "));
+      continue;
+    }
     if (function.match(line, &m)) {
       kernels.push_back({m[1].str()});
       continue;
@@ -164,6 +177,8 @@ std::vector<KernelResources> tessera::parsePtxasReport(StringRef report) {
     if (smem.match(line, &m))
       m[1].getAsInteger(10, k.sharedBytes);
   }
+  for (KernelResources &k : kernels)
+    k.advisories = advisories.lookup(k.kernel);
   return kernels;
 }
 
@@ -227,6 +242,14 @@ tessera::assembleCubin(Location loc, std::string &ptx, StringRef chip,
         k->occupancy = nvidiaOccupancy(chip, k->registers, info.threads,
                                        info.sharedBytes + k->sharedBytes);
   };
+  // ptxas' notes on the cubin kept are warnings.
+  auto advise = [&](FailureOr<std::string> kept) {
+    for (const KernelResources &k : resources)
+      for (const std::string &note : k.advisories)
+        emitWarning(loc) << "ptxas, " << k.kernel << " on " << chip
+                         << ": potential performance loss: " << note;
+    return kept;
+  };
   FailureOr<std::string> cubin = runPtxas(loc, ptx, chip, ptxas, resources);
   if (failed(cubin))
     return failure();
@@ -263,9 +286,9 @@ tessera::assembleCubin(Location loc, std::string &ptx, StringRef chip,
     if (met.size() == goals.size()) {
       ptx = std::move(capped);
       resources = std::move(cappedResources);
-      return cappedCubin;
+      return advise(cappedCubin);
     }
     goals = std::move(met);
   }
-  return cubin;
+  return advise(cubin);
 }

@@ -30,7 +30,10 @@
 // P's bf16 values), descriptor B, scale-d and scale-a/b 1, trans-b 1 (V is
 // N-major).
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// The accumulators pass through the wait (tied inline PTX), so that
+// nothing reads them before it.
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "// wait for the accumulators $0 {{.*}}\0Awgmma.wait_group.sync.aligned 0;"
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: %[[PAIR:.*]] = vector.extract_strided_slice %[[P:.*]] {offsets = [0], sizes = [2], strides = [1]} : vector<32xbf16> to vector<2xbf16>
 // CHECK-NEXT: %[[BITS:.*]] = vector.bitcast %[[PAIR]] : vector<2xbf16> to vector<1xi32>
@@ -44,7 +47,7 @@
 // CHECK: llvm.inline_asm
 // CHECK-NOT: llvm.inline_asm
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "// wait for the accumulators $0 {{.*}}\0Awgmma.wait_group.sync.aligned 0;"
 
 // MoE: both kernels' MMAs are wgmma with the weights (TMA, 3-D, K-major)
 // as B and the gathered tokens / rows of H in registers.

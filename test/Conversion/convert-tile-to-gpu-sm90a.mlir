@@ -79,7 +79,8 @@
 // CHECK: arith.ori %{{.*}}, %c4611686293338849280_i64
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT: wgmma
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NOT: expect_tx
 // CHECK: gpu.barrier
 // CHECK: nvvm.mbarrier.arrive.expect_tx %{{.*}}, %c16384_i32
@@ -90,7 +91,8 @@
 // After the loop the last group completes before the accumulators are
 // read, and every pending fill is waited for before the stores.
 // CHECK-NEXT: }
-// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: memref.store
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "// wait for the accumulators $0 $1 {{.*}}\0Awgmma.wait_group.sync.aligned 0;"
 // CHECK: nvvm.mbarrier.try_wait
 // CHECK: memref.store %{{.*}}, %arg2
 // FOUR: 4
@@ -98,7 +100,8 @@
 // ONE: 1
 // MMASYNC: {{^[1-9][0-9]*$}}
 // WAIT0: nvvm.wgmma.commit.group.sync.aligned
-// WAIT0-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// WAIT0-NOT: nvvm.wgmma.wait.group.sync.aligned
+// WAIT0: llvm.inline_asm has_side_effects asm_dialect = att "// wait for the accumulators $0 {{.*}}\0Awgmma.wait_group.sync.aligned 0;"
 // WAIT0-NOT: nvvm.wgmma.wait.group.sync.aligned 1
 
 // PTX: .target sm_90a

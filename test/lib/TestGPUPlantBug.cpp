@@ -46,7 +46,7 @@ struct TestGPUPlantBugPass
                      "mbarrier-parity, fill-barrier, readlane-row, "
                      "readlane-divergent, proxy-fence, "
                      "wgmma-layout, wgmma-register-a, wgmma-in-flight, "
-                     "wgmma-release, "
+                     "wgmma-release, wgmma-untied-wait, "
                      "mbarrier-count, wgmma-descriptor, tma-destination, "
                      "buffer-extent, buffer-mask, buffer-store-mask, "
                      "inline-asm or unknown-intrinsic")};
@@ -414,6 +414,29 @@ struct TestGPUPlantBugPass
           return success();
         }
       return failure();
+    }
+    if (bug == "wgmma-untied-wait") {
+      // The wait after the K loop becomes the plain intrinsic, the
+      // accumulators no longer passing through it: LLVM may then read
+      // them before it, and ptxas serializes the kernel's wgmmas.
+      LLVM::InlineAsmOp wait;
+      getOperation().walk([&](LLVM::InlineAsmOp op) {
+        if (!wait && op.getAsmString().contains("wait for the accumulators") &&
+            !op->getParentOfType<scf::ForOp>())
+          wait = op;
+      });
+      if (!wait)
+        return failure();
+      OpBuilder b(wait);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, wait.getLoc(), 0);
+      for (Operation *user : llvm::make_early_inc_range(wait->getUsers())) {
+        auto extract = cast<LLVM::ExtractValueOp>(user);
+        extract.replaceAllUsesWith(
+            wait.getOperands()[extract.getPosition()[0]]);
+        extract.erase();
+      }
+      wait.erase();
+      return success();
     }
     if (bug == "wgmma-descriptor") {
       // The first wgmma's A descriptor gets a base offset (bits 49-51).

@@ -1,8 +1,9 @@
-//===- NvidiaOccupancyTest.cpp - Blocks per SM and register caps ----------===//
+//===- NvidiaOccupancyTest.cpp - Blocks per SM, register caps, ptxas -----===//
 //
 // The occupancy figures are the ones Nsight Compute reported for Tessera's
 // kernels on an H200 (bench/device/RESULTS.md): block limits by registers,
-// and the register counts ptxas reached when asked for one more block.
+// and the register counts ptxas reached when asked for one more block; and
+// the reading of ptxas' report those figures come from.
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,5 +118,38 @@ TEST(NvidiaOccupancy, DirectiveAfterMaxntid) {
                  ".maxntid 64, 1, 1\n"
                  "}\n");
   EXPECT_EQ(withMinBlocksPerSm(ptx, {}), ptx);
+}
+
+TEST(PtxasReport, ResourcesAndAdvisories) {
+  // ptxas -v's report as CUDA 13.0 printed it for the bf16 GEMM whose
+  // accumulators LLVM read before the wait: the performance note comes
+  // before the kernel's properties and is attached to its kernel only.
+  std::vector<KernelResources> kernels = parsePtxasReport(
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'gemm_bf16' for 'sm_90a'\n"
+      "ptxas info    : (C7514) Potential Performance Loss: wgmma.mma_async "
+      "instructions are serialized due to non wgmma instructions reading "
+      "accumulator registers of  a wgmma between start and end of the "
+      "pipeline stage in the function 'gemm_bf16'\n"
+      "ptxas info    : Function properties for gemm_bf16\n"
+      "    0 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads\n"
+      "ptxas info    : Used 168 registers, used 1 barriers, 16 bytes smem\n"
+      "ptxas info    : Compiling entry function 'other' for 'sm_90a'\n"
+      "ptxas info    : Function properties for other\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 32 registers, used 0 barriers\n");
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(kernels[0].kernel, "gemm_bf16");
+  EXPECT_EQ(kernels[0].registers, 168);
+  EXPECT_EQ(kernels[0].spillStoreBytes, 8);
+  EXPECT_EQ(kernels[0].spillLoadBytes, 12);
+  EXPECT_EQ(kernels[0].sharedBytes, 16);
+  ASSERT_EQ(kernels[0].advisories.size(), 1u);
+  EXPECT_EQ(kernels[0].advisories[0],
+            "wgmma.mma_async instructions are serialized due to non wgmma "
+            "instructions reading accumulator registers of a wgmma between "
+            "start and end of the pipeline stage");
+  EXPECT_EQ(kernels[1].registers, 32);
+  EXPECT_TRUE(kernels[1].advisories.empty());
 }
 } // namespace

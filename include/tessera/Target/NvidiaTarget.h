@@ -25,6 +25,9 @@ struct KernelResources {
   /// Blocks per SM with these resources and the launch's shared memory;
   /// null for kernels assembleCubin was given no launch shape of.
   std::optional<Occupancy> occupancy;
+  /// ptxas' "Potential Performance Loss" notes on the kernel (such as wgmma
+  /// instructions it serialized), as it words them.
+  std::vector<std::string> advisories;
 };
 
 /// Adds the passes from tile kernels (with `tile.target` set) to a

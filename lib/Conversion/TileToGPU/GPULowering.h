@@ -262,6 +262,12 @@ private:
   void copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
                       mlir::Value slot, mlir::Value id);
   mlir::LogicalResult lowerWgmma(tile::MmaOp op);
+  /// wgmma.wait_group `pending` with the f32 accumulators it makes
+  /// readable passing through it (returned): their readers cannot move
+  /// above it. The vector form waits for a vector of accumulators.
+  llvm::SmallVector<mlir::Value>
+  waitWgmma(int64_t pending, llvm::ArrayRef<mlir::Value> accumulators);
+  mlir::Value waitWgmma(int64_t pending, mlir::Value accumulators);
   /// The wgmma of `loop` whose group may stay in flight into the next
   /// iteration (WgmmaOverlap.cpp), with the order to lower the body in
   /// (the ring copies moved after the MMA and the barrier); null if none.

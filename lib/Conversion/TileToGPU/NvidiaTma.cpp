@@ -519,6 +519,51 @@ Value GPULowering::registerWgmma(Type fragment, Value d, ArrayRef<Value> a,
       .getResult(0);
 }
 
+SmallVector<Value> GPULowering::waitWgmma(int64_t pending,
+                                          ArrayRef<Value> accumulators) {
+  // wgmma.wait_group as inline PTX whose outputs are the accumulators,
+  // tied to its inputs: what reads them reads the outputs, which LLVM
+  // cannot move above the wait (the plain intrinsic orders only memory,
+  // and a read of a register a wgmma may still write makes ptxas serialize
+  // every wgmma of the kernel). The comment names the registers.
+  int64_t count = accumulators.size();
+  std::string text = "// wait for the accumulators";
+  std::string constraints;
+  llvm::raw_string_ostream os(text), cs(constraints);
+  for (int64_t i = 0; i < count; ++i)
+    os << " $" << i;
+  os << "\nwgmma.wait_group.sync.aligned " << pending << ";";
+  for (int64_t i = 0; i < count; ++i)
+    cs << "=f,";
+  for (int64_t i = 0; i < count; ++i)
+    cs << (i ? "," : "") << i;
+  auto type = LLVM::LLVMStructType::getLiteral(
+      builder.getContext(), SmallVector<Type>(count, builder.getF32Type()));
+  Value waited = LLVM::InlineAsmOp::create(
+                     builder, loc, type, accumulators, text, constraints,
+                     /*has_side_effects=*/true, /*is_align_stack=*/false,
+                     LLVM::tailcallkind::TailCallKind::None,
+                     LLVM::AsmDialectAttr::get(builder.getContext(),
+                                               LLVM::AsmDialect::AD_ATT),
+                     /*operand_attrs=*/ArrayAttr())
+                     .getResult(0);
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < count; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(builder, loc, waited, i));
+  return values;
+}
+
+Value GPULowering::waitWgmma(int64_t pending, Value accumulators) {
+  auto type = cast<VectorType>(accumulators.getType());
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < type.getNumElements(); ++i)
+    values.push_back(vector::ExtractOp::create(builder, loc, accumulators, i));
+  Value result = accumulators;
+  for (auto [i, value] : llvm::enumerate(waitWgmma(pending, values)))
+    result = vector::InsertOp::create(builder, loc, value, result, int64_t(i));
+  return result;
+}
+
 LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
   auto aType = cast<RankedTensorType>(op.getA().getType());
   auto bType = cast<RankedTensorType>(op.getB().getType());
@@ -622,18 +667,21 @@ LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
     results.push_back(d);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(builder, loc);
+  SmallVector<Value> values;
+  for (Value d : results)
+    for (int64_t i = 0; i < perBlock; ++i)
+      values.push_back(LLVM::ExtractValueOp::create(builder, loc, d, i));
   // In a loop that keeps one group in flight, the previous iteration's
   // group completes here and this one's accumulators go only to the next
-  // iteration's wgmma (which may chain them) or, after the loop's
-  // wait_group 0, to their readers.
-  NVVM::WgmmaWaitGroupSyncOp::create(builder, loc,
-                                     op == overlappedWgmma ? 1 : 0);
-  // The accumulators are read only once the group is complete.
-  for (auto [rep, d] : llvm::enumerate(results))
-    for (int64_t i = 0; i < perBlock; ++i)
-      acc = vector::InsertOp::create(
-          builder, loc, LLVM::ExtractValueOp::create(builder, loc, d, i), acc,
-          int64_t(rep) * perBlock + i);
+  // iteration's wgmma (which may chain them) or, through the wait after
+  // the loop, to their readers. Otherwise they are read only once the
+  // group is complete.
+  if (op == overlappedWgmma)
+    NVVM::WgmmaWaitGroupSyncOp::create(builder, loc, 1);
+  else
+    values = waitWgmma(0, values);
+  for (auto [i, value] : llvm::enumerate(values))
+    acc = vector::InsertOp::create(builder, loc, value, acc, int64_t(i));
   mapping.map(op.getResult(), acc);
   return success();
 }

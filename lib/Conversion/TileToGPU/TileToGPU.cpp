@@ -262,12 +262,15 @@ LogicalResult GPULowering::lowerFor(scf::ForOp loop) {
     builder.setInsertionPointToEnd(newLoop.getBody());
     scf::YieldOp::create(builder, loc, yielded);
   }
-  // The last group completes before the accumulator is read.
-  if (overlapped)
-    NVVM::WgmmaWaitGroupSyncOp::create(builder, loc, 0);
   for (auto [from, to] :
        llvm::zip_equal(loop.getResults(), newLoop.getResults()))
     mapping.map(from, to);
+  // The last group completes before the accumulator is read.
+  if (overlapped) {
+    auto iterArg = cast<BlockArgument>(overlapped.getAcc());
+    Value result = loop.getTiedLoopResult(iterArg);
+    mapping.map(result, waitWgmma(0, mapping.lookup(result)));
+  }
   return success();
 }
 
