@@ -50,62 +50,72 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::list<std::string>
-    inputFiles(cl::Positional, cl::desc("<kernels.mlir>..."), cl::OneOrMore);
+/// tessera-compile's own options: --help lists only these (LLVM's stay
+/// accepted).
+static cl::OptionCategory compileCategory("tessera-compile options");
+static cl::list<std::string> inputFiles(cl::Positional,
+                                        cl::desc("<kernels.mlir>..."),
+                                        cl::OneOrMore,
+                                        cl::cat(compileCategory));
 static cl::opt<std::string> outputFile("o", cl::desc("Output bundle"),
-                                       cl::value_desc("file"), cl::Required);
+                                       cl::value_desc("file"), cl::Required,
+                                       cl::cat(compileCategory));
 static cl::list<std::string>
     targets("target", cl::desc("Targets: host, sm_80, sm_90a, gfx90a, gfx942"),
-            cl::CommaSeparated, cl::OneOrMore);
+            cl::CommaSeparated, cl::OneOrMore, cl::cat(compileCategory));
 static cl::opt<bool> noTagCheck("no-tag-check",
-                                cl::desc("Skip proving the tag invariants"));
+                                cl::desc("Skip proving the tag invariants"),
+                                cl::cat(compileCategory));
 static cl::opt<std::string>
     passes("passes",
            cl::desc("Tile passes to run before the checker and the lowering, "
-                    "as a pass pipeline (e.g. 'canonicalize,cse')"));
+                    "as a pass pipeline (e.g. 'canonicalize,cse')"),
+           cl::cat(compileCategory));
 static cl::opt<std::string>
     emitHeader("emit-header",
                cl::desc("Also write a C++ header of typed launch functions"),
-               cl::value_desc("file"));
+               cl::value_desc("file"), cl::cat(compileCategory));
 static cl::opt<std::string>
     emitEmbed("emit-embed",
               cl::desc("Also write a C++ source that embeds the bundle; the "
                        "header then declares load(device)"),
-              cl::value_desc("file"));
+              cl::value_desc("file"), cl::cat(compileCategory));
 static cl::opt<std::string>
     headerNamespace("header-namespace",
                     cl::desc("Namespace of the generated C++ code"),
-                    cl::init("tessera_kernels"));
+                    cl::init("tessera_kernels"), cl::cat(compileCategory));
 static cl::opt<std::string>
     emit("emit",
          cl::desc("Write an intermediate form of the one GPU target to -o "
                   "instead of a bundle: gpu (per-thread gpu.module), llvm "
                   "(LLVM dialect) or ptx (as the bundle holds it: with the "
                   "occupancy directives ptxas keeps, where there is ptxas)"),
-         cl::value_desc("gpu|llvm|ptx"));
+         cl::value_desc("gpu|llvm|ptx"), cl::cat(compileCategory));
 static cl::opt<std::string>
     gpuPasses("gpu-passes",
               cl::desc("Passes to run on the per-thread GPU code (after "
                        "convert-tile-to-gpu, before the NVVM lowering), as a "
                        "pass pipeline"),
-              cl::value_desc("pipeline"));
+              cl::value_desc("pipeline"), cl::cat(compileCategory));
 static cl::opt<bool>
     resourceUsage("resource-usage",
                   cl::desc("Print each GPU kernel's registers (VGPRs, AGPRs, "
                            "SGPRs on AMD), spills and "
-                           "shared memory per target"));
+                           "shared memory per target"),
+                  cl::cat(compileCategory));
 static cl::opt<bool> raiseOccupancy(
     "raise-occupancy",
     cl::desc("NVIDIA: ask ptxas for one more block per SM where only a "
              "kernel's registers prevent it (.minnctapersm), keeping it "
              "where that adds no spills (default on)"),
-    cl::init(true));
+    cl::init(true), cl::cat(compileCategory));
 static cl::opt<std::string>
     ptxasPath("ptxas", cl::desc("The ptxas to assemble cubins with"),
-              cl::value_desc("path"), cl::init(""));
+              cl::value_desc("path"), cl::init(""), cl::cat(compileCategory));
 static cl::opt<std::string> hostCpu("host-cpu",
                                     cl::desc("CPU the host code may assume"),
-                                    cl::init("x86-64-v3"));
+                                    cl::init("x86-64-v3"),
+                                    cl::cat(compileCategory));
 
 /// The GPU targets this build compiles for: every GPU chip of the target
 /// registry.
@@ -137,7 +147,8 @@ static cl::opt<bool> printTargetsFlag(
     cl::desc("Print the targets this build compiles for and the images "
              "each gives, then exit"),
     cl::ValueDisallowed,
-    cl::callback([](const bool &set) { printTargets(set); }));
+    cl::callback([](const bool &set) { printTargets(set); }),
+    cl::cat(compileCategory));
 
 /// Parses every input into one module; kernel names must be unique.
 static OwningOpRef<ModuleOp> parseInputs(MLIRContext &context,
@@ -547,6 +558,7 @@ int main(int argc, char **argv) {
 #ifdef TESSERA_INCLUDE_TESTS
   tessera::test::registerTestPasses();
 #endif
+  cl::HideUnrelatedOptions(compileCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "Tessera kernel compiler: tile kernels to a "
                               "multi-target bundle\n");
