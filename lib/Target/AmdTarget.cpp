@@ -9,6 +9,7 @@
 
 #include "tessera/Target/AmdTarget.h"
 #include "tessera/Target/HostTarget.h"
+#include "tessera/Target/TargetInfo.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
@@ -17,6 +18,7 @@
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -67,24 +69,13 @@ void tessera::buildGPUToROCDLPipeline(OpPassManager &pm, StringRef chip) {
   pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(lines));
 }
 
-FailureOr<std::string>
-tessera::serializeToHsaco(ModuleOp module, StringRef chip,
-                          llvm::function_ref<void(StringRef)> withOptimizedIR) {
-  Location loc = module.getLoc();
-  // Upstream's serializer gives the optimized module (its offload format);
-  // the AMDGPU backend then compiles it (as llc -O3 would: the same code as
-  // upstream's own binary format) and ld.lld links the code object, so no
-  // ROCm toolkit directory is needed.
-  gpu::TargetOptions options({}, {}, {}, {}, gpu::CompilationTarget::Offload);
-  if (failed(gpu::transformGpuModulesToBinaries(module, nullptr, options)))
-    return failure();
-  std::string bitcode;
-  module.walk([&](gpu::BinaryOp binary) {
-    for (Attribute object : binary.getObjects())
-      bitcode += cast<gpu::ObjectAttr>(object).getObject().getValue();
-  });
-  if (withOptimizedIR)
-    withOptimizedIR(bitcode);
+/// Compiles the optimized device IR `bitcode` for `chip` and links the code
+/// object, the kernels in `waves` asked for at least that many waves per
+/// SIMD ("amdgpu-waves-per-eu": the backend then keeps their registers
+/// within what that many waves leave).
+static FailureOr<std::string>
+compileHsaco(Location loc, StringRef bitcode, StringRef chip,
+             const llvm::StringMap<int64_t> &waves) {
   llvm::LLVMContext context;
   auto parsed = llvm::parseBitcodeFile(
       llvm::MemoryBufferRef(bitcode, "device.bc"), context);
@@ -92,6 +83,9 @@ tessera::serializeToHsaco(ModuleOp module, StringRef chip,
     return emitError(loc) << "cannot read the optimized device IR: "
                           << llvm::toString(parsed.takeError());
   std::unique_ptr<llvm::Module> llvmModule = std::move(*parsed);
+  for (const auto &[name, goal] : waves)
+    if (llvm::Function *f = llvmModule->getFunction(name))
+      f->addFnAttr("amdgpu-waves-per-eu", std::to_string(goal));
   LLVMInitializeAMDGPUTargetInfo();
   LLVMInitializeAMDGPUTarget();
   LLVMInitializeAMDGPUTargetMC();
@@ -115,6 +109,96 @@ tessera::serializeToHsaco(ModuleOp module, StringRef chip,
   if (!StringRef(*hsaco).starts_with("\x7f"
                                      "ELF"))
     return emitError(loc) << "linking produced no HSA code object";
+  return hsaco;
+}
+
+std::optional<int64_t> tessera::amdOccupancyGoal(int64_t registers,
+                                                 int64_t byRegisters,
+                                                 int64_t byLds) {
+  int64_t goal = byRegisters + 1;
+  if (byRegisters <= 0 || goal > std::min<int64_t>(byLds, 8))
+    return std::nullopt;
+  // What `goal` waves leave each lane of the 512 (unified VGPRs and AGPRs,
+  // granules of 8): a goal that takes more than a fifth of the registers
+  // would spill.
+  int64_t budget = 512 / goal / 8 * 8;
+  if (5 * budget < 4 * registers)
+    return std::nullopt;
+  return goal;
+}
+
+static const AmdKernelResources *
+findResources(const std::vector<AmdKernelResources> &all, StringRef name) {
+  for (const AmdKernelResources &k : all)
+    if (k.kernel == name)
+      return &k;
+  return nullptr;
+}
+
+FailureOr<std::string>
+tessera::serializeToHsaco(ModuleOp module, StringRef chip,
+                          ArrayRef<KernelInfo> kernels, bool raiseOccupancy,
+                          std::vector<AmdKernelResources> &resources,
+                          llvm::function_ref<void(StringRef)> withOptimizedIR) {
+  Location loc = module.getLoc();
+  // Upstream's serializer gives the optimized module (its offload format);
+  // the AMDGPU backend then compiles it (as llc -O3 would: the same code as
+  // upstream's own binary format) and ld.lld links the code object, so no
+  // ROCm toolkit directory is needed.
+  gpu::TargetOptions options({}, {}, {}, {}, gpu::CompilationTarget::Offload);
+  if (failed(gpu::transformGpuModulesToBinaries(module, nullptr, options)))
+    return failure();
+  std::string bitcode;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects())
+      bitcode += cast<gpu::ObjectAttr>(object).getObject().getValue();
+  });
+  if (withOptimizedIR)
+    withOptimizedIR(bitcode);
+  FailureOr<std::string> hsaco = compileHsaco(loc, bitcode, chip, {});
+  if (failed(hsaco))
+    return failure();
+  auto read = readHsacoResources(loc, *hsaco);
+  if (failed(read))
+    return failure();
+  resources = std::move(*read);
+  // Each kernel's waves per SIMD by its LDS: the launch's (dynamic) and
+  // the code object's (static).
+  int64_t ldsPerCu = lookupTarget(chip)->maxSharedBytes;
+  llvm::StringMap<int64_t> goals;
+  if (raiseOccupancy)
+    for (const KernelInfo &info : kernels)
+      if (const AmdKernelResources *k = findResources(resources, info.name))
+        if (std::optional<int64_t> goal =
+                amdOccupancyGoal(k->vgprs, k->wavesPerSimd,
+                                 ldsWavesPerSimd(info.sharedBytes + k->ldsBytes,
+                                                 info.threads, ldsPerCu)))
+          goals[info.name] = *goal;
+  // Ask for the goals; keep those the backend met without new spills or
+  // scratch, and compile again with only those if some were missed.
+  while (!goals.empty()) {
+    FailureOr<std::string> raised = compileHsaco(loc, bitcode, chip, goals);
+    if (failed(raised))
+      return failure();
+    auto after = readHsacoResources(loc, *raised);
+    if (failed(after))
+      return failure();
+    llvm::StringMap<int64_t> met;
+    for (const auto &[name, goal] : goals) {
+      const AmdKernelResources *was = findResources(resources, name);
+      const AmdKernelResources *now = findResources(*after, name);
+      if (was && now && now->wavesPerSimd >= goal &&
+          now->vgprSpills <= was->vgprSpills &&
+          now->sgprSpills <= was->sgprSpills &&
+          now->scratchBytes <= was->scratchBytes)
+        met[name] = goal;
+    }
+    if (met.size() == goals.size()) {
+      resources = std::move(*after);
+      return raised;
+    }
+    goals = std::move(met);
+  }
   return hsaco;
 }
 

@@ -105,9 +105,10 @@ static cl::opt<bool>
                   cl::cat(compileCategory));
 static cl::opt<bool> raiseOccupancy(
     "raise-occupancy",
-    cl::desc("NVIDIA: ask ptxas for one more block per SM where only a "
-             "kernel's registers prevent it (.minnctapersm), keeping it "
-             "where that adds no spills (default on)"),
+    cl::desc("Ask for one more block per SM (NVIDIA: .minnctapersm to "
+             "ptxas) or wave per SIMD (AMD: amdgpu-waves-per-eu) where only a "
+             "kernel's registers prevent it, keeping it where that adds no "
+             "spills (default on)"),
     cl::init(true), cl::cat(compileCategory));
 static cl::opt<std::string>
     ptxasPath("ptxas", cl::desc("The ptxas to assemble cubins with"),
@@ -334,17 +335,15 @@ compileAmd(ModuleOp module, StringRef chip,
   if (failed(done) || *done)
     return done;
   EmulatorJob emulator;
-  FailureOr<std::string> hsaco =
-      tessera::serializeToHsaco(*copy, chip, [&](StringRef bitcode) {
+  std::vector<tessera::AmdKernelResources> resources;
+  FailureOr<std::string> hsaco = tessera::serializeToHsaco(
+      *copy, chip, lowered, raiseOccupancy, resources, [&](StringRef bitcode) {
         emulator.start(module.getLoc(), bitcode, lowered);
       });
   if (failed(hsaco))
     return failure();
   if (resourceUsage) {
-    auto resources = tessera::readHsacoResources(module.getLoc(), *hsaco);
-    if (failed(resources))
-      return failure();
-    for (const tessera::AmdKernelResources &k : *resources) {
+    for (const tessera::AmdKernelResources &k : resources) {
       const tessera::KernelInfo *info = findKernel(lowered, k.kernel);
       int64_t shared = k.ldsBytes + (info ? info->sharedBytes : 0);
       // Occupancy is what both the registers and the LDS allow.

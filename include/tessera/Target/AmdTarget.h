@@ -10,9 +10,12 @@
 #ifndef TESSERA_TARGET_AMDTARGET_H
 #define TESSERA_TARGET_AMDTARGET_H
 
+#include "tessera/Target/Bundle.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,12 +43,26 @@ int64_t ldsWavesPerSimd(int64_t ldsBytes, int64_t threads, int64_t ldsPerCu);
 /// attribute.
 void buildGPUToROCDLPipeline(mlir::OpPassManager &pm, llvm::StringRef chip);
 
+/// The waves per SIMD to ask the AMDGPU backend for when a kernel's
+/// `registers` (unified VGPRs and AGPRs) allow `byRegisters` and its LDS
+/// `byLds`: one more where registers alone limit it and that many waves
+/// leave at least 80% of its registers; none otherwise.
+std::optional<int64_t> amdOccupancyGoal(int64_t registers, int64_t byRegisters,
+                                        int64_t byLds);
+
 /// Serializes the lowered gpu.module of `module` to an HSACO for `chip`,
-/// linked by the ld.lld found at configure time. `withOptimizedIR`, when
-/// given, receives the optimized LLVM module the AMDGPU backend compiles, as
-/// bitcode (the emulator's input), before the backend runs.
+/// linked by the ld.lld found at configure time, and reads each kernel's
+/// `resources` from it. With `raiseOccupancy`, a kernel of `kernels`
+/// (their threads and dynamic LDS) that registers alone keep from one more
+/// wave per SIMD is compiled again asked for it ("amdgpu-waves-per-eu"),
+/// which is kept where the backend reaches it with no new spills or
+/// scratch. `withOptimizedIR`, when given, receives the optimized LLVM
+/// module the AMDGPU backend compiles, as bitcode (the emulator's input),
+/// before the backend runs.
 mlir::FailureOr<std::string> serializeToHsaco(
     mlir::ModuleOp module, llvm::StringRef chip,
+    llvm::ArrayRef<KernelInfo> kernels, bool raiseOccupancy,
+    std::vector<AmdKernelResources> &resources,
     llvm::function_ref<void(llvm::StringRef)> withOptimizedIR = {});
 
 /// The resources of each kernel of `hsaco`, read from its NT_AMDGPU_METADATA

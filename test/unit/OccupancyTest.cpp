@@ -1,12 +1,14 @@
-//===- NvidiaOccupancyTest.cpp - Blocks per SM, register caps, ptxas -----===//
+//===- OccupancyTest.cpp - Blocks per SM, waves per SIMD, register caps --===//
 //
 // The occupancy figures are the ones Nsight Compute reported for Tessera's
 // kernels on an H200 (bench/device/RESULTS.md): block limits by registers,
 // and the register counts ptxas reached when asked for one more block; and
-// the reading of ptxas' report those figures come from.
+// the reading of ptxas' report those figures come from. AMD: the waves per
+// SIMD asked of the AMDGPU backend for the MoE down kernel (258 VGPRs).
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessera/Target/AmdTarget.h"
 #include "tessera/Target/NvidiaOccupancy.h"
 #include "tessera/Target/NvidiaTarget.h"
 
@@ -151,5 +153,20 @@ TEST(PtxasReport, ResourcesAndAdvisories) {
             "start and end of the pipeline stage");
   EXPECT_EQ(kernels[1].registers, 32);
   EXPECT_TRUE(kernels[1].advisories.empty());
+}
+
+TEST(AmdOccupancy, Goals) {
+  // The MoE down kernel on gfx942: 258 registers, 1 wave by registers, 4 by
+  // LDS: 2 waves leave 256 of them.
+  EXPECT_EQ(amdOccupancyGoal(258, 1, 4), 2);
+  // Its gate/up kernel: 214 registers and 2 waves, as many as its LDS allows.
+  EXPECT_EQ(amdOccupancyGoal(214, 2, 2), std::nullopt);
+  // gfx90a's down kernel: 246 registers, 2 waves; 3 would leave 168 (68%).
+  EXPECT_EQ(amdOccupancyGoal(246, 2, 4), std::nullopt);
+  // 200 registers at 2 waves: 3 leave 168, 84%.
+  EXPECT_EQ(amdOccupancyGoal(200, 2, 8), 3);
+  // Never past 8 waves, nor for a kernel with no register figure.
+  EXPECT_EQ(amdOccupancyGoal(64, 8, 8), std::nullopt);
+  EXPECT_EQ(amdOccupancyGoal(0, 0, 8), std::nullopt);
 }
 } // namespace
