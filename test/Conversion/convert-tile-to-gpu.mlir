@@ -1,6 +1,6 @@
 // The pipelined bf16 GEMM on sm_80: cp.async rings into swizzled dynamic
 // shared memory, ldmatrix (x4 for A, x4.trans for B), mma.sync m16n8k16
-// per accumulator fragment and K step, masked stores.
+// per accumulator fragment and K step, masked vector stores.
 // RUN: tessera-opt %kernels/gemm/gemm_bf16.mlir --tile-pipeline \
 // RUN:   --tile-set-target=chip=sm_80 --tile-assign-layouts \
 // RUN:   --convert-tile-to-gpu --canonicalize --cse | FileCheck %s
@@ -11,6 +11,7 @@
 // RUN: grep -c "transpose = false" %t | FileCheck %s --check-prefix=LDA
 // RUN: grep -c "transpose = true" %t | FileCheck %s --check-prefix=LDB
 // RUN: grep -c "nvgpu.device_async_copy" %t | FileCheck %s --check-prefix=CP
+// RUN: grep -c "vector.store .*, %arg2" %t | FileCheck %s --check-prefix=STORES
 
 // CHECK: module attributes {gpu.container_module, tile.target = "sm_80"}
 // CHECK: gpu.module @tessera_kernels
@@ -32,8 +33,15 @@
 // CHECK: scf.yield {{.*}} : vector<64xf32>
 // CHECK: nvvm.cp.async.wait.group 0
 // CHECK: arith.truncf {{.*}} : vector<64xf32> to vector<64xbf16>
+// The epilogue: each thread's runs of two columns (the accumulator
+// fragment's), one 4-byte vector store each where C's rows are 16-byte
+// aligned and the run inside C, element by element before its edge.
+// CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [2], strides = [1]} : vector<64xbf16> to vector<2xbf16>
 // CHECK: scf.if
-// CHECK: memref.store {{.*}} : memref<?x?xbf16, strided<[?, 1], offset: ?>>
+// CHECK-NEXT: vector.store %{{.*}}, %arg2[%{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<?x?xbf16, strided<[?, 1], offset: ?>>, vector<2xbf16>
+// CHECK-NEXT: } else {
+// CHECK: scf.if
+// CHECK: memref.store {{.*}}, %arg2{{.*}} : memref<?x?xbf16, strided<[?, 1], offset: ?>>
 // CHECK: gpu.return
 // CHECK-NOT: tile.
 // CHECK-NOT: tag.
@@ -45,3 +53,5 @@
 // LDA: {{^}}16{{$}}
 // LDB: {{^}}8{{$}}
 // CP: {{^}}24{{$}}
+// 64 bf16 of C per thread: 32 runs of two.
+// STORES: {{^}}32{{$}}

@@ -117,26 +117,30 @@ struct TestGPUPlantBugPass
       return success(planted);
     }
     if (bug == "store-lane") {
-      // Lane 5 of every warp drops its stores into global memory.
-      bool planted = false;
-      getOperation().walk([&](memref::StoreOp store) {
-        auto space = store.getMemRefType().getMemorySpace();
-        auto guard = store->getParentOfType<scf::IfOp>();
-        if (space || !guard)
-          return;
-        OpBuilder b(guard);
-        Location loc = guard.getLoc();
+      // Lane 5 of every warp drops its stores into global memory (element
+      // and vector stores alike).
+      SmallVector<Operation *> stores;
+      getOperation().walk([&](Operation *op) {
+        if (auto store = dyn_cast<memref::StoreOp>(op);
+            store && !store.getMemRefType().getMemorySpace())
+          stores.push_back(op);
+        if (auto store = dyn_cast<vector::StoreOp>(op);
+            store && !store.getMemRefType().getMemorySpace())
+          stores.push_back(op);
+      });
+      for (Operation *store : stores) {
+        OpBuilder b(store);
+        Location loc = store->getLoc();
         Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
         Value lane = arith::RemUIOp::create(
             b, loc, tid, arith::ConstantIndexOp::create(b, loc, 32));
         Value notFive =
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, lane,
                                   arith::ConstantIndexOp::create(b, loc, 5));
-        guard->setOperand(
-            0, arith::AndIOp::create(b, loc, guard.getCondition(), notFive));
-        planted = true;
-      });
-      return success(planted);
+        auto only = scf::IfOp::create(b, loc, notFive);
+        store->moveBefore(only.thenBlock()->getTerminator());
+      }
+      return success(!stores.empty());
     }
     if (bug == "no-barrier") {
       // The barrier after the K loop's wait is gone.

@@ -171,6 +171,30 @@ private:
   mlir::LogicalResult storeToView(mlir::Operation *op, mlir::Value tile,
                                   mlir::Value dest, mlir::ValueRange offsets,
                                   mlir::Value rows, bool atomic);
+  /// How a 2-D register tile of `type` laid out by `layout` meets `view`
+  /// at `offsets` run by run: the registers per run along a row and their
+  /// element bytes, the view's rows and columns, and whether every run
+  /// starts 16-byte aligned in a row (the rows aligned, the column offset a
+  /// multiple of the run).
+  struct ViewRuns {
+    int64_t run, bytes;
+    mlir::Value rows, cols, direct;
+  };
+  /// None when the runs are shorter than 4 bytes (or 1 element).
+  std::optional<ViewRuns> viewRuns(mlir::Value view,
+                                   llvm::ArrayRef<mlir::Value> offsets,
+                                   const LinearLayout &layout,
+                                   mlir::VectorType type);
+  /// NVIDIA: stores the 2-D register tile `value` (laid out by `layout`)
+  /// into `view` at `offsets` with one vector store per run of registers
+  /// along a row where the view's rows are 16-byte aligned, the column
+  /// offset is a multiple of the run and the run lies inside the view,
+  /// element by element otherwise; only the `owner` threads (ownsElements;
+  /// null: all) store. False (nothing emitted) when the runs are shorter
+  /// than 4 bytes.
+  bool storeRuns(mlir::Value value, const LinearLayout &layout,
+                 mlir::Value owner, mlir::Value view,
+                 llvm::ArrayRef<mlir::Value> offsets);
   /// Reads each register's element of `tile` from the view `source` at
   /// `offsets`, rows chosen by `rows` when given (a gather); `pad` (zero
   /// when null) outside the view.

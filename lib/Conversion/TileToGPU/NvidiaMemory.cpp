@@ -8,10 +8,9 @@
 // loads otherwise. tile.store into shared memory: vector stores of the
 // runs of registers along a row (16 bytes each for a copy layout).
 // tile.load from a view and tile.gather: masked loads of each register (a
-// gather's row from its index register); tile.store into a view and
-// tile.atomic_add: masked stores or atomic adds of each register, by one of
-// the threads that hold it. Shared buffers are swizzled as their
-// tile.swizzle says.
+// gather's row from its index register; a vector load per run of a row
+// where aligned). Stores into views are in ViewStores.cpp. Shared buffers
+// are swizzled as their tile.swizzle says.
 //
 //===----------------------------------------------------------------------===//
 
@@ -509,70 +508,6 @@ Value GPULowering::rowIndex(Value rows, const LinearLayout &rowsLayout,
   return row;
 }
 
-LogicalResult GPULowering::storeToView(Operation *op, Value tile, Value dest,
-                                       ValueRange indices, Value rows,
-                                       bool atomic) {
-  auto destType = cast<tile::ViewType>(dest.getType());
-  if (destType.getElementType().getIntOrFloatBitWidth() < 8)
-    return op->emitOpError("into a view of sub-byte codes is not supported "
-                           "by convert-tile-to-gpu yet");
-  Type element = destType.getElementType();
-  if (atomic && !element.isF32() && !element.isSignlessInteger(32))
-    return op->emitOpError("of ")
-           << element
-           << " is not supported by convert-tile-to-gpu yet (f32 and i32 "
-              "are)";
-  Value view = mapping.lookup(dest);
-  LinearLayout layout = layoutOf(tile);
-  LinearLayout rowsLayout = rows ? layoutOf(rows) : LinearLayout();
-  Value value = mapping.lookup(tile);
-  SmallVector<Value> offsets;
-  for (Value offset : indices)
-    offsets.push_back(mapping.lookup(offset));
-  // Registers that repeat an element another register of this thread holds
-  // (register broadcast bits) are stored once, and elements other threads
-  // hold too (lane or warp broadcast bits) by one of them: a store that
-  // updates what the kernel loaded from the same view must not be seen by
-  // a replica that has yet to load it, and an atomic add must add once.
-  Value owner = ownsElements(layout);
-  auto storeElements = [&]() -> LogicalResult {
-    for (int64_t reg = 0; reg < layout.getSize(LinearLayout::Register); ++reg) {
-      if (layout.findRegister(layout.apply(reg, 0, 0)) != uint64_t(reg))
-        continue;
-      Value row = rowIndex(rows, rowsLayout, layout, reg, op);
-      if (rows && !row)
-        return failure();
-      auto [at, inside] =
-          viewElement(view, offsets, coordinate(layout, reg), row);
-      if (owner)
-        inside = arith::AndIOp::create(builder, loc, inside, owner);
-      auto branch = scf::IfOp::create(builder, loc, inside);
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToStart(branch.thenBlock());
-      Value item = vector::ExtractOp::create(builder, loc, value, reg);
-      if (atomic)
-        memref::AtomicRMWOp::create(builder, loc,
-                                    element.isF32()
-                                        ? arith::AtomicRMWKind::addf
-                                        : arith::AtomicRMWKind::addi,
-                                    item, view, at);
-      else
-        memref::StoreOp::create(builder, loc, item, view, at);
-    }
-    return success();
-  };
-  // AMD: plain stores of 2-D tiles go through a buffer resource, masked
-  // by out-of-range offsets instead of branches.
-  if (isAmd() && !atomic && !rows && layout.getRank() == 2) {
-    LogicalResult stored = success();
-    storeThroughBuffer(value, layout, owner, view, offsets,
-                       getGPUStorageType(element),
-                       [&] { stored = storeElements(); });
-    return stored;
-  }
-  return storeElements();
-}
-
 FailureOr<Value> GPULowering::buildRuns(
     const LinearLayout &layout, VectorType type, int64_t run,
     function_ref<FailureOr<Value>(int64_t, ArrayRef<Value>)> load) {
@@ -623,19 +558,16 @@ Value GPULowering::loadRunElements(Value view, ArrayRef<Value> at, Value count,
   return part;
 }
 
-FailureOr<Value> GPULowering::loadRuns(Operation *op, Value view,
-                                       ArrayRef<Value> offsets,
-                                       const LinearLayout &layout,
-                                       VectorType type, Value pad, Value rows,
-                                       const LinearLayout &rowsLayout) {
-  Type element = type.getElementType();
-  unsigned bits = element.getIntOrFloatBitWidth();
+std::optional<GPULowering::ViewRuns>
+GPULowering::viewRuns(Value view, ArrayRef<Value> offsets,
+                      const LinearLayout &layout, VectorType type) {
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
   if (layout.getRank() != 2 || bits % 8)
-    return Value();
+    return std::nullopt;
   int64_t bytes = bits / 8;
   int64_t run = contiguousRowRun(layout, Swizzle{}, bits);
   if (run < 2 || run * bytes < 4)
-    return Value();
+    return std::nullopt;
   unsigned rank = cast<MemRefType>(view.getType()).getRank();
   Value rowsDim = memref::DimOp::create(builder, loc, view, rank - 2);
   Value colsDim = memref::DimOp::create(builder, loc, view, rank - 1);
@@ -648,6 +580,21 @@ FailureOr<Value> GPULowering::loadRuns(Operation *op, Value view,
           builder, loc, arith::CmpIPredicate::eq,
           arith::RemSIOp::create(builder, loc, offsets[rank - 1], index(run)),
           index(0)));
+  return ViewRuns{run, bytes, rowsDim, colsDim, direct};
+}
+
+FailureOr<Value> GPULowering::loadRuns(Operation *op, Value view,
+                                       ArrayRef<Value> offsets,
+                                       const LinearLayout &layout,
+                                       VectorType type, Value pad, Value rows,
+                                       const LinearLayout &rowsLayout) {
+  std::optional<ViewRuns> runs = viewRuns(view, offsets, layout, type);
+  if (!runs)
+    return Value();
+  int64_t run = runs->run, bytes = runs->bytes;
+  Value rowsDim = runs->rows, colsDim = runs->cols, direct = runs->direct;
+  unsigned rank = cast<MemRefType>(view.getType()).getRank();
+  Type element = type.getElementType();
   auto runType = VectorType::get({run}, element);
   return buildRuns(
       layout, type, run,
