@@ -275,8 +275,9 @@ for shape in "${attentions[@]}"; do
 done
 for shape in "${moes[@]}"; do
   read -r t e topk hid inter <<< "$shape"
+  # Routed uniformly over every expert, as the peers route.
   ours[moe:$t:$e:$topk:$hid:$inter]=$(tessera_ms moe --tokens=$t \
-    --experts=$e --topk=$topk --hidden=$hid --inter=$inter)
+    --experts=$e --topk=$topk --hidden=$hid --inter=$inter --routed-experts=$e)
   cases+=("moe:$t:$e:$topk:$hid:$inter")
 done
 peers=$(mktemp)

@@ -99,6 +99,7 @@ public:
       : suffix(std::move(suffix)), scheme(scheme),
         activationBlock(activationBlock), tokens(flags.get("tokens", 100)),
         experts(flags.get("experts", 8)), topk(flags.get("topk", 2)),
+        routedExperts(flags.get("routed-experts", (experts + 1) / 2)),
         hidden(flags.get("hidden", 128)), inter(flags.get("inter", 128)),
         x({tokens, hidden}, 2), w13({experts, 2 * inter, hidden}, 2),
         w2({experts, hidden, inter}, 2), out({tokens, hidden}, 4) {}
@@ -106,6 +107,10 @@ public:
   bool valid(std::string &why) const override {
     if (topk < 1 || topk > experts) {
       why = "--topk must be between 1 and --experts";
+      return false;
+    }
+    if (routedExperts < 1 || routedExperts > experts) {
+      why = "--routed-experts must be between 1 and --experts";
       return false;
     }
     return tokens > 0 && hidden > 0 && inter > 0;
@@ -138,13 +143,14 @@ public:
     fillScaledBF16(w13, rng, spread(experts * 2 * inter, 0.2f), {});
     fillScaledBF16(w2, rng, spread(experts * hidden, 0.2f), {});
     // Router: softmax over logits, top-k, weights renormalized. Experts
-    // past the first half get low logits so some receive no token.
+    // past the first --routed-experts (half by default) get low logits, so
+    // that they receive tokens only where top-k needs more experts.
     topkIds.assign(tokens * topk, 0);
     topkWeights.assign(tokens * topk, 0.0f);
     for (int64_t t = 0; t < tokens; ++t) {
       std::vector<double> p(experts);
       for (int64_t e = 0; e < experts; ++e)
-        p[e] = std::exp(3.0 * dist(rng) - (e >= (experts + 1) / 2 ? 50.0 : 0));
+        p[e] = std::exp(3.0 * dist(rng) - (e >= routedExperts ? 50.0 : 0));
       std::vector<int64_t> order(experts);
       std::iota(order.begin(), order.end(), 0);
       std::partial_sort(order.begin(), order.begin() + topk, order.end(),
@@ -331,7 +337,7 @@ private:
   std::string suffix;
   std::optional<tessera::WeightQuantization> scheme;
   int64_t activationBlock;
-  int64_t tokens, experts, topk, hidden, inter;
+  int64_t tokens, experts, topk, routedExperts, hidden, inter;
   Tensor x, w13, w2, out;
   tessera_view gateView{}, upView{};
   std::unique_ptr<QuantizedExperts> gate, up, down;

@@ -54,7 +54,7 @@ static int usage(const char *message) {
       "--heads --kv-heads "
       "--seq-q --seq-kv --causal=0|1;\n"
       "  MoE (also quantized): --tokens --experts --topk --hidden "
-      "--inter\n"
+      "--inter --routed-experts (default: half the experts)\n"
       "   or: tessera-run BUNDLE --compare=host|emu [--kernel=NAME] "
       "--grid=X[,Y[,Z]] --view=I:D0xD1... --scalar=I:VALUE "
       "[--device=emu|cuda|hip] [--chip=CHIP] [--races]\n",
@@ -68,8 +68,9 @@ constexpr int64_t kMaxExtent = int64_t(1) << 24;
 
 static int run(int argc, char **argv) {
   static const std::set<std::string> shapeFlags = {
-      "m",      "n",      "k",      "batch",   "heads", "kv-heads", "seq-q",
-      "seq-kv", "causal", "tokens", "experts", "topk",  "hidden",   "inter"};
+      "m",        "n",     "k",      "batch",  "heads",
+      "kv-heads", "seq-q", "seq-kv", "causal", "tokens",
+      "experts",  "topk",  "hidden", "inter",  "routed-experts"};
   std::string bundle, kernel, device, chip;
   bool check = false, bench = false;
   int64_t threads = -1, seed = 1, iters = 10;
@@ -201,8 +202,10 @@ static int run(int argc, char **argv) {
   }
   std::unique_ptr<Problem> problem = makeProblem(kernel, Flags(values));
   if (!problem) {
-    std::fprintf(stderr, "tessera-run: no reference for kernel '%s'\n",
-                 kernel.c_str());
+    // A known kernel's flags were invalid, and said so.
+    if (!isKnownKernel(kernel))
+      std::fprintf(stderr, "tessera-run: no reference for kernel '%s'\n",
+                   kernel.c_str());
     return 1;
   }
   std::mt19937 rng(static_cast<uint32_t>(seed));
