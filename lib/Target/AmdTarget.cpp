@@ -9,6 +9,7 @@
 
 #include "tessera/Target/AmdTarget.h"
 #include "tessera/Target/HostTarget.h"
+#include "tessera/Target/OccupancyGoals.h"
 #include "tessera/Target/TargetInfo.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -176,28 +177,35 @@ tessera::serializeToHsaco(ModuleOp module, StringRef chip,
           goals[info.name] = *goal;
   // Ask for the goals; keep those the backend met without new spills or
   // scratch, and compile again with only those if some were missed.
-  while (!goals.empty()) {
-    FailureOr<std::string> raised = compileHsaco(loc, bitcode, chip, goals);
+  struct Raised {
+    std::string hsaco;
+    std::vector<AmdKernelResources> resources;
+  };
+  auto compile =
+      [&](const llvm::StringMap<int64_t> &asked) -> FailureOr<Raised> {
+    FailureOr<std::string> raised = compileHsaco(loc, bitcode, chip, asked);
     if (failed(raised))
       return failure();
     auto after = readHsacoResources(loc, *raised);
     if (failed(after))
       return failure();
-    llvm::StringMap<int64_t> met;
-    for (const auto &[name, goal] : goals) {
-      const AmdKernelResources *was = findResources(resources, name);
-      const AmdKernelResources *now = findResources(*after, name);
-      if (was && now && now->wavesPerSimd >= goal &&
-          now->vgprSpills <= was->vgprSpills &&
-          now->sgprSpills <= was->sgprSpills &&
-          now->scratchBytes <= was->scratchBytes)
-        met[name] = goal;
-    }
-    if (met.size() == goals.size()) {
-      resources = std::move(*after);
-      return raised;
-    }
-    goals = std::move(met);
+    return Raised{std::move(*raised), std::move(*after)};
+  };
+  auto met = [&](Raised &raised, StringRef name, int64_t goal) {
+    const AmdKernelResources *was = findResources(resources, name);
+    const AmdKernelResources *now = findResources(raised.resources, name);
+    return was && now && now->wavesPerSimd >= goal &&
+           now->vgprSpills <= was->vgprSpills &&
+           now->sgprSpills <= was->sgprSpills &&
+           now->scratchBytes <= was->scratchBytes;
+  };
+  FailureOr<std::optional<Raised>> raised =
+      compileForGoals<Raised>(std::move(goals), compile, met);
+  if (failed(raised))
+    return failure();
+  if (*raised) {
+    resources = std::move((*raised)->resources);
+    hsaco = std::move((*raised)->hsaco);
   }
   return hsaco;
 }

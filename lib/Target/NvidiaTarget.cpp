@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Target/NvidiaTarget.h"
+#include "tessera/Target/OccupancyGoals.h"
 
 #include "TempFile.h"
 
@@ -264,31 +265,38 @@ tessera::assembleCubin(Location loc, std::string &ptx, StringRef chip,
           goals[k->kernel] = *goal;
   // Ask for the goals; keep those ptxas met without new spills or a larger
   // stack frame, and assemble again with only those if some were missed.
-  while (!goals.empty()) {
-    std::string capped = withMinBlocksPerSm(ptx, goals);
-    std::vector<KernelResources> cappedResources;
-    FailureOr<std::string> cappedCubin =
-        runPtxas(loc, capped, chip, ptxas, cappedResources);
-    if (failed(cappedCubin))
+  struct Capped {
+    std::string ptx, cubin;
+    std::vector<KernelResources> resources;
+  };
+  auto compile =
+      [&](const llvm::StringMap<int64_t> &asked) -> FailureOr<Capped> {
+    Capped capped{withMinBlocksPerSm(ptx, asked), "", {}};
+    FailureOr<std::string> cubin =
+        runPtxas(loc, capped.ptx, chip, ptxas, capped.resources);
+    if (failed(cubin))
       return failure();
-    withOccupancy(cappedResources);
-    llvm::StringMap<int64_t> met;
-    for (const auto &[name, goal] : goals) {
-      const KernelResources *before = findResources(resources, name);
-      const KernelResources *after = findResources(cappedResources, name);
-      if (before && after && after->occupancy &&
-          after->occupancy->blocks >= goal &&
-          after->spillStoreBytes <= before->spillStoreBytes &&
-          after->spillLoadBytes <= before->spillLoadBytes &&
-          after->stackBytes <= before->stackBytes)
-        met[name] = goal;
-    }
-    if (met.size() == goals.size()) {
-      ptx = std::move(capped);
-      resources = std::move(cappedResources);
-      return advise(cappedCubin);
-    }
-    goals = std::move(met);
+    capped.cubin = std::move(*cubin);
+    withOccupancy(capped.resources);
+    return capped;
+  };
+  auto met = [&](Capped &capped, StringRef name, int64_t goal) {
+    const KernelResources *before = findResources(resources, name);
+    const KernelResources *after = findResources(capped.resources, name);
+    return before && after && after->occupancy &&
+           after->occupancy->blocks >= goal &&
+           after->spillStoreBytes <= before->spillStoreBytes &&
+           after->spillLoadBytes <= before->spillLoadBytes &&
+           after->stackBytes <= before->stackBytes;
+  };
+  FailureOr<std::optional<Capped>> raised =
+      compileForGoals<Capped>(std::move(goals), compile, met);
+  if (failed(raised))
+    return failure();
+  if (*raised) {
+    ptx = std::move((*raised)->ptx);
+    resources = std::move((*raised)->resources);
+    cubin = std::move((*raised)->cubin);
   }
   return advise(cubin);
 }

@@ -215,6 +215,11 @@ private:
                                         mlir::VectorType type, mlir::Value pad,
                                         mlir::Value rows,
                                         const LinearLayout &rowsLayout);
+  /// The view indices of element `e` of a run from `at` (its last index
+  /// the run's first column) and whether it is one of the run's first
+  /// `count` (inside the view).
+  std::pair<llvm::SmallVector<mlir::Value>, mlir::Value>
+  runElement(llvm::ArrayRef<mlir::Value> at, mlir::Value count, int64_t e);
   /// The `run` elements of a view row from `at` (its last index the first
   /// column) one by one, `pad` from the `count`-th on.
   mlir::Value loadRunElements(mlir::Value view, llvm::ArrayRef<mlir::Value> at,

@@ -535,19 +535,24 @@ FailureOr<Value> GPULowering::buildRuns(
   return result;
 }
 
+std::pair<SmallVector<Value>, Value>
+GPULowering::runElement(ArrayRef<Value> at, Value count, int64_t e) {
+  SmallVector<Value> index(at);
+  index.back() = arith::AddIOp::create(builder, loc, at.back(), this->index(e));
+  return {index, arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                       this->index(e), count)};
+}
+
 Value GPULowering::loadRunElements(Value view, ArrayRef<Value> at, Value count,
                                    int64_t run, Value pad) {
   auto type = VectorType::get({run}, pad.getType());
   Value part =
       arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
-  SmallVector<Value> index(at);
   for (int64_t e = 0; e < run; ++e) {
-    index.back() =
-        arith::AddIOp::create(builder, loc, at.back(), this->index(e));
+    std::pair<SmallVector<Value>, Value> element = runElement(at, count, e);
+    SmallVector<Value> &index = element.first;
     auto read = scf::IfOp::create(
-        builder, loc,
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                              this->index(e), count),
+        builder, loc, element.second,
         [&](OpBuilder &b, Location l) {
           scf::YieldOp::create(
               b, l, memref::LoadOp::create(b, l, view, index).getResult());

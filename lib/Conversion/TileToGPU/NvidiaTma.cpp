@@ -463,6 +463,21 @@ SmallVector<Value, 4> GPULowering::registerFragment(Value a, int64_t row,
   return words;
 }
 
+/// Inline PTX with side effects (in NVVM's own operand format): its one
+/// result of `type`.
+static Value inlinePtx(OpBuilder &b, Location loc, Type type,
+                       ValueRange operands, StringRef text,
+                       StringRef constraints) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, type, operands, text, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+
 Value GPULowering::registerWgmma(Type fragment, Value d, ArrayRef<Value> a,
                                  Value descB, int64_t n, bool bf16,
                                  bool kMajorB) {
@@ -509,14 +524,7 @@ Value GPULowering::registerWgmma(Type fragment, Value d, ArrayRef<Value> a,
   auto i32 = builder.getI32Type();
   for (int64_t value : {1, 1, 1, kMajorB ? 0 : 1})
     operands.push_back(arith::ConstantIntOp::create(builder, loc, i32, value));
-  return LLVM::InlineAsmOp::create(
-             builder, loc, fragment, operands, text, constraints,
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             LLVM::AsmDialectAttr::get(builder.getContext(),
-                                       LLVM::AsmDialect::AD_ATT),
-             /*operand_attrs=*/ArrayAttr())
-      .getResult(0);
+  return inlinePtx(builder, loc, fragment, operands, text, constraints);
 }
 
 SmallVector<Value> GPULowering::waitWgmma(int64_t pending,
@@ -539,14 +547,7 @@ SmallVector<Value> GPULowering::waitWgmma(int64_t pending,
     cs << (i ? "," : "") << i;
   auto type = LLVM::LLVMStructType::getLiteral(
       builder.getContext(), SmallVector<Type>(count, builder.getF32Type()));
-  Value waited = LLVM::InlineAsmOp::create(
-                     builder, loc, type, accumulators, text, constraints,
-                     /*has_side_effects=*/true, /*is_align_stack=*/false,
-                     LLVM::tailcallkind::TailCallKind::None,
-                     LLVM::AsmDialectAttr::get(builder.getContext(),
-                                               LLVM::AsmDialect::AD_ATT),
-                     /*operand_attrs=*/ArrayAttr())
-                     .getResult(0);
+  Value waited = inlinePtx(builder, loc, type, accumulators, text, constraints);
   SmallVector<Value> values;
   for (int64_t i = 0; i < count; ++i)
     values.push_back(LLVM::ExtractValueOp::create(builder, loc, waited, i));

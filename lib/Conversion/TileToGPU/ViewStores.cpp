@@ -62,14 +62,9 @@ bool GPULowering::storeRuns(Value value, const LinearLayout &layout,
     // Rows not aligned, a run across the view's edge or outside it: the
     // elements before the edge one by one.
     builder.setInsertionPointToStart(split.elseBlock());
-    SmallVector<Value> index(at);
     for (int64_t e = 0; e < run; ++e) {
-      index.back() =
-          arith::AddIOp::create(builder, loc, at.back(), this->index(e));
-      auto one = scf::IfOp::create(
-          builder, loc,
-          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                                this->index(e), count));
+      auto [index, inside] = runElement(at, count, e);
+      auto one = scf::IfOp::create(builder, loc, inside);
       OpBuilder::InsertionGuard inner(builder);
       builder.setInsertionPointToStart(one.thenBlock());
       memref::StoreOp::create(builder, loc,

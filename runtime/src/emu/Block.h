@@ -122,11 +122,12 @@ struct Warpgroup {
   /// The 16-byte chunks of shared memory the wgmmas issued since the last
   /// commit read (open) and those of each committed group that not every
   /// thread of the warpgroup has waited for yet (oldest first, the first
-  /// numbered `retired`), and per chunk how many of those reads there are:
-  /// until then the chunks must not be written.
+  /// numbered `retired`: `retired + groups.size()` have been committed),
+  /// and per chunk how many of those reads there are: until then the
+  /// chunks must not be written.
   std::vector<int32_t> open;
   std::deque<std::vector<int32_t>> groups;
-  uint64_t committed = 0, retired = 0;
+  uint64_t retired = 0;
   std::vector<uint16_t> readers;
   /// Per thread: the groups it committed and the groups it waited for.
   uint64_t commits[128] = {}, waited[128] = {};

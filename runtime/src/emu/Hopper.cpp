@@ -303,10 +303,9 @@ void emuCommitGroup() {
   Warpgroup *w = warpgroup();
   if (!w)
     return;
-  if (++w->commits[block->running->tid % 128] > w->committed) {
+  if (++w->commits[block->running->tid % 128] > w->retired + w->groups.size()) {
     w->groups.push_back(std::move(w->open));
     w->open.clear();
-    ++w->committed;
   }
 }
 
