@@ -86,6 +86,14 @@ LinearLayout atoms::wgmmaAccumulator(int64_t n) {
   return LinearLayout({64, n}, regs, rowGroupLanes(2), {{16, 0}, {32, 0}});
 }
 
+LinearLayout atoms::wgmmaA8() {
+  // Register fragment of wgmma.m64nNk32 for 8-bit A: a0..a15 of lane l of
+  // warp w at row 16w + g (+8 for a4..a7, a12..a15), column 4t + (e % 4)
+  // (+16 for a8..a15).
+  return mmaM16N8K32A().withShape({64, 32}).withBases(LinearLayout::Warp,
+                                                      {{16, 0}, {32, 0}});
+}
+
 LinearLayout atoms::mfma32x32A(int64_t k) {
   assert((k == 8 || k == 16) && "MFMA 32x32 K");
   // A[i][k]: lane 32 (k / (K / 2)) + i, element k % (K / 2).

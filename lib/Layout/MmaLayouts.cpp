@@ -49,10 +49,9 @@ static std::optional<WarpGrid> chooseWarpGrid(int64_t m, int64_t n,
   return best;
 }
 
-std::optional<WgmmaLayouts> tessera::getWgmmaLayouts(int64_t m, int64_t n,
-                                                     int64_t k,
-                                                     int64_t numWarps,
-                                                     std::string *why) {
+std::optional<WgmmaLayouts>
+tessera::getWgmmaLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
+                         std::string *why, unsigned elementBits) {
   auto fail = [&](const std::string &message) -> std::optional<WgmmaLayouts> {
     if (why)
       *why = message;
@@ -69,12 +68,12 @@ std::optional<WgmmaLayouts> tessera::getWgmmaLayouts(int64_t m, int64_t n,
                 " warpgroups cannot each take whole 64-row blocks of " +
                 std::to_string(m) + " rows");
   if (n < 64 || n > 256)
-    return fail("wgmma from 128-byte swizzled tiles needs 64 <= N <= 256, "
-                "not " +
+    return fail("wgmma from swizzled tiles needs 64 <= N <= 256, not " +
                 std::to_string(n));
+  // Rows along K of 64 bytes (64-byte swizzle, 8-bit) or of whole
+  // 128-byte swizzle rows.
   if (k % 64)
-    return fail("wgmma from 128-byte swizzled tiles needs K a multiple of "
-                "64, not " +
+    return fail("wgmma from swizzled tiles needs K a multiple of 64, not " +
                 std::to_string(k));
   WgmmaLayouts l;
   l.warpgroups = groups;
@@ -88,8 +87,18 @@ std::optional<WgmmaLayouts> tessera::getWgmmaLayouts(int64_t m, int64_t n,
         .withBases(LinearLayout::Warp, steps(0, 64, 64 * groups));
   };
   l.c = tiled(n);
-  if (k <= 256)
+  if (k > 256)
+    return l;
+  if (elementBits == 16) {
     l.a = tiled(k);
+    return l;
+  }
+  // 8-bit A: the m64k32 fragment, its K steps, then as the accumulator.
+  l.a = atoms::wgmmaA8()
+            .withShape({m, k})
+            .withBases(LinearLayout::Register, steps(1, 32, k))
+            .withBases(LinearLayout::Register, steps(0, 64 * groups, m))
+            .withBases(LinearLayout::Warp, steps(0, 64, 64 * groups));
   return l;
 }
 

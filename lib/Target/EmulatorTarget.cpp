@@ -119,8 +119,9 @@ LogicalResult EmulatorRewrite::rewriteWgmma() {
   // the tied inputs), descriptor A, descriptor B, scale-d (a predicate),
   // then the immediates scale-a, scale-b, trans-a, trans-b; the lowering
   // prints the register-A form alike, with four A registers in place of
-  // descriptor A and no trans-a. The call becomes one to the emulator's
-  // warpgroup collective with the accumulators (and A registers) in memory.
+  // descriptor A and no trans-a, and the 8-bit register-A form (k32, e4m3)
+  // also without trans-b. The call becomes one to the emulator's warpgroup
+  // collective with the accumulators (and A registers) in memory.
   llvm::Regex shared("^\\{\\.reg\\.predp;setp\\.ne\\.b32p,\\$([0-9]+),0;"
                      "wgmma\\.mma_async\\.sync\\.aligned\\.m64n([0-9]+)k16"
                      "\\.f32\\.(bf16|f16)\\.(bf16|f16)\\{[$0-9,]*\\},"
@@ -132,6 +133,12 @@ LogicalResult EmulatorRewrite::rewriteWgmma() {
       "\\.f32\\.(bf16|f16)\\.(bf16|f16)\\{[$0-9,]*\\},"
       "\\{\\$([0-9]+),\\$([0-9]+),\\$([0-9]+),\\$([0-9]+)\\},"
       "\\$([0-9]+),p,\\$([0-9]+),\\$([0-9]+),\\$([0-9]+);\\}$");
+  llvm::Regex registers8(
+      "^\\{\\.reg\\.predp;setp\\.ne\\.b32p,\\$([0-9]+),0;"
+      "wgmma\\.mma_async\\.sync\\.aligned\\.m64n([0-9]+)k32"
+      "\\.f32\\.(e4m3)\\.(e4m3)\\{[$0-9,]*\\},"
+      "\\{\\$([0-9]+),\\$([0-9]+),\\$([0-9]+),\\$([0-9]+)\\},"
+      "\\$([0-9]+),p,\\$([0-9]+),\\$([0-9]+);\\}$");
   // The lowering's wait_group whose outputs are the accumulators, tied to
   // its inputs (a comment names them).
   llvm::Regex wait("^//waitfortheaccumulators(\\$[0-9]+)*"
@@ -177,7 +184,8 @@ LogicalResult EmulatorRewrite::rewriteWgmma() {
       continue;
     }
     bool registerA = !shared.match(text, &m);
-    if (registerA && !registers.match(text, &m))
+    bool eightBit = registerA && registers8.match(text, &m);
+    if (registerA && !eightBit && !registers.match(text, &m))
       continue; // reported as unsupported inline asm below
     unsigned n = 0;
     if (m[2].getAsInteger(10, n) || m[3] != m[4])
@@ -195,6 +203,9 @@ LogicalResult EmulatorRewrite::rewriteWgmma() {
     llvm::ArrayRef<std::pair<unsigned, unsigned>> operands =
         registerA ? llvm::ArrayRef(registerOperands)
                   : llvm::ArrayRef(sharedOperands);
+    // The 8-bit form ends at scale-b.
+    if (eightBit)
+      operands = operands.drop_back();
     bool expected = call->arg_size() == count + operands.size();
     for (auto [group, j] : operands)
       expected &= m[group] == std::to_string(2 * count + j);
@@ -227,6 +238,11 @@ LogicalResult EmulatorRewrite::rewriteWgmma() {
     for (unsigned i = first; i < call->arg_size(); ++i) {
       args.push_back(call->getArgOperand(i));
       params.push_back(call->getArgOperand(i)->getType());
+    }
+    if (eightBit) {
+      // trans-b 0: B is K-major.
+      args.push_back(b.getInt32(0));
+      params.push_back(i32);
     }
     args.push_back(b.getInt32(n));
     params.push_back(i32);

@@ -244,7 +244,8 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
       // Operands in shared memory stay there (their loads keep a
       // placeholder layout and emit no code); an A in registers takes the
       // register fragments, the accumulator wgmma's.
-      std::optional<WgmmaLayouts> l = getWgmmaLayouts(m, n, k, numWarps, &why);
+      std::optional<WgmmaLayouts> l = getWgmmaLayouts(
+          m, n, k, numWarps, &why, element.getIntOrFloatBitWidth());
       mma.setKind(tile::MmaKind::wgmma);
       bool registerA = isRegisterA(mma);
       for (Value operand : {mma.getA(), mma.getB()}) {
@@ -305,15 +306,29 @@ std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
   // A is read K-major; B N-major, or K-major when stored transposed.
   if (mma.getTransposeA())
     return "a transposed A operand is not supported yet";
+  Type element = a.getElementType();
+  auto b = cast<RankedTensorType>(mma.getB().getType());
+  bool fp8 = isa<Float8E4M3FNType>(element);
+  if (!element.isBF16() && !element.isF16() && !fp8)
+    return "wgmma on " + std::to_string(element.getIntOrFloatBitWidth()) +
+           "-bit integers is not supported yet";
   if (!cast<RankedTensorType>(mma.getAcc().getType()).getElementType().isF32())
     return "the accumulator is not f32";
-  if (!a.getElementType().isBF16() && !a.getElementType().isF16())
-    return "8-bit wgmma is not supported yet";
-  auto b = cast<RankedTensorType>(mma.getB().getType());
+  if (fp8) {
+    // PTX: 8-bit wgmma takes no transpose immediates; both operands are
+    // K-major.
+    if (!mma.getTransposeB())
+      return "8-bit wgmma reads B K-major only, and B is stored [K, N] "
+             "(no transpose_b)";
+    if (!isRegisterA(mma))
+      return "8-bit wgmma with A read from shared memory is not supported "
+             "yet";
+  }
   int64_t m = a.getDimSize(0), k = a.getDimSize(1),
           n = b.getDimSize(mma.getTransposeB() ? 0 : 1);
   std::string why;
-  std::optional<WgmmaLayouts> l = getWgmmaLayouts(m, n, k, numWarps, &why);
+  std::optional<WgmmaLayouts> l =
+      getWgmmaLayouts(m, n, k, numWarps, &why, element.getIntOrFloatBitWidth());
   if (!l)
     return why;
   if (m > 256 || k > 256 || n > 256)
@@ -359,7 +374,8 @@ std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
     }
   }
   // getWgmmaLayouts' K (a multiple of 64) and N (at least 64, a power of
-  // two) make every stored row whole 128-byte swizzle rows.
+  // two) make every stored row whole 128-byte swizzle rows, or 64-byte
+  // rows (8-bit K-major B with K = 64) that TMA swizzles over 64 bytes.
   return "";
 }
 

@@ -112,12 +112,15 @@ struct TileLayoutReportPass
         return;
       if (tile::TileDialect::TmaAttrHelper(op->getContext())
               .isAttrPresent(alloc)) {
-        // sm_90a: the layout TMA writes and wgmma reads.
+        // sm_90a: the layout TMA writes and wgmma reads: 128-byte panels,
+        // or narrower rows swizzled over their own bytes.
+        int64_t rowBytes = shape[1] * bytes;
+        int64_t span = rowBytes % 128 == 0 ? 128 : rowBytes;
         InFlightDiagnostic remark =
             alloc.emitRemark()
-            << "shared " << name(alloc) << ": 128-byte swizzle in "
-            << shape[1] * bytes / 128
-            << " panel(s) of 128-byte rows, 1024-byte aligned; written by "
+            << "shared " << name(alloc) << ": " << span << "-byte swizzle in "
+            << rowBytes / span << " panel(s) of " << span
+            << "-byte rows, 1024-byte aligned; written by "
                "bulk tensor copies (TMA) onto mbarriers";
         for (Operation *user : alloc->getUsers())
           if (auto load = dyn_cast<tile::LoadOp>(user)) {

@@ -58,7 +58,7 @@ bool parseArgument(const std::string &arg, ArgSpec &spec) {
 }
 
 /// Parses `tmap:<arg>:<cols>x<rows>` of a 2-D or 3-D view argument, a box
-/// row of 128 bytes and at most 256 rows.
+/// row of one swizzle span (128, 64 or 32 bytes) and at most 256 rows.
 bool parseTensorMap(const std::string &token, KernelEntry &kernel) {
   unsigned long arg = 0, cols = 0, rows = 0;
   char x = 0;
@@ -70,7 +70,8 @@ bool parseTensorMap(const std::string &token, KernelEntry &kernel) {
   const ArgSpec &spec = kernel.specs[arg];
   size_t bytes = scalarBytes(spec.element);
   if (!spec.view || spec.rank < 2 || spec.rank > 3 || !bytes ||
-      cols * bytes != 128 || rows < 1 || rows > 256)
+      (cols * bytes != 128 && cols * bytes != 64 && cols * bytes != 32) ||
+      rows < 1 || rows > 256)
     return false;
   kernel.tensorMaps.push_back(
       {arg, static_cast<uint32_t>(cols), static_cast<uint32_t>(rows)});
@@ -241,7 +242,8 @@ tessera_status tessera::runtime::readBundle(std::string_view data,
                       "or scalar:<type> arguments, scalars integers or "
                       "floats of at most 64 bits, then "
                       "tmap:<arg>:<cols>x<rows> tensor maps of 2-D or 3-D "
-                      "views with 128-byte box rows, then at most one "
+                      "views with box rows of 128, 64 or 32 bytes, then at "
+                      "most one "
                       "cluster:<x>x<y>x<z> of at most 16 blocks)");
     images.push_back(std::move(image));
     at += (size + 7) / 8 * 8;

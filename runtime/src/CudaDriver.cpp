@@ -186,17 +186,20 @@ int launchClusters(void *function, tessera_grid grid, const uint32_t cluster[3],
 
 int encodeTensorMap(void *map, const LaunchArgs::TensorMap &tensor) {
   // CU_TENSOR_MAP_DATA_TYPE_UINT8/16/32/64 by element size (the bits are
-  // copied, zero filled outside the tensor), no interleave, 128-byte
-  // swizzle, 128-byte L2 promotion, zero fill.
+  // copied, zero filled outside the tensor), no interleave, the swizzle a
+  // box row spans (CU_TENSOR_MAP_SWIZZLE_128B, 64B or 32B: the lowering
+  // sizes box rows so), 128-byte L2 promotion, zero fill.
   int type = tensor.elementBytes == 1   ? 0
              : tensor.elementBytes == 2 ? 1
              : tensor.elementBytes == 4 ? 2
                                         : 4;
+  unsigned rowBytes = tensor.box[0] * tensor.elementBytes;
+  int swizzle = rowBytes == 128 ? 3 : rowBytes == 64 ? 2 : 1;
   const unsigned elementStrides[3] = {1, 1, 1};
   return driver.cuTensorMapEncodeTiled(
       map, type, tensor.rank, const_cast<void *>(tensor.base), tensor.dims,
-      tensor.strideBytes, tensor.box, elementStrides, /*interleave=*/0,
-      /*swizzle=*/3, /*l2Promotion=*/2, /*oobFill=*/0);
+      tensor.strideBytes, tensor.box, elementStrides, /*interleave=*/0, swizzle,
+      /*l2Promotion=*/2, /*oobFill=*/0);
 }
 int allocate(void **data, size_t bytes) {
   CUdeviceptr pointer = 0;

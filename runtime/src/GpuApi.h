@@ -64,9 +64,9 @@ struct GpuApi {
   int (*eventElapsedMs)(float *milliseconds, void *start, void *end);
   int (*eventDestroy)(void *event);
 
-  /// Encodes a 2-D or 3-D tiled tensor map with 128-byte swizzling and zero
-  /// fill into `map` (128 bytes, 64-byte aligned); null where the driver has no
-  /// tensor maps (HIP, CUDA before 12).
+  /// Encodes a 2-D or 3-D tiled tensor map with the swizzle its box rows
+  /// span (128, 64 or 32 bytes) and zero fill into `map` (128 bytes, 64-byte
+  /// aligned); null where the driver has no tensor maps (HIP, CUDA before 12).
   int (*encodeTensorMap)(void *map, const LaunchArgs::TensorMap &tensor);
   /// "CUDA_ERROR_OUT_OF_MEMORY: out of memory".
   std::string (*describe)(int result);

@@ -165,9 +165,29 @@ module attributes {tile.target = "sm_90a"} {
     %a = tile.load %s : !tile.shared<64x32xbf16> -> tensor<64x32xbf16>
     %b = tile.load %t : !tile.shared<32x64xbf16> -> tensor<32x64xbf16>
     %z = arith.constant dense<0.0> : tensor<64x64xf32>
-    // expected-error @below {{'tile.mma' op cannot run as wgmma: wgmma from 128-byte swizzled tiles needs K a multiple of 64, not 32}}
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: wgmma from swizzled tiles needs K a multiple of 64, not 32}}
     %d = tile.mma %a, %b, %z kind wgmma : tensor<64x32xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
     tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %s = tile.alloc_shared : !tile.shared<64x64xbf16>
+    %t = tile.alloc_shared : !tile.shared<64x32xbf16>
+    tile.copy %A[%c0, %c0] -> %s : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+    tile.copy %A[%c0, %c0] -> %t : !tile.view<?x?xbf16> -> !tile.shared<64x32xbf16>
+    tile.barrier
+    %a = tile.load %s : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
+    %b = tile.load %t : !tile.shared<64x32xbf16> -> tensor<64x32xbf16>
+    %z = arith.constant dense<0.0> : tensor<64x32xf32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: wgmma from swizzled tiles needs 64 <= N <= 256, not 32}}
+    %d = tile.mma %a, %b, %z kind wgmma : tensor<64x64xbf16>, tensor<64x32xbf16> -> tensor<64x32xf32>
+    tile.store %d -> %C[%c0, %c0] : tensor<64x32xf32> -> !tile.view<?x?xf32>
     tile.return
   }
 }
@@ -286,22 +306,59 @@ module attributes {tile.target = "sm_90a"} {
 
 // -----
 
-// fp8 MMAs multiply their codes decoded to bf16 with mma.sync: wgmma's
-// 8-bit forms are not used yet.
+// 8-bit wgmma (m64nNk32) reads B K-major only: B must be stored [N, K].
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xf8E4M3FN>, %B: !tile.view<?x?xf8E4M3FN>, %C: !tile.view<?x?xf32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %sb = tile.alloc_shared : !tile.shared<64x64xf8E4M3FN>
+    tile.copy %B[%c0, %c0] -> %sb : !tile.view<?x?xf8E4M3FN> -> !tile.shared<64x64xf8E4M3FN>
+    tile.barrier
+    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+    %b = tile.load %sb : !tile.shared<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: 8-bit wgmma reads B K-major only, and B is stored [K, N] (no transpose_b)}}
+    %d = tile.mma %a, %b, %z kind wgmma : tensor<64x64xf8E4M3FN>, tensor<64x64xf8E4M3FN> -> tensor<64x64xf32>
+    tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}
+
+// -----
+
+// 8-bit wgmma reads A from registers only so far.
 module attributes {tile.target = "sm_90a"} {
   tile.kernel @k(%A: !tile.view<?x?xf8E4M3FN>, %B: !tile.view<?x?xf8E4M3FN>, %C: !tile.view<?x?xf32>) threads(128) {
     %c0 = arith.constant 0 : index
     %sa = tile.alloc_shared : !tile.shared<64x64xf8E4M3FN>
-    %sb = tile.alloc_shared : !tile.shared<64x64xf8E4M3FN>
     tile.copy %A[%c0, %c0] -> %sa : !tile.view<?x?xf8E4M3FN> -> !tile.shared<64x64xf8E4M3FN>
+    %sb = tile.alloc_shared : !tile.shared<64x64xf8E4M3FN>
     tile.copy %B[%c0, %c0] -> %sb : !tile.view<?x?xf8E4M3FN> -> !tile.shared<64x64xf8E4M3FN>
     tile.barrier
     %a = tile.load %sa : !tile.shared<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
     %b = tile.load %sb : !tile.shared<64x64xf8E4M3FN> -> tensor<64x64xf8E4M3FN>
     %z = arith.constant dense<0.0> : tensor<64x64xf32>
-    // expected-error @below {{'tile.mma' op cannot run as wgmma: 8-bit wgmma is not supported yet}}
-    %d = tile.mma %a, %b, %z kind wgmma : tensor<64x64xf8E4M3FN>, tensor<64x64xf8E4M3FN> -> tensor<64x64xf32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: 8-bit wgmma with A read from shared memory is not supported yet}}
+    %d = tile.mma %a, %b, %z kind wgmma transpose_b : tensor<64x64xf8E4M3FN>, tensor<64x64xf8E4M3FN> -> tensor<64x64xf32>
     tile.store %d -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+    tile.return
+  }
+}
+
+// -----
+
+// int8 MMAs stay mma.sync m16n8k32 (integer wgmma is not built).
+module attributes {tile.target = "sm_90a"} {
+  tile.kernel @k(%A: !tile.view<?x?xi8>, %B: !tile.view<?x?xi8>, %C: !tile.view<?x?xi32>) threads(128) {
+    %c0 = arith.constant 0 : index
+    %sb = tile.alloc_shared : !tile.shared<64x64xi8>
+    tile.copy %B[%c0, %c0] -> %sb : !tile.view<?x?xi8> -> !tile.shared<64x64xi8>
+    tile.barrier
+    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xi8> -> tensor<64x64xi8>
+    %b = tile.load %sb : !tile.shared<64x64xi8> -> tensor<64x64xi8>
+    %z = arith.constant dense<0> : tensor<64x64xi32>
+    // expected-error @below {{'tile.mma' op cannot run as wgmma: wgmma on 8-bit integers is not supported yet}}
+    %d = tile.mma %a, %b, %z kind wgmma transpose_b : tensor<64x64xi8>, tensor<64x64xi8> -> tensor<64x64xi32>
+    tile.store %d -> %C[%c0, %c0] : tensor<64x64xi32> -> !tile.view<?x?xi32>
     tile.return
   }
 }

@@ -312,25 +312,34 @@ TEST(EmulatorMfmaFp8, MatchesTheAtomLayouts) {
   });
 }
 
-class EmulatorWgmma : public ::testing::TestWithParam<bool> {};
+class EmulatorWgmma : public ::testing::TestWithParam<emu::WgmmaType> {};
 
 TEST_P(EmulatorWgmma, MatchesTheAccumulatorAtom) {
-  // wgmma.m64nNk16's accumulator registers (the emulator's table, from the
-  // PTX ISA) against the compiler's atom: thread l = 32 w + lane, register i.
-  bool f16 = GetParam();
+  // wgmma.m64nNk16's (m64nNk32's for e4m3) accumulator registers (the
+  // emulator's table, from the PTX ISA) against the compiler's atom: thread
+  // l = 32 w + lane, register i.
+  emu::WgmmaType type = GetParam();
+  unsigned kSteps = type == emu::WgmmaType::E4M3 ? 32 : 16;
   auto encode = [&](float v) -> uint16_t {
-    return f16 ? tessera::toF16(v) : toBf16(v);
+    switch (type) {
+    case emu::WgmmaType::F16:
+      return tessera::toF16(v);
+    case emu::WgmmaType::E4M3:
+      return tessera::toE4M3(v);
+    default:
+      return toBf16(v);
+    }
   };
   for (unsigned n : {64u, 128u, 256u}) {
     std::mt19937 rng(n);
     std::uniform_int_distribution<int> small(-8, 8);
-    static uint16_t a[64][16], b[16][256];
-    static float A[64][16], B[16][256], C[64][256];
+    static uint16_t a[64][32], b[32][256];
+    static float A[64][32], B[32][256], C[64][256];
     static float c[128][128], d[128][128];
     for (unsigned m = 0; m < 64; ++m)
-      for (unsigned k = 0; k < 16; ++k)
+      for (unsigned k = 0; k < kSteps; ++k)
         a[m][k] = encode(A[m][k] = float(small(rng)));
-    for (unsigned k = 0; k < 16; ++k)
+    for (unsigned k = 0; k < kSteps; ++k)
       for (unsigned j = 0; j < n; ++j)
         b[k][j] = encode(B[k][j] = float(small(rng)));
     LinearLayout lc = atoms::wgmmaAccumulator(n);
@@ -340,12 +349,12 @@ TEST_P(EmulatorWgmma, MatchesTheAccumulatorAtom) {
         c[t][i] = C[x[0]][x[1]] = float(small(rng));
       }
     for (bool accumulate : {true, false}) {
-      emu::wgmmaM64NK16(a, b, n, 1, -1, accumulate, c, d, f16);
+      emu::wgmmaM64N(a, b, n, type, 1, -1, accumulate, c, d);
       for (unsigned t = 0; t < 128; ++t)
         for (unsigned i = 0; i < n / 2; ++i) {
           Coord x = lc.apply(i, t % 32, t / 32);
           float want = accumulate ? C[x[0]][x[1]] : 0.0f;
-          for (unsigned k = 0; k < 16; ++k)
+          for (unsigned k = 0; k < kSteps; ++k)
             want -= A[x[0]][k] * B[k][x[1]];
           ASSERT_EQ(d[t][i], want)
               << "n " << n << " thread " << t << " register " << i;
@@ -354,7 +363,10 @@ TEST_P(EmulatorWgmma, MatchesTheAccumulatorAtom) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Bf16AndF16, EmulatorWgmma, ::testing::Bool());
+INSTANTIATE_TEST_SUITE_P(Bf16F16AndE4M3, EmulatorWgmma,
+                         ::testing::Values(emu::WgmmaType::BF16,
+                                           emu::WgmmaType::F16,
+                                           emu::WgmmaType::E4M3));
 
 TEST(EmulatorWgmmaRegisterA, MatchesTheCompilersFragments) {
   // wgmma's register A (the emulator's gathering, from the PTX ISA) against
@@ -381,7 +393,7 @@ TEST(EmulatorWgmmaRegisterA, MatchesTheCompilersFragments) {
             std::optional<uint64_t> first = la.findRegister({row0, k0});
             ASSERT_TRUE(first.has_value());
             static uint32_t regs[128][4];
-            static uint16_t a[64][16];
+            static uint16_t a[64][32];
             for (unsigned t = 0; t < 128; ++t)
               for (unsigned i = 0; i < 4; ++i) {
                 int64_t warp = 4 * group + t / 32;
@@ -401,6 +413,56 @@ TEST(EmulatorWgmmaRegisterA, MatchesTheCompilersFragments) {
     }
 }
 
+TEST(EmulatorWgmmaRegisterA8, MatchesTheCompilersFragments) {
+  // The same for m64nNk32's 8-bit A: per K step of 32, registers 4i..4i + 3
+  // of the sixteen from the one holding (row 0, k0) make 32-bit register
+  // i, lowest byte first.
+  for (int64_t warps : {4, 8})
+    for (int64_t m : {64, 128, 256})
+      for (int64_t k : {64, 128}) {
+        std::string why;
+        std::optional<WgmmaLayouts> l =
+            getWgmmaLayouts(m, 64, k, warps, &why, /*elementBits=*/8);
+        if (!l)
+          continue; // 8 warps cannot split 64 rows
+        const LinearLayout &la = l->a;
+        std::string holes;
+        ASSERT_TRUE(la.coversExactly(&holes)) << holes;
+        std::mt19937 rng(unsigned(m * warps + k));
+        std::uniform_int_distribution<int> code(0, 0xFF);
+        std::vector<uint8_t> A(size_t(m * k));
+        for (uint8_t &x : A)
+          x = uint8_t(code(rng));
+        for (int64_t group = 0; group < l->warpgroups; ++group)
+          for (int64_t rep = 0; rep < l->repetitions; ++rep)
+            for (int64_t k0 = 0; k0 < k; k0 += 32) {
+              int64_t row0 = rep * 64 * l->warpgroups;
+              std::optional<uint64_t> first = la.findRegister({row0, k0});
+              ASSERT_TRUE(first.has_value());
+              static uint32_t regs[128][4];
+              static uint16_t a[64][32];
+              for (unsigned t = 0; t < 128; ++t)
+                for (unsigned i = 0; i < 4; ++i) {
+                  int64_t warp = 4 * group + t / 32;
+                  regs[t][i] = 0;
+                  for (unsigned v = 0; v < 4; ++v) {
+                    Coord x =
+                        la.apply(int64_t(*first + 4 * i + v), t % 32, warp);
+                    regs[t][i] |= uint32_t(A[size_t(x[0] * k + x[1])])
+                                  << (8 * v);
+                  }
+                }
+              emu::wgmmaRegisterA8(regs, a);
+              int64_t rowBase = row0 + 64 * group;
+              for (int64_t r = 0; r < 64; ++r)
+                for (int64_t kk = 0; kk < 32; ++kk)
+                  ASSERT_EQ(a[r][kk], A[size_t((rowBase + r) * k + k0 + kk)])
+                      << "m " << m << " k " << k << " warps " << warps
+                      << " row " << r << " k " << k0 + kk;
+            }
+      }
+}
+
 TEST(EmulatorTensorMap, EncodesWhatTmaCanRead) {
   alignas(16) static char data[4096];
   uint64_t dims[3] = {64, 32, 2}, strides[2] = {128, 4096};
@@ -418,7 +480,7 @@ TEST(EmulatorTensorMap, EncodesWhatTmaCanRead) {
   EXPECT_EQ(map.dims[2], 2u);
   EXPECT_EQ(map.strideBytes[1], 4096u);
   // TMA's rules: an aligned base, 16-byte multiple strides, non-empty
-  // dimensions, boxes of 128-byte rows and at most 256 elements.
+  // dimensions, boxes whose rows are a swizzle span and at most 256 elements.
   EXPECT_FALSE(
       emu::encodeTensorMap(map, data + 2, 2, 2, dims, strides, box, &why));
   EXPECT_EQ(why, "the base address is not 16-byte aligned");
@@ -439,10 +501,19 @@ TEST(EmulatorTensorMap, EncodesWhatTmaCanRead) {
   EXPECT_FALSE(
       emu::encodeTensorMap(map, data, 2, 2, dims, strides, tall, &why));
   EXPECT_EQ(why, "the box is not 1 to 256 elements wide");
-  uint32_t narrow[3] = {32, 128, 1};
+  // Box rows of 64 and 32 bytes take the 64- and 32-byte swizzles; 16
+  // bytes is none of the spans.
+  for (uint32_t cols : {32u, 16u}) {
+    uint32_t narrow[3] = {cols, 128, 1};
+    EXPECT_TRUE(
+        emu::encodeTensorMap(map, data, 2, 2, dims, strides, narrow, &why))
+        << why;
+  }
+  uint32_t tooNarrow[3] = {8, 128, 1};
   EXPECT_FALSE(
-      emu::encodeTensorMap(map, data, 2, 2, dims, strides, narrow, &why));
-  EXPECT_EQ(why, "a box row is not the 128-byte swizzle span");
+      emu::encodeTensorMap(map, data, 2, 2, dims, strides, tooNarrow, &why));
+  EXPECT_EQ(why, "a box row of 16 bytes is not a swizzle span (128, 64 or 32 "
+                 "bytes)");
   EXPECT_FALSE(emu::encodeTensorMap(map, data, 2, 4, dims, strides, box, &why));
   EXPECT_EQ(why, "a tensor map of rank 4 (the emulator's are 2-D or 3-D)");
 }

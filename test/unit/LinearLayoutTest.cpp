@@ -125,6 +125,27 @@ TEST(LinearLayoutAtoms, WgmmaAccumulator) {
   EXPECT_TRUE(layout.coversExactly());
 }
 
+TEST(LinearLayoutAtoms, WgmmaA8) {
+  // "Register fragment of matrix A" for wgmma .m64nNk32 (.e4m3, .e5m2,
+  // .s8, .u8): warp w of the warpgroup owns rows 16w..16w+15; a[i] of lane
+  // l (i < 16, four bytes in each of four .b32 registers) is at
+  //   row = 16w + groupID + 8 ((i / 4) % 2),
+  //   col = threadID_in_group * 4 + (i % 4) + 16 (i / 8)
+  LinearLayout layout = atoms::wgmmaA8();
+  ASSERT_EQ(layout.getSize(LinearLayout::Register), 16);
+  ASSERT_EQ(layout.getSize(LinearLayout::Warp), 4);
+  for (int64_t w = 0; w < 4; ++w)
+    for (int64_t i = 0; i < 16; ++i)
+      for (int64_t lane = 0; lane < 32; ++lane) {
+        int64_t g = lane >> 2, t = lane % 4;
+        Coord want = {16 * w + g + 8 * ((i / 4) % 2),
+                      t * 4 + (i % 4) + 16 * (i / 8)};
+        EXPECT_EQ(layout.apply(i, lane, w), want)
+            << "warp " << w << " element " << i << " lane " << lane;
+      }
+  EXPECT_TRUE(layout.coversExactly());
+}
+
 TEST(LinearLayoutAtoms, Mfma32x32x8) {
   // AMD's matrix instruction calculator (CDNA3, v_mfma_f32_32x32x8_bf16,
   // --detail-instruction), lane l, element e of the 4 16-bit A/B elements,

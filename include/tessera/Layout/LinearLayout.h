@@ -157,6 +157,9 @@ LinearLayout mmaM16N8K32B();
 LinearLayout ldmatrix(unsigned numMatrices, bool transpose);
 /// wgmma.m64nNk16 accumulator of one warpgroup (4 warps): 64 x n, f32.
 LinearLayout wgmmaAccumulator(int64_t n);
+/// wgmma.m64nNk32's A in registers (8-bit: e4m3, s8) of one warpgroup:
+/// 64 x 32, warp w holding rows 16w..16w+15 as an m16n8k32 A fragment.
+LinearLayout wgmmaA8();
 /// A copy of a `rows` x `cols` tile of `elementBits`-bit elements by
 /// `numWarps` warps of `warpSize` lanes, each thread moving 16 consecutive
 /// bytes of a row per step, consecutive lanes along the row (coalesced).

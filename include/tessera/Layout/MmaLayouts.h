@@ -74,28 +74,32 @@ std::optional<MfmaLayouts> getMfmaLayouts(int64_t m, int64_t n, int64_t k,
                                           int64_t atomK = 8,
                                           bool transposeC = false);
 
-/// The layouts of an sm_90a wgmma m64nNk16 tile MMA whose A ([M, K],
-/// K-major) and B ([K, N], N-major) are read from shared memory through
-/// matrix descriptors: only the accumulator lives in registers.
+/// The layouts of an sm_90a wgmma m64nNk16 (16-bit operands) or m64nNk32
+/// (8-bit) tile MMA whose A ([M, K], K-major) and B ([K, N], N-major, or
+/// K-major) are read from shared memory through matrix descriptors: only
+/// the accumulator lives in registers.
 struct WgmmaLayouts {
   /// Warpgroups (4 warps each); warpgroup g computes rows 64 g + 64 G r of
   /// the accumulator for each repetition r (G warpgroups), all N columns.
   int64_t warpgroups = 1;
   int64_t repetitions = 1;
   LinearLayout c;
-  /// A held in registers (wgmma's register operand, K <= 256): the
-  /// accumulator's layout over [M, K], since warp w of a warpgroup holds
-  /// rows 16 w..16 w + 15 of each 64-row block as m16n8k16 A fragments
-  /// repeated over K / 16, in the accumulator's register order.
+  /// A held in registers (wgmma's register operand, K <= 256): warp w of
+  /// a warpgroup holds rows 16 w..16 w + 15 of each 64-row block as
+  /// m16n8k16 A fragments repeated over K / 16 (16-bit: the accumulator's
+  /// layout over [M, K]), or as m16n8k32 A fragments repeated over K / 32
+  /// (8-bit).
   LinearLayout a;
 };
 
-/// The layouts for an M x N x K MMA of 16-bit operands run by `numWarps`
-/// warps as wgmma.m64nNk16 over 128-byte swizzled shared tiles; none (with
-/// `why`) when the shape does not split that way: M a multiple of 64 per
-/// warpgroup, 64 <= N <= 256 and K a multiple of 64 (whole 128-byte rows).
+/// The layouts for an M x N x K MMA of `elementBits`-bit operands (16 or
+/// 8) run by `numWarps` warps as wgmma.m64nNk16 or m64nNk32 over swizzled
+/// shared tiles; none (with `why`) when the shape does not split that way:
+/// M a multiple of 64 per warpgroup, 64 <= N <= 256 and K a multiple of 64
+/// (rows of 64 bytes or whole 128-byte swizzle rows).
 std::optional<WgmmaLayouts> getWgmmaLayouts(int64_t m, int64_t n, int64_t k,
-                                            int64_t numWarps, std::string *why);
+                                            int64_t numWarps, std::string *why,
+                                            unsigned elementBits = 16);
 
 /// How a register tile is read from shared memory with ldmatrix.
 struct LdmatrixPlan {

@@ -271,16 +271,18 @@ private:
     int64_t boxCols, boxRows;
     mlir::Value pointer;
   };
-  /// A tile.tma buffer: panels of 128-byte rows, 1024-byte aligned slots.
+  /// A tile.tma buffer: panels of `rowBytes`-byte rows (the swizzle span:
+  /// 128, or 64 or 32 for narrower tiles), 1024-byte aligned slots.
   struct TmaBuffer {
     int64_t offset = 0, rows = 0, panels = 0, slotBytes = 0;
-    int64_t firstBarrier = 0, elementBytes = 0;
+    int64_t firstBarrier = 0, elementBytes = 0, rowBytes = 128;
   };
   /// Appends a pointer parameter per distinct (argument, box) that copies
   /// into tile.tma buffers read.
   mlir::LogicalResult planTensorMaps(llvm::SmallVectorImpl<mlir::Type> &args);
   /// The map a copy into a TMA buffer reads through: its source argument
-  /// and a box of one 128-byte row by the buffer's rows (no parameter yet).
+  /// and a box of one swizzle span of a row by the buffer's rows (no
+  /// parameter yet).
   static TensorMap tensorMapOf(tile::CopyOp copy);
   /// The planned tensor map a copy into a TMA buffer reads, if any.
   TensorMap *tensorMapFor(tile::CopyOp copy);
@@ -302,17 +304,18 @@ private:
   /// (the ring copies moved after the MMA and the barrier); null if none.
   tile::MmaOp planWgmmaOverlap(mlir::scf::ForOp loop,
                                llvm::SmallVectorImpl<mlir::Operation *> &order);
-  /// The four 32-bit registers of wgmma's register A operand (16-bit `a`
-  /// in wgmma's register fragments) for the 64-row block whose first row
-  /// warp 0 holds is `row`, K step `k0`.
+  /// The four 32-bit registers of wgmma's register A operand (16-bit or
+  /// 8-bit `a` in wgmma's register fragments) for the 64-row block whose
+  /// first row warp 0 holds is `row`, K step `k0`.
   llvm::SmallVector<mlir::Value, 4> registerFragment(mlir::Value a, int64_t row,
                                                      int64_t k0);
-  /// One wgmma.mma_async.m64nNk16 with A in registers and B from
-  /// descriptor `descB` (K-major when `kMajorB`), accumulating into `d`
-  /// (a struct of N / 2 f32): inline PTX, which NVVM has no op for.
+  /// One wgmma.mma_async.m64nNk16 (`type` bf16 or f16) or m64nNk32
+  /// (e4m3, B K-major) with A in registers and B from descriptor `descB`
+  /// (K-major when `kMajorB`), accumulating into `d` (a struct of N / 2
+  /// f32): inline PTX, which NVVM has no op for.
   mlir::Value registerWgmma(mlir::Type fragment, mlir::Value d,
                             llvm::ArrayRef<mlir::Value> a, mlir::Value descB,
-                            int64_t n, bool bf16, bool kMajorB);
+                            int64_t n, llvm::StringRef type, bool kMajorB);
   /// Waits for the pending fill of mbarrier `id` (an i32), if any.
   void waitPending(mlir::Value id);
   /// Waits for every pending fill (before exits and async_wait 0).

@@ -4,8 +4,11 @@
 // copies from 2-D or 3-D kernel arguments, read only by wgmma) are stored the
 // way TMA writes them with 128-byte swizzling: panels of 128-byte rows (64
 // 16-bit columns) one after the other, each panel `rows` x 128 bytes, the
-// 16-byte chunk c of row r at chunk c ^ (r % 8); buffers and ring slots are
-// 1024-byte aligned so that the hardware's address-based swizzle agrees.
+// 16-byte chunk c of row r at chunk c ^ (r % 8). Tiles whose rows are 64
+// or 32 bytes (8-bit K-major operands) are one panel with 64- or 32-byte
+// swizzling: the chunk index within the row XOR the same bits of the
+// row's offset from bit 7 up. Buffers and ring slots are 1024-byte aligned
+// so that the hardware's address-based swizzle agrees.
 //
 // Each copy source gets a tensor map: a kernel parameter (a pointer to the
 // 128-byte CUtensorMap the runtime encodes from the view and the box the
@@ -22,7 +25,9 @@
 // step, wgmma.mma_async.m64nNk16 with A (K-major) and B (N-major, or
 // K-major when transposed) matrix descriptors into the slots, or with A in
 // registers (an A not loaded from a tile.tma buffer, in the register
-// fragments: inline PTX, as NVVM's op takes A by descriptor only), then
+// fragments: inline PTX, as NVVM's op takes A by descriptor only); for
+// f8E4M3FN codes, per k32 step, m64nNk32.e4m3 with A in registers and B
+// K-major (the only layout 8-bit wgmma reads), then
 // commits and waits for the group before the accumulator is used, so that a
 // later copy may refill the slots after the next barrier (or, in a K loop
 // that keeps one group in flight, WgmmaOverlap.cpp, for the previous
@@ -43,8 +48,17 @@
 using namespace mlir;
 using namespace tessera;
 
-/// Bytes of one swizzled row and of the swizzle's repeating block.
+/// Bytes of one 128-byte swizzled row and the alignment of TMA buffers
+/// (the 128-byte swizzle's repeating block).
 static constexpr int64_t kRowBytes = 128, kSwizzleBytes = 1024;
+
+/// The swizzle span of a TMA buffer whose stored rows have `rowBytes`:
+/// 128-byte panels, or a narrower row whole; 0 when neither applies.
+static int64_t swizzleSpan(int64_t rowBytes) {
+  if (rowBytes % kRowBytes == 0)
+    return kRowBytes;
+  return rowBytes == 64 || rowBytes == 32 ? rowBytes : 0;
+}
 
 bool tessera::isTmaBuffer(Value memory) {
   Operation *alloc = memory.getDefiningOp<tile::AllocSharedOp>();
@@ -54,9 +68,10 @@ bool tessera::isTmaBuffer(Value memory) {
 
 GPULowering::TensorMap GPULowering::tensorMapOf(tile::CopyOp copy) {
   tile::SharedType type = copy.getDest().getType();
+  int64_t bytes = type.getStoredElementBits() / 8;
   return {cast<BlockArgument>(copy.getSource()).getArgNumber(),
-          kRowBytes / (type.getStoredElementBits() / 8), type.getShape()[0],
-          Value()};
+          swizzleSpan(type.getStoredShape()[1] * bytes) / bytes,
+          type.getShape()[0], Value()};
 }
 
 LogicalResult GPULowering::planTensorMaps(SmallVectorImpl<Type> &argTypes) {
@@ -120,10 +135,11 @@ LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
   tile::SharedType type = op.getType();
   int64_t bytes = type.getStoredElementBits() / 8;
   SmallVector<int64_t> shape = type.getStoredShape();
-  if (shape.size() != 2 || (shape[1] * bytes) % kRowBytes || shape[0] % 8 ||
+  if (shape.size() != 2 || !swizzleSpan(shape[1] * bytes) || shape[0] % 8 ||
       shape[0] > 256)
-    return op.emitOpError("marked tile.tma must have whole 128-byte rows, a "
-                          "multiple of 8 and at most 256 rows");
+    return op.emitOpError("marked tile.tma must have rows of 32, 64 or a "
+                          "multiple of 128 bytes, a multiple of 8 and at "
+                          "most 256 rows");
   // The first TMA buffer also places the mbarriers (8 bytes per slot of
   // every TMA buffer) and has thread 0 initialize them.
   if (barrierOffset < 0) {
@@ -167,7 +183,8 @@ LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
   TmaBuffer buffer;
   buffer.offset = llvm::alignTo(sharedBytes, kSwizzleBytes);
   buffer.rows = shape[0];
-  buffer.panels = shape[1] * bytes / kRowBytes;
+  buffer.rowBytes = swizzleSpan(shape[1] * bytes);
+  buffer.panels = shape[1] * bytes / buffer.rowBytes;
   buffer.slotBytes = llvm::alignTo(shape[0] * shape[1] * bytes, kSwizzleBytes);
   buffer.firstBarrier = nextBarrier;
   buffer.elementBytes = bytes;
@@ -246,7 +263,7 @@ LogicalResult GPULowering::lowerTmaCopy(tile::CopyOp op) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(issue.thenBlock());
     Value barrier = barrierPointer(id);
-    int64_t panelBytes = buffer.rows * kRowBytes;
+    int64_t panelBytes = buffer.rows * buffer.rowBytes;
     // The whole box counts, zero-filled parts included.
     NVVM::MBarrierArriveExpectTxOp::create(
         builder, loc, Type(), barrier,
@@ -254,7 +271,7 @@ LogicalResult GPULowering::lowerTmaCopy(tile::CopyOp op) {
                                      buffer.panels * panelBytes),
         NVVM::MemScopeKind::CTA, false, Value());
     Value base = slotAddress(buffer, slot);
-    int64_t panelCols = kRowBytes / buffer.elementBytes;
+    int64_t panelCols = buffer.rowBytes / buffer.elementBytes;
     for (int64_t p = 0; p < buffer.panels; ++p) {
       // The destination is the block's own window of shared::cluster.
       Value dest = LLVM::AddrSpaceCastOp::create(
@@ -292,7 +309,7 @@ void GPULowering::copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
     offsets.push_back(mapping.lookup(offset));
   int64_t vec = 16 / buffer.elementBytes;
   int64_t chunksPerRow = type.getShape()[1] / vec;
-  int64_t panelChunks = kRowBytes / 16;
+  int64_t panelChunks = buffer.rowBytes / 16;
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
   Value base = slotAddress(buffer, slot);
   auto loop =
@@ -325,20 +342,26 @@ void GPULowering::copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
       scf::YieldOp::create(builder, loc, data);
       data = load.getResult(0);
     }
-    // Chunk c of row r of panel p sits at p * panel + r * 128 +
-    // 16 (c xor r % 8).
+    // Chunk c of row r of panel p sits at p * panel + r * R +
+    // 16 (c xor (r R / 128) % (R / 16)) for rows of R bytes (c xor r % 8
+    // for 128).
     Value panel =
         arith::DivUIOp::create(builder, loc, chunk, index(panelChunks));
+    Value rowOffset =
+        arith::MulIOp::create(builder, loc, row, index(buffer.rowBytes));
     Value swizzled = arith::XOrIOp::create(
         builder, loc,
         arith::RemUIOp::create(builder, loc, chunk, index(panelChunks)),
-        arith::RemUIOp::create(builder, loc, row, index(8)));
+        arith::RemUIOp::create(
+            builder, loc,
+            arith::DivUIOp::create(builder, loc, rowOffset, index(kRowBytes)),
+            index(panelChunks)));
     Value offset = arith::AddIOp::create(
         builder, loc,
         arith::MulIOp::create(builder, loc, panel,
-                              index(buffer.rows * kRowBytes)),
+                              index(buffer.rows * buffer.rowBytes)),
         arith::AddIOp::create(
-            builder, loc, arith::MulIOp::create(builder, loc, row, index(128)),
+            builder, loc, rowOffset,
             arith::MulIOp::create(builder, loc, swizzled, index(16))));
     Value address = arith::AddIOp::create(
         builder, loc, base,
@@ -429,10 +452,14 @@ void GPULowering::drainTma() {
     waitPending(index32(id));
 }
 
-/// A wgmma matrix descriptor of a 128-byte swizzled operand at shared
-/// `address`: start, leading and stride byte offsets in 16-byte units.
+/// A wgmma matrix descriptor of an operand at shared `address` swizzled
+/// over `span` bytes (128, 64 or 32): start, leading and stride byte
+/// offsets in 16-byte units, the stride that of 8 rows of `span` bytes.
 static Value matrixDescriptor(OpBuilder &b, Location loc, Value address,
-                              int64_t leading, int64_t stride) {
+                              int64_t leading, int64_t span) {
+  int64_t stride = 8 * span;
+  // Layout types 1, 2, 3: 128-, 64- and 32-byte swizzling.
+  int64_t layoutType = span == 128 ? 1 : span == 64 ? 2 : 3;
   auto i64 = b.getI64Type();
   auto constant = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, loc, i64, v);
@@ -440,24 +467,28 @@ static Value matrixDescriptor(OpBuilder &b, Location loc, Value address,
   Value start = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, address, constant(0x3FFFF)),
       constant(4));
-  int64_t fixed = ((leading >> 4) << 16) | ((stride >> 4) << 32) |
-                  (int64_t(1) << 62); // layout type 1: 128-byte swizzle
+  int64_t fixed =
+      ((leading >> 4) << 16) | ((stride >> 4) << 32) | (layoutType << 62);
   return arith::OrIOp::create(b, loc, start, constant(fixed));
 }
 
 SmallVector<Value, 4> GPULowering::registerFragment(Value a, int64_t row,
                                                     int64_t k0) {
-  // Registers 2i, 2i + 1 of the fragment's eight (rows +8 for odd i,
-  // columns +8 for i >= 2) pack into 32-bit register i, lower column low.
+  // 16-bit: registers 2i, 2i + 1 of the fragment's eight (rows +8 for odd
+  // i, columns +8 for i >= 2) pack into 32-bit register i, lower column
+  // low. 8-bit: registers 4i..4i + 3 of sixteen (rows +8 for odd i,
+  // columns +16 for i >= 2).
   int64_t first = *layoutOf(a).findRegister({row, k0});
   Value vector = mapping.lookup(a);
+  int64_t perWord =
+      32 / cast<VectorType>(vector.getType()).getElementTypeBitWidth();
   SmallVector<Value, 4> words;
   for (int64_t i = 0; i < 4; ++i) {
-    Value pair = vector::ExtractStridedSliceOp::create(
-        builder, loc, vector, ArrayRef<int64_t>{first + 2 * i},
-        ArrayRef<int64_t>{2}, ArrayRef<int64_t>{1});
+    Value part = vector::ExtractStridedSliceOp::create(
+        builder, loc, vector, ArrayRef<int64_t>{first + perWord * i},
+        ArrayRef<int64_t>{perWord}, ArrayRef<int64_t>{1});
     Value bits = vector::BitCastOp::create(
-        builder, loc, VectorType::get({1}, builder.getI32Type()), pair);
+        builder, loc, VectorType::get({1}, builder.getI32Type()), part);
     words.push_back(vector::ExtractOp::create(builder, loc, bits, 0));
   }
   return words;
@@ -479,19 +510,20 @@ static Value inlinePtx(OpBuilder &b, Location loc, Type type,
 }
 
 Value GPULowering::registerWgmma(Type fragment, Value d, ArrayRef<Value> a,
-                                 Value descB, int64_t n, bool bf16,
+                                 Value descB, int64_t n, StringRef type,
                                  bool kMajorB) {
   // NVVM's form for shared A with the A descriptor replaced by four
   // registers and no trans-a: outputs $0.., the tied accumulators, a,
   // descB, scale-d (a predicate set from an immediate), scale-a, scale-b,
-  // trans-b.
+  // trans-b (none for 8-bit types, whose B is K-major).
+  bool eightBit = type == "e4m3";
   int64_t count = n / 2;
   std::string text, constraints;
   llvm::raw_string_ostream os(text), cs(constraints);
   auto operand = [&](int64_t i) { os << "$" << i; };
   os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << 2 * count + 5
-     << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << n << "k16.f32."
-     << (bf16 ? "bf16.bf16" : "f16.f16") << " {";
+     << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << n
+     << (eightBit ? "k32" : "k16") << ".f32." << type << "." << type << " {";
   for (int64_t i = 0; i < count; ++i) {
     if (i)
       os << ", ";
@@ -510,19 +542,24 @@ Value GPULowering::registerWgmma(Type fragment, Value d, ArrayRef<Value> a,
   operand(2 * count + 6);
   os << ", ";
   operand(2 * count + 7);
-  os << ", ";
-  operand(2 * count + 8);
+  if (!eightBit) {
+    os << ", ";
+    operand(2 * count + 8);
+  }
   os << ";\n}\n";
   for (int64_t i = 0; i < count; ++i)
     cs << i << ",";
-  cs << "r,r,r,r,l,n,n,n,n";
+  cs << "r,r,r,r,l,n,n,n" << (eightBit ? "" : ",n");
   SmallVector<Value> operands;
   for (int64_t i = 0; i < count; ++i)
     operands.push_back(LLVM::ExtractValueOp::create(builder, loc, d, i));
   llvm::append_range(operands, a);
   operands.push_back(descB);
   auto i32 = builder.getI32Type();
-  for (int64_t value : {1, 1, 1, kMajorB ? 0 : 1})
+  SmallVector<int64_t, 4> immediates = {1, 1, 1};
+  if (!eightBit)
+    immediates.push_back(kMajorB ? 0 : 1);
+  for (int64_t value : immediates)
     operands.push_back(arith::ConstantIntOp::create(builder, loc, i32, value));
   return inlinePtx(builder, loc, fragment, operands, text, constraints);
 }
@@ -575,8 +612,10 @@ LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
     return op.emitOpError("of kind wgmma with a transposed A operand is not "
                           "supported yet");
   Type element = aType.getElementType();
+  bool fp8 = isa<Float8E4M3FNType>(element);
   std::string why;
-  std::optional<WgmmaLayouts> l = getWgmmaLayouts(m, n, k, numWarps, &why);
+  std::optional<WgmmaLayouts> l =
+      getWgmmaLayouts(m, n, k, numWarps, &why, fp8 ? 8 : 16);
   if (!l)
     return op.emitOpError("cannot run as wgmma: ") << why;
   if (layoutOf(op.getAcc()) != l->c)
@@ -587,9 +626,15 @@ LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
   auto b = descriptorOperands.find(op.getB());
   // An A not read from a tile.tma buffer is wgmma's register operand.
   bool registerA = a == descriptorOperands.end();
-  if (b == descriptorOperands.end() || !(element.isBF16() || element.isF16()))
-    return op.emitOpError("of kind wgmma needs bf16 or f16 operands, B "
-                          "loaded from a tile.tma buffer");
+  if (b == descriptorOperands.end() ||
+      !(element.isBF16() || element.isF16() || fp8) ||
+      bType.getElementType() != element)
+    return op.emitOpError("of kind wgmma needs bf16, f16 or f8E4M3FN "
+                          "operands, B loaded from a tile.tma buffer");
+  if (fp8 && (!registerA || !kMajorB))
+    return op.emitOpError("of kind wgmma on f8E4M3FN operands needs A in "
+                          "registers and B stored [N, K] (transpose_b): "
+                          "8-bit wgmma reads K-major B only");
   if (registerA && layoutOf(op.getA()) != l->a)
     return op.emitOpError("has an A operand in registers whose layout is not "
                           "the wgmma register fragments' (")
@@ -611,11 +656,13 @@ LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
     Value group = arith::IndexCastOp::create(
         builder, loc, i64,
         arith::DivUIOp::create(builder, loc, warp, index(4)));
-    groupRows =
-        arith::MulIOp::create(builder, loc, group, constant(64 * kRowBytes));
+    groupRows = arith::MulIOp::create(builder, loc, group,
+                                      constant(64 * a->second.first.rowBytes));
   }
   NVVM::WGMMATypes type =
       element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  StringRef typeName = fp8 ? "e4m3" : element.isBF16() ? "bf16" : "f16";
+  int64_t kStep = fp8 ? 32 : 16;
   Value acc = mapping.lookup(op.getAcc());
   NVVM::WgmmaFenceAlignedOp::create(builder, loc);
   SmallVector<Value> results;
@@ -625,37 +672,38 @@ LogicalResult GPULowering::lowerWgmma(tile::MmaOp op) {
       d = LLVM::InsertValueOp::create(
           builder, loc, d,
           vector::ExtractOp::create(builder, loc, acc, rep * perBlock + i), i);
-    for (int64_t k0 = 0; k0 < k; k0 += 16) {
+    for (int64_t k0 = 0; k0 < k; k0 += kStep) {
       // B stored [K, N]: rows k0..k0+15 of every 64-column panel (panels
       // rows x 128 bytes apart), N-major. Stored [N, K] (transposed): the
       // K-major layout of A, all N rows.
-      int64_t panelColsB = kRowBytes / bufferB.elementBytes;
-      int64_t offsetB = kMajorB ? (k0 / panelColsB) * bufferB.rows * kRowBytes +
+      int64_t spanB = bufferB.rowBytes;
+      int64_t panelColsB = spanB / bufferB.elementBytes;
+      int64_t offsetB = kMajorB ? (k0 / panelColsB) * bufferB.rows * spanB +
                                       (k0 % panelColsB) * bufferB.elementBytes
-                                : k0 * kRowBytes;
+                                : k0 * spanB;
       Value addressB = arith::AddIOp::create(builder, loc, b->second.second,
                                              constant(offsetB));
-      Value descB = matrixDescriptor(builder, loc, addressB,
-                                     kMajorB ? 16 : bufferB.rows * kRowBytes,
-                                     kSwizzleBytes);
+      Value descB = matrixDescriptor(
+          builder, loc, addressB, kMajorB ? 16 : bufferB.rows * spanB, spanB);
       if (registerA) {
         d = registerWgmma(
             fragment, d,
             registerFragment(op.getA(), rep * 64 * l->warpgroups, k0), descB, n,
-            element.isBF16(), kMajorB);
+            typeName, kMajorB);
         continue;
       }
       // A: row block (64 g + 64 G rep), panel k0 / 64, 2 bytes per k.
       const TmaBuffer &bufferA = a->second.first;
-      int64_t panelColsA = kRowBytes / bufferA.elementBytes;
-      int64_t offsetA = (k0 / panelColsA) * bufferA.rows * kRowBytes +
-                        rep * 64 * l->warpgroups * kRowBytes +
+      int64_t spanA = bufferA.rowBytes;
+      int64_t panelColsA = spanA / bufferA.elementBytes;
+      int64_t offsetA = (k0 / panelColsA) * bufferA.rows * spanA +
+                        rep * 64 * l->warpgroups * spanA +
                         (k0 % panelColsA) * bufferA.elementBytes;
       Value addressA = arith::AddIOp::create(
           builder, loc, a->second.second,
           arith::AddIOp::create(builder, loc, groupRows, constant(offsetA)));
-      // K-major: 8-row groups 1024 bytes apart; the leading offset unused.
-      Value descA = matrixDescriptor(builder, loc, addressA, 16, kSwizzleBytes);
+      // K-major: 8-row groups 8 rows apart; the leading offset unused.
+      Value descA = matrixDescriptor(builder, loc, addressA, 16, spanA);
       d = NVVM::WgmmaMmaAsyncOp::create(
           builder, loc, fragment, d, descA, descB,
           NVVM::MMAShapeAttr::get(ctx, 64, n, 16), type, type,

@@ -33,8 +33,9 @@ namespace tessera::emu {
 
 /// The emulator's stand-in for a CUtensorMap: sm_90a kernels receive a
 /// pointer to one per `tmap:` entry of their metadata and only hand it to
-/// their bulk tensor copies. A 2-D or 3-D tiled map with 128-byte swizzling
-/// and zero fill, as the compiler asks for; dimension 0 is the innermost.
+/// their bulk tensor copies. A 2-D or 3-D tiled map with the swizzle its
+/// box rows span (128, 64 or 32 bytes) and zero fill, as the compiler asks
+/// for; dimension 0 is the innermost.
 struct TensorMap {
   uint32_t magic;
   uint32_t elementBytes;
@@ -49,7 +50,8 @@ constexpr uint32_t kTensorMapMagic = 0x50414d54; // "TMAP"
 
 /// Fills `map` as cuTensorMapEncodeTiled would, with its rules: a 16-byte
 /// aligned base, strides that are multiples of 16 bytes, boxes of at most
-/// 256 elements per dimension whose rows are the 128-byte swizzle span.
+/// 256 elements per dimension whose rows are a swizzle span (128, 64 or 32
+/// bytes).
 /// False, with the broken rule in `why`, otherwise.
 bool encodeTensorMap(TensorMap &map, const void *base, uint32_t elementBytes,
                      uint32_t rank, const uint64_t dims[],
@@ -118,15 +120,25 @@ float fromE4M3Fnuz(uint8_t bits);
 /// holds row 16 (l / 32) + (l % 32) / 4 + 8 (r % 2), columns
 /// 2 (l % 4) + 8 (r / 2) + {0, 1} (the lower column in the low half), the
 /// PTX ISA's fragment of mma.m16n8k16's A repeated over the four warps.
-void wgmmaRegisterA(const uint32_t regs[128][4], uint16_t a[64][16]);
+/// Columns 16..31 of `a` are left alone.
+void wgmmaRegisterA(const uint32_t regs[128][4], uint16_t a[64][32]);
+/// The same for m64nNk32's 8-bit A: byte v of register r holds row
+/// 16 (l / 32) + (l % 32) / 4 + 8 (r % 2), column 4 (l % 4) + v +
+/// 16 (r / 2), mma.m16n8k32's A fragment repeated over the four warps.
+void wgmmaRegisterA8(const uint32_t regs[128][4], uint16_t a[64][32]);
 
-/// wgmma.mma_async.m64nNk16.f32.{bf16,f16} of one warpgroup over A
-/// (64 x 16) and B (16 x n) as read from shared memory: c/d hold the n / 2
-/// accumulator registers of each of the 128 threads; `accumulate` is
-/// scale-d, `scaleA`/`scaleB` the +-1 immediates.
-void wgmmaM64NK16(const uint16_t a[64][16], const uint16_t b[16][256],
-                  unsigned n, int scaleA, int scaleB, bool accumulate,
-                  const float c[128][128], float d[128][128], bool f16);
+/// The operand types of the emulated wgmmas (f32 accumulators): 16-bit
+/// floats with k = 16, f8E4M3FN with k = 32.
+enum class WgmmaType { BF16, F16, E4M3 };
+
+/// wgmma.mma_async.m64nNk16.f32.{bf16,f16} or m64nNk32.f32.e4m3.e4m3 of one
+/// warpgroup over A (64 x k) and B (k x n) element bits as read from shared
+/// memory: c/d hold the n / 2 accumulator registers of each of the 128
+/// threads; `accumulate` is scale-d, `scaleA`/`scaleB` the +-1 immediates.
+/// Products are exact and summed in double, rounded once.
+void wgmmaM64N(const uint16_t a[64][32], const uint16_t b[32][256], unsigned n,
+               WgmmaType type, int scaleA, int scaleB, bool accumulate,
+               const float c[128][128], float d[128][128]);
 
 } // namespace tessera::emu
 

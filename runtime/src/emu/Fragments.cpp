@@ -11,6 +11,8 @@
 
 #include "Emulator.h"
 
+#include "tessera/runtime/quantize.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -202,28 +204,37 @@ void emu::mfma32x32x16Fp8(const uint64_t a[64], const uint64_t b[64],
       exactDot);
 }
 
-void emu::wgmmaM64NK16(const uint16_t a[64][16], const uint16_t b[16][256],
-                       unsigned n, int scaleA, int scaleB, bool accumulate,
-                       const float c[128][128], float d[128][128], bool f16) {
-  auto toFloat = [f16](uint16_t bits) {
-    return double(f16 ? f16ToFloat(bits) : bf16ToFloat(bits));
+void emu::wgmmaM64N(const uint16_t a[64][32], const uint16_t b[32][256],
+                    unsigned n, WgmmaType type, int scaleA, int scaleB,
+                    bool accumulate, const float c[128][128],
+                    float d[128][128]) {
+  auto toFloat = [type](uint16_t bits) {
+    switch (type) {
+    case WgmmaType::F16:
+      return double(f16ToFloat(bits));
+    case WgmmaType::E4M3:
+      return double(tessera::fromE4M3(uint8_t(bits)));
+    default:
+      return double(bf16ToFloat(bits));
+    }
   };
-  // "Matrix Fragments for wgmma.mma_async.m64nNk16", accumulator D: warp
-  // w = l / 32 of the warpgroup holds rows 16w..16w+15; register i of
-  // thread l holds row 16w + (l % 32) / 4 + 8 ((i / 2) % 2), column
+  unsigned k = type == WgmmaType::E4M3 ? 32 : 16;
+  // "Matrix Fragments for wgmma.mma_async.m64nNk16" (and k32), accumulator
+  // D: warp w = l / 32 of the warpgroup holds rows 16w..16w+15; register i
+  // of thread l holds row 16w + (l % 32) / 4 + 8 ((i / 2) % 2), column
   // 8 (i / 4) + 2 (l % 4) + i % 2.
   for (unsigned l = 0; l < 128; ++l)
     for (unsigned i = 0; i < n / 2; ++i) {
       unsigned row = 16 * (l / 32) + (l % 32) / 4 + 8 * ((i / 2) % 2);
       unsigned col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
       double sum = accumulate ? c[l][i] : 0.0;
-      for (unsigned k = 0; k < 16; ++k)
-        sum += scaleA * toFloat(a[row][k]) * scaleB * toFloat(b[k][col]);
+      for (unsigned kk = 0; kk < k; ++kk)
+        sum += scaleA * toFloat(a[row][kk]) * scaleB * toFloat(b[kk][col]);
       d[l][i] = float(sum);
     }
 }
 
-void emu::wgmmaRegisterA(const uint32_t regs[128][4], uint16_t a[64][16]) {
+void emu::wgmmaRegisterA(const uint32_t regs[128][4], uint16_t a[64][32]) {
   for (unsigned l = 0; l < 128; ++l)
     for (unsigned r = 0; r < 4; ++r) {
       unsigned row = 16 * (l / 32) + (l % 32) / 4 + 8 * (r % 2);
@@ -231,4 +242,17 @@ void emu::wgmmaRegisterA(const uint32_t regs[128][4], uint16_t a[64][16]) {
       a[row][col] = uint16_t(regs[l][r]);
       a[row][col + 1] = uint16_t(regs[l][r] >> 16);
     }
+}
+
+void emu::wgmmaRegisterA8(const uint32_t regs[128][4], uint16_t a[64][32]) {
+  // "Matrix Fragments for wgmma.mma_async.m64nNk32", A of 8-bit types:
+  // byte v0 of register r of thread l holds row 16 (l / 32) + (l % 32) / 4
+  // + 8 (r % 2), column 4 (l % 4) + v0 + 16 (r / 2).
+  for (unsigned l = 0; l < 128; ++l)
+    for (unsigned r = 0; r < 4; ++r)
+      for (unsigned v = 0; v < 4; ++v) {
+        unsigned row = 16 * (l / 32) + (l % 32) / 4 + 8 * (r % 2);
+        unsigned col = 4 * (l % 4) + v + 16 * (r / 2);
+        a[row][col] = uint16_t((regs[l][r] >> (8 * v)) & 0xFF);
+      }
 }

@@ -19,9 +19,9 @@
 //    (wgmma.wait_group): a bulk tensor copy issued onto them before, or
 //    (with race detection) a plain store to them, is reported as a race,
 //    since on the GPU the wgmma may still be reading them.
-// Only what the compiler emits is modelled: 2-D tiled copies with 128-byte
-// swizzling and zero fill (2-D and 3-D), descriptors of 128-byte swizzled
-// layouts.
+// Only what the compiler emits is modelled: tiled copies (2-D and 3-D)
+// with zero fill and the swizzle their box rows span (128, 64 or 32
+// bytes), descriptors of swizzled layouts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,8 +59,11 @@ bool emu::encodeTensorMap(TensorMap &map, const void *base,
     if (box[d] == 0 || box[d] > 256)
       return fail("the box is not 1 to 256 elements wide");
   }
-  if (box[0] * elementBytes != 128)
-    return fail("a box row is not the 128-byte swizzle span");
+  // The lowering asks for the swizzle mode a box row spans.
+  uint32_t rowBytes = box[0] * elementBytes;
+  if (rowBytes != 128 && rowBytes != 64 && rowBytes != 32)
+    return fail("a box row of " + std::to_string(rowBytes) +
+                " bytes is not a swizzle span (128, 64 or 32 bytes)");
   std::memset(&map, 0, sizeof map);
   map.magic = kTensorMapMagic;
   map.elementBytes = elementBytes;
@@ -77,11 +80,13 @@ bool emu::encodeTensorMap(TensorMap &map, const void *base,
 
 namespace {
 
-/// 128-byte swizzling of a shared offset (the block's memory is 1024-byte
-/// aligned, so offset bits are address bits): the 16-byte chunk index
-/// (bits 4-6) XOR the row index within 8 rows of 128 bytes (bits 7-9).
-int64_t swizzle128(int64_t offset) {
-  return offset ^ (((offset >> 7) & 7) << 4);
+/// `span`-byte swizzling (128, 64 or 32) of a shared offset (the block's
+/// memory is 1024-byte aligned, so offset bits are address bits): the
+/// 16-byte chunk index within the span (bits 4 up) XOR as many bits from
+/// bit 7 up (the row within 8 rows of 128 bytes).
+int64_t swizzle(int64_t offset, int64_t span) {
+  int64_t mask = span / 16 - 1;
+  return offset ^ (((offset >> 7) & mask) << 4);
 }
 
 /// The bytes a copy writes: its whole box, zero-filled parts included.
@@ -138,8 +143,8 @@ void land(const BulkCopy &copy) {
         int64_t at[3] = {int64_t(copy.c[0]) + i0, int64_t(copy.c[1]) + i1,
                          int64_t(copy.c[2]) + i2};
         int64_t element = (int64_t(i2) * m.box[1] + i1) * m.box[0] + i0;
-        char *dst =
-            block->shared + swizzle128(start + element * m.elementBytes);
+        char *dst = block->shared + swizzle(start + element * m.elementBytes,
+                                            int64_t(m.box[0]) * m.elementBytes);
         bool inside = true;
         for (int d = 0; d < 3; ++d)
           inside &= at[d] >= 0 && uint64_t(at[d]) < m.dims[d];
@@ -327,10 +332,27 @@ void emuWaitGroup(uint64_t pending) {
   }
 }
 
+/// The swizzle span of a descriptor's layout type (bits 62-63: 1 128-byte,
+/// 2 64-byte, 3 32-byte swizzling); 0 for the others.
+int64_t swizzleSpan(uint64_t desc) {
+  switch (desc >> 62) {
+  case 1:
+    return 128;
+  case 2:
+    return 64;
+  case 3:
+    return 32;
+  default:
+    return 0;
+  }
+}
+
 /// The shared offset of element (mn, k) of a wgmma operand with `desc`:
-/// K-major or MN-major (transposed) 128-byte swizzled layouts.
+/// K-major or MN-major (transposed) swizzled layouts, rows of the span's
+/// bytes.
 int64_t operandOffset(uint64_t desc, bool mnMajor, unsigned mn, unsigned k,
                       unsigned bytes) {
+  int64_t span = swizzleSpan(desc);
   int64_t start = int64_t(desc & 0x3FFF) << 4;
   int64_t leading = int64_t((desc >> 16) & 0x3FFF) << 4;
   int64_t stride = int64_t((desc >> 32) & 0x3FFF) << 4;
@@ -339,11 +361,11 @@ int64_t operandOffset(uint64_t desc, bool mnMajor, unsigned mn, unsigned k,
   int64_t base = int64_t(reinterpret_cast<uintptr_t>(block->shared) & 0x3FFFF);
   int64_t offset = (start - base) & 0x3FFFF;
   if (mnMajor)
-    offset += (mn * bytes) % 128 + (k % 8) * 128 + (k / 8) * stride +
-              (mn * bytes / 128) * leading;
+    offset += (mn * bytes) % span + (k % 8) * span + (k / 8) * stride +
+              (mn * bytes / span) * leading;
   else
-    offset += (mn % 8) * 128 + (mn / 8) * stride + k * bytes;
-  return swizzle128(offset);
+    offset += (mn % 8) * span + (mn / 8) * stride + k * bytes;
+  return swizzle(offset, span);
 }
 
 /// Whether a queued copy will write shared byte `offset`.
@@ -380,7 +402,7 @@ namespace {
 /// accumulators (and, for the register form, `aRegs`: its four A
 /// registers; null when A is read through `descA`), the last of the 128
 /// reads the operands and computes every thread's D.
-template <bool F16>
+template <emu::WgmmaType Type>
 void wgmma(float *out, const float *in, const uint32_t *aRegs, uint64_t descA,
            uint64_t descB, uint32_t scaleD, int32_t scaleA, int32_t scaleB,
            uint32_t transA, uint32_t transB, uint32_t n) {
@@ -408,11 +430,12 @@ void wgmma(float *out, const float *in, const uint32_t *aRegs, uint64_t descA,
     waitUntil("wgmma", [&] { return w.generation != generation; });
   } else {
     for (uint64_t desc : {aRegs ? descB : descA, descB})
-      if ((desc >> 62) != 1 || ((desc >> 49) & 7))
-        return failThread("a wgmma descriptor with a layout other than "
-                          "128-byte swizzling, or a base offset, which the "
-                          "emulator does not model");
-    static thread_local uint16_t a[64][16], bm[16][256];
+      if (!swizzleSpan(desc) || ((desc >> 49) & 7))
+        return failThread("a wgmma descriptor without swizzling, or with a "
+                          "base offset, which the emulator does not model");
+    constexpr unsigned kSteps = Type == emu::WgmmaType::E4M3 ? 32 : 16;
+    constexpr unsigned bytes = Type == emu::WgmmaType::E4M3 ? 1 : 2;
+    static thread_local uint16_t a[64][32], bm[32][256];
     // With race detection: per writer, how many of its plain stores every
     // thread of the warpgroup but the writer itself has acquired through
     // mbarriers (the writer's own stores are ordered for it).
@@ -430,8 +453,8 @@ void wgmma(float *out, const float *in, const uint32_t *aRegs, uint64_t descA,
     std::vector<int32_t> chunks;
     auto read = [&](uint64_t desc, bool mnMajor, unsigned mn, unsigned k,
                     uint16_t &value) {
-      int64_t offset = operandOffset(desc, mnMajor, mn, k, 2);
-      if (offset < 0 || offset + 2 > b.sharedBytes) {
+      int64_t offset = operandOffset(desc, mnMajor, mn, k, bytes);
+      if (offset < 0 || offset + bytes > b.sharedBytes) {
         failThread("wgmma reads shared offset " + std::to_string(offset) +
                    ", outside the kernel's shared memory");
         return false;
@@ -471,17 +494,20 @@ void wgmma(float *out, const float *in, const uint32_t *aRegs, uint64_t descA,
                    std::to_string(offset) +
                    " while a bulk tensor copy to it is pending (its mbarrier "
                    "was not waited on)");
-      std::memcpy(&value, b.shared + offset, 2);
+      value = 0;
+      std::memcpy(&value, b.shared + offset, bytes);
       return true;
     };
-    if (aRegs)
+    if (aRegs && bytes == 1)
+      emu::wgmmaRegisterA8(w.a, a);
+    else if (aRegs)
       emu::wgmmaRegisterA(w.a, a);
     else
       for (unsigned m = 0; m < 64; ++m)
-        for (unsigned k = 0; k < 16; ++k)
+        for (unsigned k = 0; k < kSteps; ++k)
           if (!read(descA, transA & 1, m, k, a[m][k]))
             return;
-    for (unsigned k = 0; k < 16; ++k)
+    for (unsigned k = 0; k < kSteps; ++k)
       for (unsigned col = 0; col < n; ++col)
         if (!read(descB, transB & 1, col, k, bm[k][col]))
           return;
@@ -492,28 +518,29 @@ void wgmma(float *out, const float *in, const uint32_t *aRegs, uint64_t descA,
     for (int32_t chunk : chunks)
       ++w.readers[size_t(chunk)];
     w.open.insert(w.open.end(), chunks.begin(), chunks.end());
-    emu::wgmmaM64NK16(a, bm, n, scaleA < 0 ? -1 : 1, scaleB < 0 ? -1 : 1,
-                      scaleD & 1, w.in, w.out, F16);
+    emu::wgmmaM64N(a, bm, n, Type, scaleA < 0 ? -1 : 1, scaleB < 0 ? -1 : 1,
+                   scaleD & 1, w.in, w.out);
     w.arrived = 0;
     ++w.generation;
   }
   std::memcpy(out, w.out[tid % 128], sizeof(float) * n / 2);
 }
 
-template <bool F16>
+template <emu::WgmmaType Type>
 void emuWgmma(float *out, const float *in, uint64_t descA, uint64_t descB,
               uint32_t scaleD, int32_t scaleA, int32_t scaleB, uint32_t transA,
               uint32_t transB, uint32_t n) {
-  wgmma<F16>(out, in, nullptr, descA, descB, scaleD, scaleA, scaleB, transA,
-             transB, n);
+  wgmma<Type>(out, in, nullptr, descA, descB, scaleD, scaleA, scaleB, transA,
+              transB, n);
 }
 
-/// wgmma with A in registers: no descriptor A and no trans-a.
-template <bool F16>
+/// wgmma with A in registers: no descriptor A and no trans-a (8-bit
+/// types have no trans-b either: the rewrite passes 0).
+template <emu::WgmmaType Type>
 void emuWgmmaRegisterA(float *out, const float *in, const uint32_t *a,
                        uint64_t descB, uint32_t scaleD, int32_t scaleA,
                        int32_t scaleB, uint32_t transB, uint32_t n) {
-  wgmma<F16>(out, in, a, 0, descB, scaleD, scaleA, scaleB, 0, transB, n);
+  wgmma<Type>(out, in, a, 0, descB, scaleD, scaleA, scaleB, 0, transB, n);
 }
 
 } // namespace
@@ -540,11 +567,15 @@ void tessera::emu::detail::addHopperEntries(
        reinterpret_cast<void *>(emuCommitGroup)},
       {"llvm.nvvm.wgmma.wait_group.sync.aligned",
        reinterpret_cast<void *>(emuWaitGroup)},
-      {"tessera.emu.wgmma.f32.bf16", reinterpret_cast<void *>(emuWgmma<false>)},
-      {"tessera.emu.wgmma.f32.f16", reinterpret_cast<void *>(emuWgmma<true>)},
+      {"tessera.emu.wgmma.f32.bf16",
+       reinterpret_cast<void *>(emuWgmma<emu::WgmmaType::BF16>)},
+      {"tessera.emu.wgmma.f32.f16",
+       reinterpret_cast<void *>(emuWgmma<emu::WgmmaType::F16>)},
       {"tessera.emu.wgmma.rs.f32.bf16",
-       reinterpret_cast<void *>(emuWgmmaRegisterA<false>)},
+       reinterpret_cast<void *>(emuWgmmaRegisterA<emu::WgmmaType::BF16>)},
       {"tessera.emu.wgmma.rs.f32.f16",
-       reinterpret_cast<void *>(emuWgmmaRegisterA<true>)},
+       reinterpret_cast<void *>(emuWgmmaRegisterA<emu::WgmmaType::F16>)},
+      {"tessera.emu.wgmma.rs.f32.e4m3",
+       reinterpret_cast<void *>(emuWgmmaRegisterA<emu::WgmmaType::E4M3>)},
   });
 }
