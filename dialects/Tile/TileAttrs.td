@@ -53,6 +53,32 @@ def Tile_PipelineAttr : AttrDef<Tile_Dialect, "Pipeline"> {
   let genVerifyDecl = 1;
 }
 
+def Tile_PersistentAttr : AttrDef<Tile_Dialect, "Persistent"> {
+  let mnemonic = "persistent";
+  let summary = "Persistent-kernel policy of a tile kernel";
+  let description = [{
+    Placed on a `tile.kernel` as `tile.persistent`, it asks `tile-persistent`
+    to run the kernel as a persistent one: the runtime launches at most as
+    many program instances as the device keeps resident (multiprocessors
+    times blocks per multiprocessor), and each loops over the tiles of the
+    grid the caller launched, in a rasterized order: `group` consecutive
+    `x` coordinates (rows of output tiles) are walked together, `y` within
+    each group, so that the instances running at once share the operands
+    of few rows and columns in L2. The body is written once, per tile, with
+    `tile.program_id` and `tile.num_programs` as before.
+
+    Example:
+
+    ```mlir
+    tile.kernel @gemm(...) threads(256)
+        attributes {tile.persistent = #tile.persistent<group = 8>} { ... }
+    ```
+  }];
+  let parameters = (ins "int64_t":$group);
+  let assemblyFormat = "`<` `group` `=` $group `>`";
+  let genVerifyDecl = 1;
+}
+
 def Tile_LinearLayoutAttr : AttrDef<Tile_Dialect, "LinearLayout", [
     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let mnemonic = "linear";

@@ -43,11 +43,19 @@ def Tile_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   // The dialect's discardable attributes; verifyOperationAttribute checks
   // where each may appear.
   let discardableAttrs = (ins
     // The K-loop policy tile-pipeline carries out (scf.for).
     "::tessera::tile::PipelineAttr":$pipeline,
+    // The persistent-kernel policy tile-persistent carries out
+    // (tile.kernel).
+    "::tessera::tile::PersistentAttr":$persistent,
+    // A kernel argument tile-persistent added, which the runtime passes:
+    // the size of the launched grid along dimension 0, 1 or 2, or (3) the
+    // number of program instances it started.
+    "::mlir::IntegerAttr":$grid,
     // The chip a module is compiled for (builtin.module).
     "::mlir::StringAttr":$target,
     // The stored order of a shared buffer (tile.alloc_shared).

@@ -122,6 +122,37 @@ def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
   let assemblyFormat = "$dim attr-dict";
 }
 
+def Tile_TileCoordsOp : Tile_Op<"tile_coords", [Pure]> {
+  let summary = "The grid coordinates of a persistent kernel's tile";
+  let description = [{
+    Returns the coordinates (x, y, z), in a grid of `gx` x `gy` x `gz`
+    tiles, of tile number `t mod (gx gy gz)` in grouped raster order: z
+    slowest; within one z, groups of `group` consecutive x coordinates (the
+    last group takes what is left), x fastest within a group, then y.
+    `tile-persistent` computes each tile's program coordinates with it.
+    With positive grid sizes each coordinate lies in [0, g) and the tiles
+    0 .. gx gy gz - 1 take every coordinate triple once; `tag-check`
+    assumes the range (the unit tests check both over grids and groups).
+
+    ```mlir
+    %x, %y, %z = tile.tile_coords %t of (%gx, %gy, %gz) group 8
+    ```
+  }];
+  let arguments = (ins Index:$tile, Index:$gridX, Index:$gridY,
+                       Index:$gridZ, I64Attr:$group);
+  let results = (outs Index:$x, Index:$y, Index:$z);
+  let assemblyFormat = [{
+    $tile `of` `(` $gridX `,` $gridY `,` $gridZ `)` `group` $group attr-dict
+  }];
+  let extraClassDeclaration = [{
+    /// The coordinates as unsigned index arithmetic, from `operands` (the
+    /// op's operands, or what a lowering maps them to), built at `b`.
+    std::array<::mlir::Value, 3> expand(::mlir::OpBuilder &b,
+                                        ::mlir::ValueRange operands);
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_DimOp : Tile_Op<"dim", [Pure]> {
   let summary = "The size of one dimension of a view";
   let description = [{

@@ -47,6 +47,12 @@ private:
   const Term *valueTerm(mlir::Value value);
   const Term *boolTerm(mlir::Value value);
   std::pair<const Term *, const Term *> programGrid(int dim);
+  /// The term of a persistent kernel's argument the runtime passes
+  /// (tile.grid): the launched grid's size or the programs started; null
+  /// for other values.
+  const Term *persistentArgument(mlir::Value value);
+  /// Models tile.tile_coords: coordinates inside the grid.
+  void tileCoords(tile::TileCoordsOp op);
   const Term *dimTerm(mlir::Value view, unsigned dim);
   const Term *affineTerm(mlir::AffineExpr expr,
                          llvm::ArrayRef<const Term *> dims,

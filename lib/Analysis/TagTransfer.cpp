@@ -60,6 +60,8 @@ const Term *Checker::valueTerm(Value value) {
       !isa<scf::ForOp, scf::IfOp, scf::IndexSwitchOp, scf::ExecuteRegionOp>(
           def))
     return unknownValue(value, def);
+  if (const Term *term = persistentArgument(value))
+    return values[value] = term;
   const Term *term =
       freshValue(sourceNames.get(value), bitsOf(value.getType()));
   if (bitsOf(value.getType()) == 1)
@@ -96,6 +98,49 @@ std::pair<const Term *, const Term *> Checker::programGrid(int dim) {
         {terms.inRange(count, terms.cst(1), terms.cst(limit + 1)), {}});
   }
   return {id, count};
+}
+
+const Term *Checker::persistentArgument(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  auto kernel = arg ? dyn_cast<tile::KernelOp>(arg.getOwner()->getParentOp())
+                    : tile::KernelOp();
+  if (!kernel)
+    return nullptr;
+  auto dim = kernel.getArgAttrOfType<IntegerAttr>(
+      arg.getArgNumber(), tile::TileDialect::GridAttrHelper::getNameStr());
+  if (!dim)
+    return nullptr;
+  // The size of the grid the caller launched is what num_programs is in a
+  // kernel that is not persistent.
+  if (dim.getInt() < 3)
+    return programGrid(static_cast<int>(dim.getInt())).second;
+  // The program instances the runtime started: 1 to 2^31 - 1.
+  const Term *programs = terms.freshSym("persistent_programs");
+  TermInt limit = (TermInt(1) << 31) - 1;
+  symbolRanges[programs] = {TermInt(1), limit};
+  kernelFacts.push_back(
+      {terms.inRange(programs, terms.cst(1), terms.cst(limit + 1)), {}});
+  return programs;
+}
+
+void Checker::tileCoords(tile::TileCoordsOp op) {
+  // Any coordinates inside the grid (the rasterization is a bijection onto
+  // it: Raster.h, checked by the unit tests): 0 <= c < g where g >= 1.
+  // One symbol each, however often a loop's body is walked.
+  if (values.count(op->getResult(0)))
+    return;
+  TermInt limit = (TermInt(1) << 31) - 1;
+  for (unsigned d = 0; d < 3; ++d) {
+    std::string name = tile::stringifyDim(tile::Dim(d)).str();
+    const Term *coord = terms.freshSym("tile_coords." + name);
+    const Term *size = valueTerm(op->getOperand(d + 1));
+    symbolRanges[coord] = {TermInt(0), limit - 1};
+    kernelFacts.push_back({terms.le(terms.cst(0), coord), {}});
+    kernelFacts.push_back(
+        {terms.implies(terms.le(terms.cst(1), size), terms.lt(coord, size)),
+         {}});
+    values[op->getResult(d)] = coord;
+  }
 }
 
 const Term *Checker::affineTerm(AffineExpr expr,
@@ -220,6 +265,8 @@ LogicalResult Checker::processBlock(Block &block) {
 
 /// Index arithmetic, comparisons and integer tiles: their values as terms.
 void Checker::processValues(Operation *op) {
+  if (auto coords = dyn_cast<tile::TileCoordsOp>(op))
+    return tileCoords(coords);
   if (op->getNumResults() != 1)
     return;
   auto operand = [&](unsigned i) { return valueTerm(op->getOperand(i)); };
@@ -471,8 +518,9 @@ LogicalResult Checker::processTags(Operation *op) {
       // Ops whose tile results carry no provenance (⊥) or that have no
       // results the checker tracks; their values are modelled above.
       .Case<tile::SplatOp, tile::IotaOp, tile::ProgramIdOp, tile::NumProgramsOp,
-            tile::DimOp, tile::AllocSharedOp, tile::ReturnOp, tensor::ExtractOp,
-            tag::CoordOp, scf::YieldOp>([](Operation *) { return success(); })
+            tile::TileCoordsOp, tile::DimOp, tile::AllocSharedOp,
+            tile::ReturnOp, tensor::ExtractOp, tag::CoordOp, scf::YieldOp>(
+          [](Operation *) { return success(); })
       .Default([&](Operation *other) -> LogicalResult {
         if (isa_and_nonnull<arith::ArithDialect>(other->getDialect()) ||
             other->getName().getDialectNamespace() == "math") {

@@ -48,6 +48,10 @@ std::vector<KernelInfo> tessera::collectKernelInfo(ModuleOp module) {
       else
         info.args.push_back("scalar:" + typeName(type));
     }
+    info.persistent =
+        kernel.getNumArguments() >= TESSERA_PERSISTENT_ARGS &&
+        kernel.getArgAttr(kernel.getNumArguments() - 1,
+                          tile::TileDialect::GridAttrHelper::getNameStr());
     kernels.push_back(std::move(info));
   });
   return kernels;
@@ -61,6 +65,8 @@ tessera::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
     os << kernel.name << ' ' << kernel.threads << ' ' << kernel.sharedBytes;
     for (const std::string &arg : kernel.args)
       os << ' ' << arg;
+    if (kernel.persistent)
+      os << ' ' << TESSERA_PERSISTENT_TOKEN;
     for (const std::string &map : kernel.tensorMaps)
       os << ' ' << map;
     if (!kernel.cluster.empty())
@@ -155,7 +161,11 @@ std::string tessera::writeLaunchHeader(const std::vector<KernelInfo> &kernels,
        << "inline tessera_status " << kernel.name
        << "(const tessera::Module &module, tessera_grid grid";
     std::vector<std::string> names;
-    for (auto [i, arg] : llvm::enumerate(kernel.args)) {
+    // A persistent kernel's last arguments are the runtime's to pass.
+    size_t passed =
+        kernel.args.size() - (kernel.persistent ? TESSERA_PERSISTENT_ARGS : 0);
+    for (auto [i, arg] :
+         llvm::enumerate(llvm::ArrayRef(kernel.args).take_front(passed))) {
       std::string name = i < kernel.argNames.size() ? kernel.argNames[i] : "";
       if (!isIdentifier(name) || name == "module" || name == "grid" ||
           name == "args" || name == "stream")

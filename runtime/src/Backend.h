@@ -113,6 +113,12 @@ public:
   virtual tessera_status elapsedMs(Event &start, Event &end,
                                    double &milliseconds) = 0;
 
+  /// How many program instances of `kernel` the device runs at once: the
+  /// most a persistent kernel's launch starts. Its multiprocessors by
+  /// default (the worker threads of a host or emulator device).
+  virtual tessera_status residentPrograms(const Kernel &kernel,
+                                          int64_t &programs);
+
   /// Host and emulator devices only.
   virtual tessera_status setThreads(int threads);
   virtual int threads() const { return 0; }

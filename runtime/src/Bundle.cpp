@@ -117,6 +117,21 @@ bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
     while (words >> arg) {
       if (clustered)
         return false; // the cluster comes last
+      if (arg == TESSERA_PERSISTENT_TOKEN) {
+        // After the arguments, whose last ones (the grid's size and the
+        // programs started, index scalars) the launch passes; before the
+        // tensor maps.
+        size_t count = kernel.args.size(), passed = TESSERA_PERSISTENT_ARGS;
+        if (kernel.persistent || !kernel.tensorMaps.empty() || count < passed)
+          return false;
+        for (size_t i = count - passed; i < count; ++i)
+          if (kernel.args[i] != "scalar:index")
+            return false;
+        kernel.args.resize(count - passed);
+        kernel.specs.resize(count - passed);
+        kernel.persistent = true;
+        continue;
+      }
       if (arg.rfind(TESSERA_CLUSTER_PREFIX, 0) == 0) {
         if (!parseCluster(arg, kernel))
           return false;
@@ -128,7 +143,7 @@ bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
           return false;
         continue;
       }
-      if (!kernel.tensorMaps.empty())
+      if (!kernel.tensorMaps.empty() || kernel.persistent)
         return false; // tensor maps follow the arguments
       ArgSpec spec;
       if (!parseArgument(arg, spec))
@@ -138,9 +153,13 @@ bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
     }
     kernels.push_back(std::move(kernel));
   }
-  for (KernelEntry &kernel : kernels)
+  for (KernelEntry &kernel : kernels) {
+    // A persistent grid is one-dimensional: so are its clusters.
+    if (kernel.persistent && kernel.cluster[1] * kernel.cluster[2] != 1)
+      return false;
     for (const std::string &arg : kernel.args)
       kernel.argPointers.push_back(arg.c_str());
+  }
   return true;
 }
 } // namespace
@@ -240,11 +259,13 @@ tessera_status tessera::runtime::readBundle(std::string_view data,
                       " image (each kernel: name, threads (1 to 1024), "
                       "shared bytes (below 2^31), then view:<element>:<rank> "
                       "or scalar:<type> arguments, scalars integers or "
-                      "floats of at most 64 bits, then "
+                      "floats of at most 64 bits, then `persistent` after "
+                      "four scalar:index ones if the kernel is, then "
                       "tmap:<arg>:<cols>x<rows> tensor maps of 2-D or 3-D "
                       "views with box rows of 128, 64 or 32 bytes, then at "
                       "most one "
-                      "cluster:<x>x<y>x<z> of at most 16 blocks)");
+                      "cluster:<x>x<y>x<z> of at most 16 blocks, "
+                      "<x>x1x1 if persistent)");
     images.push_back(std::move(image));
     at += (size + 7) / 8 * 8;
   }

@@ -70,6 +70,8 @@ struct Driver {
   CUresult (*cuModuleUnload)(Handle);
   CUresult (*cuModuleGetFunction)(Handle *, Handle, const char *);
   CUresult (*cuFuncSetAttribute)(Handle, int, int);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, Handle, int,
+                                                          size_t);
   CUresult (*cuLaunchKernel)(Handle, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, Handle, void **,
                              void **);
@@ -245,6 +247,8 @@ bool load() {
   bind(driver.cuModuleUnload, "cuModuleUnload");
   bind(driver.cuModuleGetFunction, "cuModuleGetFunction");
   bind(driver.cuFuncSetAttribute, "cuFuncSetAttribute");
+  bind(driver.cuOccupancyMaxActiveBlocksPerMultiprocessor,
+       "cuOccupancyMaxActiveBlocksPerMultiprocessor");
   bind(driver.cuLaunchKernel, "cuLaunchKernel");
   bind(driver.cuMemAlloc, "cuMemAlloc_v2");
   bind(driver.cuMemFree, "cuMemFree_v2");
@@ -298,6 +302,11 @@ bool load() {
   api.getFunction = driver.cuModuleGetFunction;
   api.setDynamicShared = [](void *function, int bytes) {
     return driver.cuFuncSetAttribute(function, kMaxDynamicSharedBytes, bytes);
+  };
+  api.occupancy = [](int *blocks, void *function, unsigned threads,
+                     unsigned sharedBytes) {
+    return driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+        blocks, function, static_cast<int>(threads), sharedBytes);
   };
   api.launch = launch;
   api.launchClusters = driver.cuLaunchKernelEx ? launchClusters : nullptr;

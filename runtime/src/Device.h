@@ -12,6 +12,9 @@
 struct tessera_device {
   std::unique_ptr<tessera::runtime::Backend> backend;
   std::atomic<int> references{1};
+  /// The most program instances a persistent kernel's launch starts; 0 for
+  /// the backend's resident count (tesseraDeviceSetMaxPrograms).
+  std::atomic<int64_t> maxPrograms{0};
 };
 
 namespace tessera::runtime {

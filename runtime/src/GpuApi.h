@@ -40,6 +40,11 @@ struct GpuApi {
   /// Lets `function` use `bytes` of dynamic shared memory (above the
   /// default 48 KiB).
   int (*setDynamicShared)(void *function, int bytes);
+  /// The blocks of `function` one multiprocessor keeps resident at once
+  /// with `threads` threads and `sharedBytes` of dynamic shared memory;
+  /// null where the driver cannot tell (then one).
+  int (*occupancy)(int *blocks, void *function, unsigned threads,
+                   unsigned sharedBytes);
   int (*launch)(void *function, tessera_grid grid, unsigned threads,
                 unsigned sharedBytes, void *stream, void **params);
   /// A launch in thread-block clusters of `cluster` blocks (x, y, z); null

@@ -171,6 +171,22 @@ public:
     return TESSERA_SUCCESS;
   }
 
+  tessera_status residentPrograms(const Kernel &kernel,
+                                  int64_t &programs) override {
+    if (tessera_status status = Backend::residentPrograms(kernel, programs))
+      return status;
+    int blocks = 1;
+    if (api.occupancy)
+      if (tessera_status status = check(
+              api.occupancy(&blocks, kernel.function,
+                            static_cast<unsigned>(kernel.entry->threads),
+                            static_cast<unsigned>(kernel.entry->sharedBytes)),
+              "reading the occupancy of " + kernel.entry->name))
+        return status;
+    programs *= std::max(1, blocks);
+    return TESSERA_SUCCESS;
+  }
+
   tessera_status launch(const Kernel &kernel, tessera_grid grid,
                         LaunchArgs args, Stream *stream) override {
     if (tessera_status status = current())

@@ -193,6 +193,16 @@ bool load() {
   api.moduleUnload = driver.hipModuleUnload;
   api.getFunction = driver.hipModuleGetFunction;
   api.setDynamicShared = [](void *, int) { return 0; };
+  // hipModuleOccupancyMaxActiveBlocksPerMultiprocessor is absent from
+  // older runtimes: one block per CU is assumed there.
+  using Occupancy = hipError (*)(int *, Handle, int, size_t);
+  static Occupancy occupancy = reinterpret_cast<Occupancy>(dlsym(
+      bind.library, "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor"));
+  api.occupancy = occupancy ? [](int *blocks, void *function, unsigned threads,
+                                 unsigned sharedBytes) {
+    return occupancy(blocks, function, static_cast<int>(threads), sharedBytes);
+  }
+                            : nullptr;
   api.launch = launch;
   api.launchClusters = nullptr; // AMD GPUs have no thread-block clusters
   api.allocate = driver.hipMalloc;

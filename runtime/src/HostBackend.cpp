@@ -408,6 +408,14 @@ tessera_status HostBackend::run(const Kernel &kernel, tessera_grid grid,
 }
 } // namespace
 
+tessera_status Backend::residentPrograms(const Kernel &, int64_t &programs) {
+  tessera_device_properties props{};
+  if (tessera_status status = properties(props))
+    return status;
+  programs = std::max<int64_t>(1, props.multiprocessors);
+  return TESSERA_SUCCESS;
+}
+
 tessera_status Backend::setThreads(int) {
   return fail(TESSERA_ERROR_INVALID_ARGUMENT,
               "worker threads are for host and emulator devices");

@@ -56,6 +56,10 @@ struct KernelEntry {
   /// The thread-block cluster shape of the image's launches (`cluster:`);
   /// {1, 1, 1} for none.
   uint32_t cluster[3] = {1, 1, 1};
+  /// A persistent kernel (`persistent`): it takes TESSERA_PERSISTENT_ARGS
+  /// index arguments after `args` (the launched grid's size, the programs
+  /// started), which the launch appends.
+  bool persistent = false;
   bool hasCluster() const { return cluster[0] * cluster[1] * cluster[2] > 1; }
   std::vector<const char *> argPointers; // for tessera_kernel_info
 };

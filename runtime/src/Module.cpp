@@ -9,6 +9,7 @@
 
 #include "Device.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -259,10 +260,36 @@ tessera_status tesseraKernelGetInfo(const tessera_kernel *kernel,
              entry.sharedBytes,
              entry.args.size(),
              entry.argPointers.data(),
-             {entry.cluster[0], entry.cluster[1], entry.cluster[2]}};
+             {entry.cluster[0], entry.cluster[1], entry.cluster[2]},
+             entry.persistent};
     return TESSERA_SUCCESS;
   });
 }
+
+namespace {
+/// A persistent kernel's launch: `grid` becomes as many program instances
+/// along x as the device keeps resident (or the device's cap), no more than
+/// the grid has tiles, rounded up to whole clusters; the grid's size and
+/// that count go to its trailing index arguments.
+tessera_status persist(const tessera_kernel &kernel, tessera_grid &grid,
+                       LaunchArgs &args) {
+  tessera_device &device = *kernel.module->device;
+  int64_t programs = device.maxPrograms;
+  if (!programs)
+    if (tessera_status status =
+            device.backend->residentPrograms(kernel.kernel, programs))
+      return status;
+  int64_t cluster = kernel.kernel.entry->cluster[0];
+  programs = std::min(programs, grid.x * grid.y * grid.z);
+  programs = (programs + cluster - 1) / cluster * cluster;
+  for (int64_t value : {grid.x, grid.y, grid.z, programs}) {
+    args.slots.push_back({value});
+    args.views.push_back(false);
+  }
+  grid = {programs, 1, 1};
+  return TESSERA_SUCCESS;
+}
+} // namespace
 
 tessera_status tesseraLaunch(tessera_kernel *kernel, tessera_grid grid,
                              void *const *args, tessera_stream *stream) {
@@ -283,7 +310,8 @@ tessera_status tesseraLaunch(tessera_kernel *kernel, tessera_grid grid,
                   "grid sizes must be at most 2^31 - 1 (x) and 65535 (y, z)");
     const KernelEntry &entry = *kernel->kernel.entry;
     int64_t sizes[3] = {grid.x, grid.y, grid.z};
-    for (int d = 0; d < 3; ++d)
+    // A persistent kernel's launch rounds its programs to whole clusters.
+    for (int d = 0; d < 3 && !entry.persistent; ++d)
       if (sizes[d] % entry.cluster[d])
         return fail(TESSERA_ERROR_INVALID_ARGUMENT,
                     "the grid (" + std::to_string(grid.x) + ", " +
@@ -296,6 +324,9 @@ tessera_status tesseraLaunch(tessera_kernel *kernel, tessera_grid grid,
     LaunchArgs copied;
     if (tessera_status status = marshal(entry, args, copied))
       return status;
+    if (entry.persistent)
+      if (tessera_status status = persist(*kernel, grid, copied))
+        return status;
     return device->backend->launch(kernel->kernel, grid, std::move(copied),
                                    stream ? stream->stream.get() : nullptr);
   });

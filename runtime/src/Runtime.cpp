@@ -216,6 +216,21 @@ tessera_status tesseraEmulatorSetChip(tessera_device *device,
   });
 }
 
+tessera_status tesseraDeviceSetMaxPrograms(tessera_device *device,
+                                           int64_t programs) {
+  return guarded([&]() -> tessera_status {
+    if (!device)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
+    if (programs < 0 || programs > (int64_t(1) << 31) - 1)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "the most program instances of a persistent launch must "
+                  "be 0 (the device's resident count) to 2^31 - 1, not " +
+                      std::to_string(programs));
+    device->maxPrograms = programs;
+    return TESSERA_SUCCESS;
+  });
+}
+
 tessera_status tesseraHostSetThreads(tessera_device *device, int threads) {
   return guarded([&]() -> tessera_status {
     if (!device)

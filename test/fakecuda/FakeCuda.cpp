@@ -136,6 +136,15 @@ CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
   f->dynamicShared = value;
   return kSuccess;
 }
+/// Two blocks of any kernel per multiprocessor (FAKE_CUDA_OCCUPANCY).
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *,
+                                                     int threads,
+                                                     size_t shared) {
+  if (!blocks || threads < 1 || threads > 1024 || shared > 232448)
+    return kInvalidValue;
+  *blocks = env("FAKE_CUDA_OCCUPANCY", 2);
+  return kSuccess;
+}
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared,
                         void *, void **params, void **extra) {

@@ -191,7 +191,7 @@ int tessera::run::runCompare(const CompareOptions &options) {
     bool emulator = name == "emu", hostMemory = emulator || name == "host";
     return openDevice(name, emulator ? options.chip : "",
                       hostMemory ? options.threads : -1,
-                      emulator && options.races, why);
+                      emulator && options.races, why, options.programs);
   };
   std::string why;
   tessera::Device host = open(refName, why);

@@ -21,7 +21,7 @@ struct CompareOptions {
   int64_t grid[3] = {1, 1, 1};
   /// (argument index, "D0xD1...") and (argument index, value).
   std::vector<std::pair<int64_t, std::string>> views, scalars;
-  int64_t seed = 1, threads = -1;
+  int64_t seed = 1, threads = -1, programs = -1;
 };
 
 /// Runs the comparison; prints one line per view and PASS or FAIL. Returns

@@ -39,7 +39,7 @@ size_t tessera::run::viewSpan(const tessera_view &view,
 tessera::Device tessera::run::openDevice(const std::string &name,
                                          const std::string &chip,
                                          int64_t threads, bool races,
-                                         std::string &error) {
+                                         std::string &error, int64_t programs) {
   tessera_device_kind kind;
   if (tesseraParseDeviceKind(name.c_str(), &kind)) {
     error = "cannot open the device: " + tessera::error();
@@ -74,6 +74,10 @@ tessera::Device tessera::run::openDevice(const std::string &name,
       tesseraHostSetThreads(device.get(), static_cast<int>(std::clamp<int64_t>(
                                               threads, INT_MIN, INT_MAX)))) {
     error = "cannot set the thread count: " + tessera::error();
+    return {};
+  }
+  if (programs != -1 && tesseraDeviceSetMaxPrograms(device.get(), programs)) {
+    error = "cannot set --programs: " + tessera::error();
     return {};
   }
   return device;

@@ -34,10 +34,12 @@ inline bool usesHostMemory(tessera_device_kind kind) {
 
 /// Opens the device tessera-run was asked for ("host", "emu", "cuda" or
 /// "hip"): with the emulator's chip (if not empty) and race detection, and
-/// the worker threads of a host or emulator device (unless -1). Empty,
-/// with `error` saying why, on failure.
+/// the worker threads of a host or emulator device (unless -1), and the
+/// most program instances a persistent kernel's launch starts (unless -1).
+/// Empty, with `error` saying why, on failure.
 tessera::Device openDevice(const std::string &name, const std::string &chip,
-                           int64_t threads, bool races, std::string &error);
+                           int64_t threads, bool races, std::string &error,
+                           int64_t programs = -1);
 
 class Launcher {
 public:

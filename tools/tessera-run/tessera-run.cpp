@@ -1,8 +1,8 @@
 //===- tessera-run.cpp - Run, check and time bundled kernels ----*- C++ -*-===//
 //
 //   tessera-run k.bundle [--check] [--bench] [--kernel=NAME] [--threads=N]
-//               [--seed=S] [--iters=N] [--device=host|emu|cuda|hip]
-//               [--chip=CHIP] [shape flags]
+//               [--programs=N] [--seed=S] [--iters=N]
+//               [--device=host|emu|cuda|hip] [--chip=CHIP] [shape flags]
 //
 //   tessera-run k.bundle --compare=host|emu --kernel=NAME --grid=X[,Y[,Z]]
 //               --view=I:D0xD1... --scalar=I:VALUE [--device=emu|cuda|hip]
@@ -18,7 +18,9 @@
 // docs/gpu.md) on the CPU, --chip=sm_80 its emu-sm_80 image; --races also
 // checks its shared memory accesses for data races (a race fails the
 // launch). --device=cuda and --device=hip run the bundle's GPU image on GPU 0
-// (see Launcher.h for how host tensors reach it).
+// (see Launcher.h for how host tensors reach it). --programs=N caps the
+// program instances a persistent kernel (tile-persistent) starts; 0, the
+// default, starts as many as the device keeps resident.
 //
 // Runs a shipped kernel of the bundle on random inputs. --check (the
 // default) poisons the outputs, compares them with a float64 reference and
@@ -49,7 +51,7 @@ static int usage(const char *message) {
       "tessera-run: %s\n"
       "usage: tessera-run BUNDLE [--check] [--bench] [--kernel=NAME] "
       "[--device=host|emu|cuda|hip] [--chip=CHIP] [--races] [--threads=N] "
-      "[--seed=S] [--iters=N]\n"
+      "[--programs=N] [--seed=S] [--iters=N]\n"
       "  GEMM (also quantized ones): --m --n --k; attention: --batch "
       "--heads --kv-heads "
       "--seq-q --seq-kv --causal=0|1;\n"
@@ -73,7 +75,7 @@ static int run(int argc, char **argv) {
       "experts",  "topk",  "hidden", "inter",  "routed-experts"};
   std::string bundle, kernel, device, chip;
   bool check = false, bench = false;
-  int64_t threads = -1, seed = 1, iters = 10;
+  int64_t threads = -1, seed = 1, iters = 10, programs = -1;
   bool races = false;
   CompareOptions compareOptions;
   std::string compareWith;
@@ -133,7 +135,12 @@ static int run(int argc, char **argv) {
         }
       } else if (name == "threads")
         threads = integer(value);
-      else if (name == "seed")
+      else if (name == "programs") {
+        programs = integer(value);
+        if (programs < 0)
+          return usage("--programs must be 0 (as many as the device keeps "
+                       "resident) or positive");
+      } else if (name == "seed")
         seed = integer(value);
       else if (name == "iters")
         iters = integer(value);
@@ -162,6 +169,7 @@ static int run(int argc, char **argv) {
     compareOptions.races = races;
     compareOptions.seed = seed;
     compareOptions.threads = threads;
+    compareOptions.programs = programs;
     return runCompare(compareOptions);
   }
   if (!check && !bench)
@@ -172,7 +180,8 @@ static int run(int argc, char **argv) {
   if (device.empty())
     device = "host";
   std::string error;
-  tessera::Device dev = openDevice(device, chip, threads, races, error);
+  tessera::Device dev =
+      openDevice(device, chip, threads, races, error, programs);
   if (!dev) {
     std::fprintf(stderr, "tessera-run: %s\n", error.c_str());
     return 1;

@@ -41,6 +41,9 @@ struct KernelInfo {
   std::vector<std::string> argNames;
   /// The tensor maps one target's image needs (`tmap:...`).
   std::vector<std::string> tensorMaps;
+  /// A persistent kernel (tile-persistent): its last
+  /// TESSERA_PERSISTENT_ARGS arguments are the runtime's to pass.
+  bool persistent = false;
   /// The thread-block cluster one target's image launches with
   /// (`cluster:<x>x<y>x<z>`), empty for none.
   std::string cluster;

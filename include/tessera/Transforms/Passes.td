@@ -175,6 +175,56 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
   let options = TileScheduleOptions;
 }
 
+def TilePersistent : Pass<"tile-persistent", "mlir::ModuleOp"> {
+  let summary = "Turn tile kernels into persistent ones looping over tiles";
+  let description = [{
+    For each `tile.kernel` carrying `tile.persistent =
+    #tile.persistent<group = G>` (or named by `kernel`, which adds the
+    attribute with `group`), the body written for one program instance of
+    a grid becomes the body of a loop over that grid's tiles:
+
+    * four `index` arguments are appended, marked `{tile.grid = 0}`, `1`,
+      `2` and `3`, which the runtime passes (bundles mark the kernel
+      `persistent`; callers launch it with its other arguments): the size
+      gx, gy, gz of the grid the caller launched, and the number P of
+      program instances the runtime started instead, along x: the fewer
+      of the grid's tiles and the instances the device keeps resident
+      (its multiprocessors times the blocks of this kernel each keeps,
+      from CUDA's or HIP's occupancy; the worker threads of a host or
+      emulator device), or of the caller's cap;
+    * shared buffers, tag bindings and assumptions, and the pure scalar
+      code that does not depend on the program's coordinates (constants,
+      view sizes) move before the loop, so that buffers and their
+      mbarriers are set up once and ring phases carry from tile to tile;
+    * `scf.for %t = program_id x to gx * gy * gz step P`
+      runs the rest per tile: the tile's coordinates come from the grouped
+      rasterization (`include/tessera/Transforms/Raster.h`: groups of G
+      consecutive x, x fastest within a group, then y, z slowest) and
+      replace `tile.program_id`; `tile.num_programs` becomes the launched
+      grid's size; where the kernel has shared buffers the iteration ends
+      with a `tile.barrier`, so that no thread starts filling the next
+      tile's buffers while another still reads this tile's.
+
+    A kernel already made persistent (it has the grid arguments) is left as
+    it is. Clusters must be one-dimensional (`cluster(n)`): the persistent
+    grid is. Run it before `tile-pipeline` or after; `tag-check` checks the
+    loop like any other.
+
+    ```
+    tessera-opt --tile-persistent=kernel=gemm_bf16 --tile-pipeline --tag-check runtime/kernels/gemm/gemm_bf16.mlir
+    ```
+  }];
+  let options = [
+    Option<"kernel", "kernel", "std::string", /*default=*/"\"\"",
+           "A kernel to make persistent (besides those carrying "
+           "tile.persistent)">,
+    Option<"group", "group", "int64_t", /*default=*/"8",
+           "Consecutive x coordinates walked together, for `kernel`">
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def TileUpliftWhile : Pass<"tile-uplift-while", "mlir::ModuleOp"> {
   let summary = "Rewrite counting scf.while loops into scf.for";
   let description = [{

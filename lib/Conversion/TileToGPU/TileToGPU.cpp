@@ -548,6 +548,15 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
                     builder, loc, gpu::Dimension(uint32_t(count.getDim()))));
     return success();
   }
+  if (auto coords = dyn_cast<tile::TileCoordsOp>(op)) {
+    SmallVector<Value> operands;
+    for (Value operand : coords->getOperands())
+      operands.push_back(mapping.lookup(operand));
+    for (auto [result, value] : llvm::zip_equal(
+             coords->getResults(), coords.expand(builder, operands)))
+      mapping.map(result, value);
+    return success();
+  }
   if (auto dim = dyn_cast<tile::DimOp>(op)) {
     mapping.map(dim.getResult(),
                 memref::DimOp::create(builder, loc,

@@ -314,6 +314,15 @@ LogicalResult HostLowering::lowerOp(Operation *op) {
         mapping.map(num.getResult(), gridSizes[static_cast<int>(num.getDim())]);
         return success();
       })
+      .Case([&](tile::TileCoordsOp coords) {
+        SmallVector<Value> operands;
+        for (Value operand : coords->getOperands())
+          operands.push_back(scalar(operand));
+        for (auto [result, value] : llvm::zip_equal(
+                 coords->getResults(), coords.expand(builder, operands)))
+          mapping.map(result, value);
+        return success();
+      })
       .Case([&](tile::DimOp dim) {
         mapping.map(dim.getResult(),
                     memref::DimOp::create(builder, loc, scalar(dim.getView()),

@@ -66,6 +66,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return wrongOp("scf.for loops");
     return success();
   }
+  // The persistent-kernel policy that tile-persistent carries out.
+  if (name == PersistentAttrHelper::getNameStr()) {
+    if (!isa<PersistentAttr>(value))
+      return wrongKind("a #tile.persistent<group = N> attribute");
+    if (!isa<KernelOp>(op))
+      return wrongOp("tile.kernel");
+    return success();
+  }
   // The offset width tag-check proved sufficient for a view access.
   if (name == IndexBitsAttrHelper::getNameStr()) {
     auto bits = dyn_cast<IntegerAttr>(value);
@@ -111,6 +119,31 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   return op->emitError() << "unknown tile dialect attribute '" << name << "'";
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != GridAttrHelper::getNameStr())
+    return op->emitError() << "unknown tile dialect argument attribute '"
+                           << name << "'";
+  // What the runtime passes a persistent kernel (tile-persistent): the
+  // launched grid's size along dimensions 0, 1, 2, and (3) the program
+  // instances it started.
+  auto kernel = dyn_cast<KernelOp>(op);
+  auto dim = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!kernel || !dim || dim.getInt() < 0 || dim.getInt() > 3 ||
+      !isa<IndexType>(kernel.getArgumentTypes()[argIndex]) ||
+      argIndex + 4 != kernel.getNumArguments() + dim.getInt())
+    return op->emitError() << "'" << name
+                           << "' marks the last four arguments of a "
+                              "tile.kernel, index ones, with 0, 1, 2 and 3";
+  if (!kernel->hasAttr(PersistentAttrHelper::getNameStr()))
+    return op->emitError() << "'" << name
+                           << "' needs a kernel with tile.persistent";
+  return success();
 }
 
 bool tessera::tile::isNibblePairs(Type element, ArrayRef<int64_t> shape) {
@@ -262,6 +295,15 @@ LogicalResult PipelineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (stages < 1 || stages > 8)
     return emitError() << "pipeline stages must be between 1 and 8, got "
                        << stages;
+  return success();
+}
+
+LogicalResult
+PersistentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       int64_t group) {
+  if (group < 1 || group > 65535)
+    return emitError() << "persistent group must be between 1 and 65535, got "
+                       << group;
   return success();
 }
 

@@ -1,5 +1,6 @@
 //===- TileOps.cpp - Tile dialect operations --------------------*- C++ -*-===//
 
+#include "tessera/Dialect/Tile/Raster.h"
 #include "tessera/Dialect/Tile/TileDialect.h"
 #include "tessera/Target/TargetInfo.h"
 
@@ -213,6 +214,39 @@ LogicalResult KernelOp::verify() {
 //===----------------------------------------------------------------------===//
 // DimOp
 //===----------------------------------------------------------------------===//
+
+//===----------------------------------------------------------------------===//
+// TileCoordsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TileCoordsOp::verify() {
+  if (getGroup() < 1 || getGroup() > 65535)
+    return emitOpError() << "group must be between 1 and 65535, got "
+                         << getGroup();
+  return success();
+}
+
+namespace {
+/// rasterTile's arithmetic as unsigned index ops.
+struct IndexRasterOps {
+  OpBuilder &b;
+  Location loc;
+  Value div(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+  Value rem(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value min(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
+};
+} // namespace
+
+std::array<Value, 3> TileCoordsOp::expand(OpBuilder &b, ValueRange operands) {
+  IndexRasterOps ops{b, getLoc()};
+  Value tiles = ops.mul(ops.mul(operands[1], operands[2]), operands[3]);
+  Value group = arith::ConstantIndexOp::create(b, getLoc(), getGroup());
+  return rasterTile(ops, ops.rem(operands[0], tiles), operands[1], operands[2],
+                    group);
+}
 
 LogicalResult DimOp::verify() {
   int64_t rank = getView().getType().getRank();

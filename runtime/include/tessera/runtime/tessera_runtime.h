@@ -102,6 +102,13 @@ tessera_status tesseraEmulatorSetRaceDetection(int enabled);
  * bundle's emu-<chip> image. Unset, they load its first emulator image. */
 tessera_status tesseraEmulatorSetChip(tessera_device *device, const char *chip);
 
+/* The most program instances a launch of a persistent kernel starts on
+ * `device`: 0 (the default) for as many as the device keeps resident, its
+ * multiprocessors times the kernel's blocks per multiprocessor (CUDA's and
+ * HIP's occupancy; the worker threads of a host or emulator device). */
+tessera_status tesseraDeviceSetMaxPrograms(tessera_device *device,
+                                           int64_t programs);
+
 /* Worker threads of a host or emulator device (default: all cores), one
  * persistent pool per device: 1 to TESSERA_MAX_HOST_THREADS. */
 #define TESSERA_MAX_HOST_THREADS 1024
@@ -158,6 +165,11 @@ typedef struct tessera_kernel_info {
   size_t num_args;
   const char *const *args;
   int64_t cluster[3];
+  /* A persistent kernel (tile-persistent): it is launched like the others,
+   * over the grid of its tiles, and the runtime starts at most as many
+   * program instances as the device keeps resident
+   * (tesseraDeviceSetMaxPrograms), each looping over the tiles. */
+  int32_t persistent;
 } tessera_kernel_info;
 
 typedef struct tessera_module tessera_module;
