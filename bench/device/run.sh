@@ -17,9 +17,9 @@
 #     emulator of the same chip (--chip=sm_90a or sm_80) with equal bits
 #     required on small-integer inputs (--compare=emu), and reductions and a
 #     softmax against the host image (--compare=host, within tolerance);
-# (c) timings side by side in the same run: the bf16 GEMM (also made
-#     persistent by tile-persistent: as many programs as the GPU keeps
-#     resident loop over the tiles), attention and
+# (c) timings side by side in the same run: the bf16 GEMM (128x128 and
+#     128x256 tiles, each also made persistent by tile-persistent: as many
+#     programs as the GPU keeps resident loop over the tiles), attention and
 #     the MoE expert MLPs against PyTorch's peers (peers.py).
 # Rows are printed and appended to the results file (default
 # bench/device/RESULTS.md) as a dated section.
@@ -62,6 +62,9 @@ checks=(
   "gemm_bf16|--m=1 --n=257 --k=72"
   "gemm_bf16_persistent|--m=1024 --n=1024 --k=1024"
   "gemm_bf16_persistent|--m=1000 --n=1030 --k=520"
+  "gemm_bf16_wide|--m=1024 --n=1024 --k=1024"
+  "gemm_bf16_wide|--m=1000 --n=1030 --k=520"
+  "gemm_bf16_wide_persistent|--m=1000 --n=1030 --k=520"
   "gemm_bf16_plain|--m=512 --n=384 --k=256"
   "gemm_bf16_plain|--m=130 --n=100 --k=30"
   "gemm_w4a16|--m=1024 --n=1024 --k=1024"
@@ -118,7 +121,10 @@ ls "$pack"/lib/libboost_context.so.* > /dev/null 2>&1 ||
 declare -A bundles=()
 for row in "${checks[@]}" "${micro[@]}"; do bundles[${row%%|*}]=1; done
 bundles[gemm_bf16]=1
-bundles[gemm_bf16_persistent]=1
+# (c)'s GEMMs: the case's kind | bundle.
+gemm_variants=("gemm|gemm_bf16" "pgemm|gemm_bf16_persistent"
+  "wgemm|gemm_bf16_wide" "wpgemm|gemm_bf16_wide_persistent")
+for variant in "${gemm_variants[@]}"; do bundles[${variant#*|}]=1; done
 bundles[flash_attention]=1
 bundles[moe]=1
 for name in "${!bundles[@]}"; do
@@ -152,7 +158,7 @@ for row in "${micro[@]}"; do
   IFS='|' read -r name reference flags <<< "$row"
   echo "  compare $name against $reference: $flags"
 done
-for shape in "${gemms[@]}"; do echo "  time gemm $shape (plain and persistent)"; done
+for shape in "${gemms[@]}"; do echo "  time gemm $shape (128x128, 128x256, each plain and persistent)"; done
 for shape in "${attentions[@]}"; do echo "  time attention $shape"; done
 for shape in "${moes[@]}"; do echo "  time moe $shape"; done
 if [ $missing -ne 0 ]; then
@@ -268,9 +274,10 @@ declare -A ours=()
 cases=()
 for shape in "${gemms[@]}"; do
   read -r m n k <<< "$shape"
-  ours[gemm:$m:$n:$k]=$(tessera_ms gemm_bf16 --m=$m --n=$n --k=$k)
-  ours[pgemm:$m:$n:$k]=$(tessera_ms gemm_bf16_persistent --m=$m --n=$n --k=$k)
-  cases+=("gemm:$m:$n:$k" "pgemm:$m:$n:$k")
+  for variant in "${gemm_variants[@]}"; do
+    ours[${variant%%|*}:$m:$n:$k]=$(tessera_ms "${variant#*|}" --m=$m --n=$n --k=$k)
+    cases+=("${variant%%|*}:$m:$n:$k")
+  done
 done
 for shape in "${attentions[@]}"; do
   read -r b h kvh s d c <<< "$shape"
@@ -288,15 +295,15 @@ for shape in "${moes[@]}"; do
 done
 peers=$(mktemp)
 if [ $dry -eq 0 ]; then
-  # The persistent GEMM's peers are the GEMM's.
-  python3 "$here/peers.py" --budget "$budget" $(printf '%s\n' "${cases[@]}" | grep -v '^pgemm:') \
+  # The GEMM variants' peers are the GEMM's.
+  python3 "$here/peers.py" --budget "$budget" $(printf '%s\n' "${cases[@]}" | grep -v '^[a-z]\+gemm:') \
     2>&1 | tee "$peers" >&2
 fi
 
 flops() { # case: floating-point operations (attention: causal halves them)
   IFS=: read -r kind a b c d e f <<< "$1"
   case $kind in
-  gemm | pgemm) echo $((2 * a * b * c)) ;;
+  *gemm) echo $((2 * a * b * c)) ;;
   attn) echo $((4 * a * b * d * d * e / (1 + f))) ;;
   moe) echo $((6 * a * c * d * e)) ;;
   esac
@@ -314,9 +321,9 @@ emit ""
 emit "| problem | Tessera ($timed) | peer 1 | peer 2 | peer 1 / Tessera | peer 2 / Tessera |"
 emit "|---|---|---|---|---|---|"
 for case in "${cases[@]}"; do
-  peer=${case#p} # a persistent GEMM's peers are the GEMM's
+  peer=$case
   case ${case%%:*} in
-  gemm | pgemm) names=(cublas triton) ;;
+  *gemm) names=(cublas triton) peer=gemm:${case#*:} ;; # the variants' peers are the GEMM's
   attn) names=(flash flex) ;;
   moe) names=(grouped_mm loop) ;;
   esac

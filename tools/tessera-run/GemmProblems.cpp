@@ -28,12 +28,15 @@ std::vector<double> bf16Values(const uint16_t *bits, int64_t count) {
   return values;
 }
 
-/// C[M, N] = A[M, K] · B[K, N] with bf16 storage (gemm_bf16).
+/// C[M, N] = A[M, K] · B[K, N] with bf16 storage (gemm_bf16: a program
+/// per 128 x `tileN` tile of C).
 class GemmBF16 : public Problem {
 public:
-  explicit GemmBF16(const Flags &flags)
-      : m(flags.get("m", 256)), n(flags.get("n", 256)), k(flags.get("k", 256)),
-        a({m, k}, 2), b({k, n}, 2), c({m, n}, 2) {}
+  explicit GemmBF16(const Flags &flags, std::string kernel = "gemm_bf16",
+                    int64_t tileN = 128)
+      : kernel(std::move(kernel)), tileN(tileN), m(flags.get("m", 256)),
+        n(flags.get("n", 256)), k(flags.get("k", 256)), a({m, k}, 2),
+        b({k, n}, 2), c({m, n}, 2) {}
 
   std::string describe() const override {
     return "M=" + std::to_string(m) + " N=" + std::to_string(n) +
@@ -48,8 +51,8 @@ public:
   }
   tessera_status launch(Launcher &launcher) override {
     void *args[] = {&a.view, &b.view, &c.view};
-    tessera_grid grid{(m + 127) / 128, (n + 127) / 128, 1};
-    return launcher.launch("gemm_bf16", grid, args);
+    tessera_grid grid{(m + 127) / 128, (n + tileN - 1) / tileN, 1};
+    return launcher.launch(kernel, grid, args);
   }
   void results(std::vector<double> &out, std::vector<double> &ref) override {
     out.resize(m * n);
@@ -63,8 +66,17 @@ public:
   double flops() const override { return 2.0 * m * n * k; }
 
 private:
+  std::string kernel;
+  int64_t tileN;
   int64_t m, n, k;
   Tensor a, b, c;
+};
+
+/// The same on 128x256 tiles (gemm_bf16_wide.mlir).
+class GemmBF16Wide : public GemmBF16 {
+public:
+  explicit GemmBF16Wide(const Flags &flags)
+      : GemmBF16(flags, "gemm_bf16_128x256", 256) {}
 };
 
 /// C = A · dequant(W, S[, Z]): codes W[K, N] (int4 packed two per byte
@@ -216,7 +228,8 @@ private:
   tessera_view w{}, s{}, z{}, aCodes{}, aScales{};
 };
 
-const bool registered = registerProblem<GemmBF16>("gemm_bf16");
+const bool registered = registerProblem<GemmBF16>("gemm_bf16") &&
+                        registerProblem<GemmBF16Wide>("gemm_bf16_128x256");
 } // namespace
 
 std::optional<QuantizationScheme>
