@@ -47,6 +47,8 @@ private:
   const Term *valueTerm(mlir::Value value);
   const Term *boolTerm(mlir::Value value);
   std::pair<const Term *, const Term *> programGrid(int dim);
+  /// A fresh symbol in [lo, hi], a fact of the whole kernel.
+  const Term *rangedSymbol(llvm::StringRef name, TermInt lo, TermInt hi);
   /// The term of a persistent kernel's argument the runtime passes
   /// (tile.grid): the launched grid's size or the programs started; null
   /// for other values.

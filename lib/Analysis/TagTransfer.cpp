@@ -82,63 +82,54 @@ const Term *Checker::unknownValue(Value value, Operation *op) {
 
 const Term *Checker::boolTerm(Value value) { return valueTerm(value); }
 
+const Term *Checker::rangedSymbol(StringRef name, TermInt lo, TermInt hi) {
+  const Term *sym = terms.freshSym(name);
+  symbolRanges[sym] = {lo, hi};
+  kernelFacts.push_back(
+      {terms.inRange(sym, terms.cst(lo), terms.cst(hi + 1)), {}});
+  return sym;
+}
+
 /// The program id along `dim` and the number of programs: grids have at
 /// most 2^31 - 1 programs along each dimension.
 std::pair<const Term *, const Term *> Checker::programGrid(int dim) {
   auto &[id, count] = programIds[dim];
   if (!id) {
     std::string name = tile::stringifyDim(tile::Dim(dim)).str();
+    count = rangedSymbol("num_programs." + name, 1, tile::kMaxGridX);
     id = terms.freshSym("program_id." + name);
-    count = terms.freshSym("num_programs." + name);
-    TermInt limit = (TermInt(1) << 31) - 1;
-    symbolRanges[count] = {TermInt(1), limit};
-    symbolRanges[id] = {TermInt(0), limit - 1};
+    symbolRanges[id] = {TermInt(0), TermInt(tile::kMaxGridX - 1)};
     kernelFacts.push_back({terms.inRange(id, terms.cst(0), count), {}});
-    kernelFacts.push_back(
-        {terms.inRange(count, terms.cst(1), terms.cst(limit + 1)), {}});
   }
   return {id, count};
 }
 
 const Term *Checker::persistentArgument(Value value) {
-  auto arg = dyn_cast<BlockArgument>(value);
-  auto kernel = arg ? dyn_cast<tile::KernelOp>(arg.getOwner()->getParentOp())
-                    : tile::KernelOp();
-  if (!kernel)
+  std::optional<int64_t> kind = tile::persistentArgumentKind(value);
+  if (!kind)
     return nullptr;
-  auto dim = kernel.getArgAttrOfType<IntegerAttr>(
-      arg.getArgNumber(), tile::TileDialect::GridAttrHelper::getNameStr());
-  if (!dim)
-    return nullptr;
-  // The size of the grid the caller launched is what num_programs is in a
-  // kernel that is not persistent.
-  if (dim.getInt() < 3)
-    return programGrid(static_cast<int>(dim.getInt())).second;
-  // The program instances the runtime started: 1 to 2^31 - 1.
-  const Term *programs = terms.freshSym("persistent_programs");
-  TermInt limit = (TermInt(1) << 31) - 1;
-  symbolRanges[programs] = {TermInt(1), limit};
-  kernelFacts.push_back(
-      {terms.inRange(programs, terms.cst(1), terms.cst(limit + 1)), {}});
-  return programs;
+  // The programs the runtime started are the launch's grid: {P, 1, 1}.
+  if (*kind == 3)
+    return programGrid(0).second;
+  // The grid the caller launched, within the runtime's limits.
+  std::string name = tile::stringifyDim(tile::Dim(*kind)).str();
+  return rangedSymbol("grid." + name, 1,
+                      *kind ? tile::kMaxGridYZ : tile::kMaxGridX);
 }
 
 void Checker::tileCoords(tile::TileCoordsOp op) {
-  // Any coordinates inside the grid (the rasterization is a bijection onto
-  // it: Raster.h, checked by the unit tests): 0 <= c < g where g >= 1.
+  // Coordinates inside the grid (its sizes are the runtime's positive
+  // arguments: the verifier says so): the rasterization maps tile numbers
+  // onto the grid (Raster.h, checked by the unit tests).
   // One symbol each, however often a loop's body is walked.
   if (values.count(op->getResult(0)))
     return;
-  TermInt limit = (TermInt(1) << 31) - 1;
   for (unsigned d = 0; d < 3; ++d) {
     std::string name = tile::stringifyDim(tile::Dim(d)).str();
-    const Term *coord = terms.freshSym("tile_coords." + name);
-    const Term *size = valueTerm(op->getOperand(d + 1));
-    symbolRanges[coord] = {TermInt(0), limit - 1};
-    kernelFacts.push_back({terms.le(terms.cst(0), coord), {}});
+    const Term *coord = rangedSymbol(
+        "tile_coords." + name, 0, (d ? tile::kMaxGridYZ : tile::kMaxGridX) - 1);
     kernelFacts.push_back(
-        {terms.implies(terms.le(terms.cst(1), size), terms.lt(coord, size)),
-         {}});
+        {terms.lt(coord, valueTerm(op->getOperand(d + 1))), {}});
     values[op->getResult(d)] = coord;
   }
 }

@@ -23,6 +23,9 @@ static std::string typeName(Type type) {
   return text;
 }
 
+// What tile-persistent appends is what the runtime passes.
+static_assert(TESSERA_PERSISTENT_ARGS == tile::kPersistentArguments);
+
 std::vector<KernelInfo> tessera::collectKernelInfo(ModuleOp module) {
   std::vector<KernelInfo> kernels;
   module.walk([&](tile::KernelOp kernel) {
@@ -48,10 +51,7 @@ std::vector<KernelInfo> tessera::collectKernelInfo(ModuleOp module) {
       else
         info.args.push_back("scalar:" + typeName(type));
     }
-    info.persistent =
-        kernel.getNumArguments() >= TESSERA_PERSISTENT_ARGS &&
-        kernel.getArgAttr(kernel.getNumArguments() - 1,
-                          tile::TileDialect::GridAttrHelper::getNameStr());
+    info.persistent = tile::isPersistentKernel(kernel);
     kernels.push_back(std::move(info));
   });
   return kernels;

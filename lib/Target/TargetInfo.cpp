@@ -72,7 +72,7 @@ const MmaAtom *TargetInfo::findMfma(mlir::Type operands,
     return findMma("i8", "i32");
   if (!accumulator.isF32())
     return nullptr;
-  bool fp8 = isa<mlir::Float8E4M3FNType>(operands);
+  bool fp8 = mlir::isa<mlir::Float8E4M3FNType>(operands);
   if (fp8)
     if (const MmaAtom *atom = findMma("e4m3", "f32"))
       return atom;

@@ -26,23 +26,19 @@ namespace tessera {
 using namespace mlir;
 using namespace tessera;
 
-static bool hasGridArguments(tile::KernelOp kernel) {
-  StringRef name = tile::TileDialect::GridAttrHelper::getNameStr();
-  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i)
-    if (kernel.getArgAttr(i, name))
-      return true;
-  return false;
-}
-
 /// Whether `op` (none of whose operands is computed per tile) can run once
 /// before the tile loop: shared buffers, tag bindings and assumptions, and
-/// pure scalar code other than the program's coordinates.
+/// pure scalar code other than the program's coordinates (constants, view
+/// sizes). Tiles stay in the loop: hoisted, their registers would be live
+/// across it.
 static bool runsOnce(Operation &op) {
   if (op.getNumRegions())
     return false;
   if (isa<tile::AllocSharedOp, tag::BindOp, tag::AssumeOp>(op))
     return true;
-  return isPure(&op) && !isa<tile::ProgramIdOp, tile::NumProgramsOp>(op);
+  return isPure(&op) && !isa<tile::ProgramIdOp, tile::NumProgramsOp>(op) &&
+         llvm::none_of(op.getResultTypes(),
+                       [](Type type) { return isa<ShapedType>(type); });
 }
 
 static LogicalResult makePersistent(tile::KernelOp kernel,
@@ -72,8 +68,8 @@ static LogicalResult makePersistent(tile::KernelOp kernel,
   SmallVector<Operation *> perTile;
   llvm::DenseSet<Operation *> isPerTile;
   bool hasShared = false;
+  kernel.walk([&](tile::AllocSharedOp) { hasShared = true; });
   for (Operation &op : body.without_terminator()) {
-    hasShared |= isa<tile::AllocSharedOp>(op);
     bool dependent = llvm::any_of(op.getOperands(), [&](Value v) {
       return isPerTile.contains(v.getDefiningOp());
     });
@@ -130,16 +126,16 @@ struct TilePersistentPass
     for (auto op : module.getOps<tile::KernelOp>()) {
       if (op.getSymName() == kernel) {
         named = true;
-        if (group < 1 || group > 65535) {
+        if (group < 1 || group > tile::kMaxPersistentGroup) {
           op.emitOpError("cannot be made persistent with group = ")
-              << group.getValue() << "; use 1 to 65535";
+              << group.getValue() << "; use 1 to " << tile::kMaxPersistentGroup;
           return signalPassFailure();
         }
         if (!helper.isAttrPresent(op))
           helper.setAttr(
               op, tile::PersistentAttr::get(&getContext(), group.getValue()));
       }
-      if (!helper.isAttrPresent(op) || hasGridArguments(op))
+      if (!helper.isAttrPresent(op) || tile::isPersistentKernel(op))
         continue;
       if (failed(makePersistent(op, helper.getAttr(op))))
         return signalPassFailure();

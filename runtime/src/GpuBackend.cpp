@@ -173,6 +173,12 @@ public:
 
   tessera_status residentPrograms(const Kernel &kernel,
                                   int64_t &programs) override {
+    // Asked once per kernel: the driver's queries would cost every launch.
+    std::lock_guard<std::mutex> lock(residentMutex);
+    if (auto it = resident.find(kernel.function); it != resident.end()) {
+      programs = it->second;
+      return TESSERA_SUCCESS;
+    }
     if (tessera_status status = Backend::residentPrograms(kernel, programs))
       return status;
     int blocks = 1;
@@ -184,6 +190,7 @@ public:
               "reading the occupancy of " + kernel.entry->name))
         return status;
     programs *= std::max(1, blocks);
+    resident[kernel.function] = programs;
     return TESSERA_SUCCESS;
   }
 
@@ -329,6 +336,9 @@ private:
   std::string arch;
   std::mutex tensorMapMutex;
   std::map<std::array<uint64_t, 16>, void *> tensorMaps;
+  /// Resident programs per kernel function (residentPrograms).
+  std::mutex residentMutex;
+  std::map<void *, int64_t> resident;
 };
 } // namespace
 

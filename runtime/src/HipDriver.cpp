@@ -43,6 +43,8 @@ struct Driver {
   hipError (*hipModuleLoadData)(Handle *, const void *);
   hipError (*hipModuleUnload)(Handle);
   hipError (*hipModuleGetFunction)(Handle *, Handle, const char *);
+  hipError (*hipModuleOccupancyMaxActiveBlocksPerMultiprocessor)(int *, Handle,
+                                                                 int, size_t);
   hipError (*hipModuleLaunchKernel)(Handle, unsigned, unsigned, unsigned,
                                     unsigned, unsigned, unsigned, unsigned,
                                     Handle, void **, void **);
@@ -157,6 +159,10 @@ bool load() {
   bind(driver.hipEventDestroy, "hipEventDestroy");
   bind(driver.hipGetErrorName, "hipGetErrorName");
   bind(driver.hipGetErrorString, "hipGetErrorString");
+  // Absent from older runtimes: one block per CU is assumed there.
+  driver.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor = reinterpret_cast<
+      decltype(driver.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor)>(
+      dlsym(handle, "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor"));
   if (void *r0600 = dlsym(handle, "hipGetDevicePropertiesR0600")) {
     driver.hipGetDeviceProperties =
         reinterpret_cast<decltype(driver.hipGetDeviceProperties)>(r0600);
@@ -193,16 +199,13 @@ bool load() {
   api.moduleUnload = driver.hipModuleUnload;
   api.getFunction = driver.hipModuleGetFunction;
   api.setDynamicShared = [](void *, int) { return 0; };
-  // hipModuleOccupancyMaxActiveBlocksPerMultiprocessor is absent from
-  // older runtimes: one block per CU is assumed there.
-  using Occupancy = hipError (*)(int *, Handle, int, size_t);
-  static Occupancy occupancy = reinterpret_cast<Occupancy>(dlsym(
-      bind.library, "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor"));
-  api.occupancy = occupancy ? [](int *blocks, void *function, unsigned threads,
-                                 unsigned sharedBytes) {
-    return occupancy(blocks, function, static_cast<int>(threads), sharedBytes);
-  }
-                            : nullptr;
+  api.occupancy = nullptr;
+  if (driver.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor)
+    api.occupancy = [](int *blocks, void *function, unsigned threads,
+                       unsigned sharedBytes) {
+      return driver.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
+          blocks, function, static_cast<int>(threads), sharedBytes);
+    };
   api.launch = launch;
   api.launchClusters = nullptr; // AMD GPUs have no thread-block clusters
   api.allocate = driver.hipMalloc;

@@ -291,8 +291,12 @@ public:
   tessera_status setChip(std::string name) override {
     if (!emulates())
       return Backend::setChip(std::move(name));
-    if (name.empty())
-      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "an empty chip name");
+    // The chips tessera-compile makes emulator images for.
+    static const char *const chips[] = {"sm_80", "sm_90a", "gfx90a", "gfx942"};
+    if (std::find(std::begin(chips), std::end(chips), name) == std::end(chips))
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  "the emulator has no chip '" + name +
+                      "'; it emulates sm_80, sm_90a, gfx90a and gfx942");
     chip = std::move(name);
     return TESSERA_SUCCESS;
   }

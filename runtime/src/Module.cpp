@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -20,6 +21,7 @@ namespace {
 constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
 constexpr int64_t kMaxGridYZ = 65535;
 constexpr int64_t kMaxViewSize = int64_t(1) << 48;
+constexpr uintmax_t kMaxBundleBytes = uintmax_t(4) << 30;
 
 /// Checks the arguments of a launch of `entry` and copies them.
 tessera_status marshal(const KernelEntry &entry, void *const *args,
@@ -190,6 +192,23 @@ tessera_status tesseraModuleLoadFile(tessera_device *device, const char *path,
   return guarded([&]() -> tessera_status {
     if (!path)
       return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null path");
+    // A directory, a device or a pipe is no bundle (and /dev/zero would
+    // be read until memory ran out); bundles are regular files of at most
+    // kMaxBundleBytes.
+    std::error_code error;
+    auto status = std::filesystem::status(path, error);
+    if (!error && !std::filesystem::is_regular_file(status))
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  std::string(path) + " is not a bundle file (" +
+                      (std::filesystem::is_directory(status)
+                           ? "a directory"
+                           : "not a regular file") +
+                      ")");
+    if (!error && std::filesystem::file_size(path, error) > kMaxBundleBytes &&
+        !error)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  std::string(path) + " is larger than a bundle may be (" +
+                      std::to_string(kMaxBundleBytes >> 30) + " GiB)");
     std::ifstream file(path, std::ios::binary);
     if (!file)
       return fail(TESSERA_ERROR_INVALID_ARGUMENT,
@@ -268,8 +287,8 @@ tessera_status tesseraKernelGetInfo(const tessera_kernel *kernel,
 
 namespace {
 /// A persistent kernel's launch: `grid` becomes as many program instances
-/// along x as the device keeps resident (or the device's cap), no more than
-/// the grid has tiles, rounded up to whole clusters; the grid's size and
+/// along x as the device keeps resident (or as the device's cap says), no
+/// more than the grid has tiles, in whole clusters; the grid's size and
 /// that count go to its trailing index arguments.
 tessera_status persist(const tessera_kernel &kernel, tessera_grid &grid,
                        LaunchArgs &args) {
@@ -279,9 +298,11 @@ tessera_status persist(const tessera_kernel &kernel, tessera_grid &grid,
     if (tessera_status status =
             device.backend->residentPrograms(kernel.kernel, programs))
       return status;
+  // Whole clusters: rounded down (within the cap and the grid limit), to
+  // one cluster at least (idle programs where it has more than the tiles).
   int64_t cluster = kernel.kernel.entry->cluster[0];
   programs = std::min(programs, grid.x * grid.y * grid.z);
-  programs = (programs + cluster - 1) / cluster * cluster;
+  programs = std::max(cluster, programs / cluster * cluster);
   for (int64_t value : {grid.x, grid.y, grid.z, programs}) {
     args.slots.push_back({value});
     args.views.push_back(false);

@@ -55,3 +55,25 @@ tile.kernel @coords(%t: index, %g: index) threads(32) {
   %x, %y, %z = tile.tile_coords %t of (%g, %g, %g) group 0
   tile.return
 }
+
+// -----
+
+// The coordinates tag-check assumes are those of the grid the runtime
+// passes: no other sizes.
+tile.kernel @coords_of(%t: index, %gx: index {tile.grid = 0},
+                       %gy: index {tile.grid = 1}, %gz: index {tile.grid = 2},
+                       %p: index {tile.grid = 3}) threads(32)
+    attributes {tile.persistent = #tile.persistent<group = 8>} {
+  // expected-error @below {{'tile.tile_coords' op grid size 1 must be the kernel's argument marked {tile.grid = 1}}}
+  %x, %y, %z = tile.tile_coords %t of (%gx, %t, %gz) group 8
+  tile.return
+}
+
+// -----
+
+// All four arguments the runtime passes, or none.
+// expected-error @below {{'tile.kernel' op marks some of its last four arguments tile.grid: a persistent kernel marks all four}}
+tile.kernel @partial(%a: index, %b: index, %c: index, %d: index {tile.grid = 3})
+    threads(32) attributes {tile.persistent = #tile.persistent<group = 8>} {
+  tile.return
+}

@@ -32,6 +32,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -447,7 +448,11 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
   if (!module)
     return failure();
   std::vector<std::string> gpuTargets;
+  llvm::StringSet<> named;
   for (const std::string &target : targets) {
+    if (!named.insert(target).second)
+      return emitError(module->getLoc())
+             << "target '" << target << "' is given twice";
     if (target == "host")
       continue;
     if (llvm::is_contained(kGPUTargets, target)) {

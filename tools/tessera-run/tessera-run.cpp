@@ -45,22 +45,26 @@
 
 using namespace tessera::run;
 
-static int usage(const char *message) {
+/// The usage text, after `message` (an error) unless it is null.
+static void printUsage(FILE *out, const char *message) {
+  if (message)
+    std::fprintf(out, "tessera-run: %s\n", message);
   std::fprintf(
-      stderr,
-      "tessera-run: %s\n"
-      "usage: tessera-run BUNDLE [--check] [--bench] [--kernel=NAME] "
-      "[--device=host|emu|cuda|hip] [--chip=CHIP] [--races] [--threads=N] "
-      "[--programs=N] [--seed=S] [--iters=N]\n"
-      "  GEMM (also quantized ones): --m --n --k; attention: --batch "
-      "--heads --kv-heads "
-      "--seq-q --seq-kv --causal=0|1;\n"
-      "  MoE (also quantized): --tokens --experts --topk --hidden "
-      "--inter --routed-experts (default: half the experts)\n"
-      "   or: tessera-run BUNDLE --compare=host|emu [--kernel=NAME] "
-      "--grid=X[,Y[,Z]] --view=I:D0xD1... --scalar=I:VALUE "
-      "[--device=emu|cuda|hip] [--chip=CHIP] [--races]\n",
-      message);
+      out, "usage: tessera-run BUNDLE [--check] [--bench] [--kernel=NAME] "
+           "[--device=host|emu|cuda|hip] [--chip=CHIP] [--races] [--threads=N] "
+           "[--programs=N] [--seed=S] [--iters=N]\n"
+           "  GEMM (also quantized ones): --m --n --k; attention: --batch "
+           "--heads --kv-heads "
+           "--seq-q --seq-kv --causal=0|1;\n"
+           "  MoE (also quantized): --tokens --experts --topk --hidden "
+           "--inter --routed-experts (default: half the experts)\n"
+           "   or: tessera-run BUNDLE --compare=host|emu [--kernel=NAME] "
+           "--grid=X[,Y[,Z]] --view=I:D0xD1... --scalar=I:VALUE "
+           "[--device=emu|cuda|hip] [--chip=CHIP] [--races]\n");
+}
+
+static int usage(const char *message) {
+  printUsage(stderr, message);
   return 2;
 }
 
@@ -82,6 +86,10 @@ static int run(int argc, char **argv) {
   std::map<std::string, std::string> values;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      printUsage(stdout, nullptr);
+      return 0;
+    }
     if (arg.rfind("--", 0) != 0) {
       if (!bundle.empty())
         return usage("more than one bundle given");

@@ -191,14 +191,15 @@ def TilePersistent : Pass<"tile-persistent", "mlir::ModuleOp"> {
       of the grid's tiles and the instances the device keeps resident
       (its multiprocessors times the blocks of this kernel each keeps,
       from CUDA's or HIP's occupancy; the worker threads of a host or
-      emulator device), or of the caller's cap;
+      emulator device), or the caller's count instead;
     * shared buffers, tag bindings and assumptions, and the pure scalar
       code that does not depend on the program's coordinates (constants,
-      view sizes) move before the loop, so that buffers and their
+      view sizes; not tiles, whose registers would stay live across the
+      loop) move before the loop, so that buffers and their
       mbarriers are set up once and ring phases carry from tile to tile;
     * `scf.for %t = program_id x to gx * gy * gz step P`
       runs the rest per tile: the tile's coordinates come from the grouped
-      rasterization (`include/tessera/Transforms/Raster.h`: groups of G
+      rasterization (`include/tessera/Dialect/Tile/Raster.h`: groups of G
       consecutive x, x fastest within a group, then y, z slowest) and
       replace `tile.program_id`; `tile.num_programs` becomes the launched
       grid's size; where the kernel has shared buffers the iteration ends

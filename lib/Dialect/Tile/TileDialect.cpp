@@ -136,7 +136,8 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
   auto dim = dyn_cast<IntegerAttr>(attr.getValue());
   if (!kernel || !dim || dim.getInt() < 0 || dim.getInt() > 3 ||
       !isa<IndexType>(kernel.getArgumentTypes()[argIndex]) ||
-      argIndex + 4 != kernel.getNumArguments() + dim.getInt())
+      argIndex + kPersistentArguments !=
+          kernel.getNumArguments() + dim.getInt())
     return op->emitError() << "'" << name
                            << "' marks the last four arguments of a "
                               "tile.kernel, index ones, with 0, 1, 2 and 3";
@@ -144,6 +145,27 @@ LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
     return op->emitError() << "'" << name
                            << "' needs a kernel with tile.persistent";
   return success();
+}
+
+std::optional<int64_t> tessera::tile::persistentArgumentKind(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  auto kernel =
+      arg ? dyn_cast<KernelOp>(arg.getOwner()->getParentOp()) : KernelOp();
+  if (!kernel)
+    return std::nullopt;
+  if (auto kind = kernel.getArgAttrOfType<IntegerAttr>(
+          arg.getArgNumber(), TileDialect::GridAttrHelper::getNameStr()))
+    return kind.getInt();
+  return std::nullopt;
+}
+
+bool tessera::tile::isPersistentKernel(KernelOp kernel) {
+  // The verifier has every tile.grid argument among the last four, all of
+  // them marked once one is.
+  return !kernel.getBody().empty() &&
+         kernel.getNumArguments() >= kPersistentArguments &&
+         persistentArgumentKind(
+             kernel.getArgument(kernel.getNumArguments() - 1));
 }
 
 bool tessera::tile::isNibblePairs(Type element, ArrayRef<int64_t> shape) {
@@ -301,9 +323,9 @@ LogicalResult PipelineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 PersistentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        int64_t group) {
-  if (group < 1 || group > 65535)
-    return emitError() << "persistent group must be between 1 and 65535, got "
-                       << group;
+  if (group < 1 || group > kMaxPersistentGroup)
+    return emitError() << "persistent group must be between 1 and "
+                       << kMaxPersistentGroup << ", got " << group;
   return success();
 }
 

@@ -208,6 +208,19 @@ LogicalResult KernelOp::verify() {
       return emitOpError() << "a cluster of " << size
                            << " program instances exceeds the limit of 16";
   }
+  // The runtime passes a persistent kernel's last four arguments: all of
+  // them or none are marked (the marks' order: the argument verifier).
+  if (llvm::any_of(getArguments(), [](BlockArgument arg) {
+        return persistentArgumentKind(arg).has_value();
+      })) {
+    unsigned count = getNumArguments();
+    for (unsigned i =
+             count >= kPersistentArguments ? count - kPersistentArguments : 0;
+         i < count; ++i)
+      if (!persistentArgumentKind(getArgument(i)))
+        return emitOpError("marks some of its last four arguments "
+                           "tile.grid: a persistent kernel marks all four");
+  }
   return success();
 }
 
@@ -220,9 +233,17 @@ LogicalResult KernelOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult TileCoordsOp::verify() {
-  if (getGroup() < 1 || getGroup() > 65535)
-    return emitOpError() << "group must be between 1 and 65535, got "
-                         << getGroup();
+  if (getGroup() < 1 || getGroup() > kMaxPersistentGroup)
+    return emitOpError() << "group must be between 1 and "
+                         << kMaxPersistentGroup << ", got " << getGroup();
+  // The grid is the one the runtime passes (positive, within its limits),
+  // whose coordinates tag-check assumes the results to be.
+  for (int64_t d = 0; d < 3; ++d)
+    if (persistentArgumentKind(getOperand(d + 1)) != d)
+      return emitOpError() << "grid size " << d
+                           << " must be the kernel's argument marked "
+                              "{tile.grid = "
+                           << d << "}";
   return success();
 }
 

@@ -40,6 +40,21 @@ bool isSupportedViewElementType(mlir::Type type);
 /// Whether a view, buffer or tile of `element` and `shape` holds int4 nibble
 /// pairs: a trailing dimension of the 2 codes that share one byte.
 bool isNibblePairs(mlir::Type element, llvm::ArrayRef<int64_t> shape);
+
+/// The grids the runtime launches: at most 2^31 - 1 programs along x and
+/// 65535 along y and z (CUDA's limits, which tesseraLaunch enforces).
+constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
+constexpr int64_t kMaxGridYZ = 65535;
+/// The most rows of tiles a persistent kernel's raster groups.
+constexpr int64_t kMaxPersistentGroup = 65535;
+/// The arguments tile-persistent appends and the runtime passes: the
+/// launched grid's x, y, z and the program instances started.
+constexpr unsigned kPersistentArguments = 4;
+/// What a persistent kernel's argument `arg` holds (`tile.grid`: 0, 1, 2 a
+/// grid dimension, 3 the programs started); none for other values.
+std::optional<int64_t> persistentArgumentKind(mlir::Value arg);
+/// Whether `kernel` takes the arguments of a persistent launch.
+bool isPersistentKernel(KernelOp kernel);
 } // namespace tessera::tile
 
 #endif // TESSERA_DIALECT_TILE_TILEDIALECT_H

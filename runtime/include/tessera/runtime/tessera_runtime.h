@@ -98,8 +98,9 @@ tessera_status tesseraDeviceGetProperties(const tessera_device *device,
  * word, at least one writing, with no barrier between. */
 tessera_status tesseraEmulatorSetRaceDetection(int enabled);
 
-/* The chip an emulator device emulates ("sm_80"): modules then load the
- * bundle's emu-<chip> image. Unset, they load its first emulator image. */
+/* The chip an emulator device emulates (sm_80, sm_90a, gfx90a or gfx942):
+ * modules then load the bundle's emu-<chip> image. Unset, they load its
+ * first emulator image. */
 tessera_status tesseraEmulatorSetChip(tessera_device *device, const char *chip);
 
 /* The most program instances a launch of a persistent kernel starts on
@@ -157,7 +158,8 @@ typedef struct tessera_grid {
  * or "scalar:<type>" (MLIR type syntax: bf16, f32, i32, index, ...).
  * `cluster` is the thread-block cluster shape the loaded image launches
  * with (sm_90a kernels declared with `cluster(...)`), {1, 1, 1} for none:
- * the grid must then be a whole number of clusters in each dimension. */
+ * the grid must then be a whole number of clusters in each dimension
+ * (but for persistent kernels, whose programs the runtime starts). */
 typedef struct tessera_kernel_info {
   const char *name;
   int64_t threads;
@@ -182,6 +184,8 @@ typedef struct tessera_stream tessera_stream;
  * image is TESSERA_ERROR_INVALID_BUNDLE naming the images present. */
 tessera_status tesseraModuleLoad(tessera_device *device, const void *bundle,
                                  size_t size, tessera_module **module);
+/* The same from a file: a regular file of at most 4 GiB (a directory or a
+ * device is TESSERA_ERROR_INVALID_ARGUMENT). */
 tessera_status tesseraModuleLoadFile(tessera_device *device, const char *path,
                                      tessera_module **module);
 /* Releases the module and its kernels, after waiting for the work queued on
