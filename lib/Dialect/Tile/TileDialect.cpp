@@ -347,6 +347,10 @@ LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 static const char *const kLayoutInputs[] = {"register", "lane", "warp"};
 
+// The bases are stored flat, `rank` entries each; a rank-0 layout (of a
+// scalar tile, every basis empty) stores one 0 per basis so that their
+// number is kept: a basis spans max(rank, 1) stored entries.
+
 Attribute LinearLayoutAttr::parse(AsmParser &parser, Type) {
   std::array<SmallVector<int64_t>, 3> bases;
   int64_t rank = -1;
@@ -369,6 +373,8 @@ Attribute LinearLayoutAttr::parse(AsmParser &parser, Type) {
         return parser.emitError(parser.getCurrentLocation())
                << "every basis of a layout has the same rank";
       rank = size;
+      if (!size)
+        bases[in].push_back(0);
       return success();
     };
     if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
@@ -391,7 +397,8 @@ void LinearLayoutAttr::print(AsmPrinter &printer) const {
     printer << (in ? ", " : "") << kLayoutInputs[in] << " = [";
     for (size_t b = 0; b < bases[in].size(); b += rank) {
       printer << (b ? ", " : "") << "[";
-      llvm::interleaveComma(bases[in].slice(b, rank), printer);
+      if (getRank())
+        llvm::interleaveComma(bases[in].slice(b, rank), printer);
       printer << "]";
     }
     printer << "]";
@@ -405,10 +412,12 @@ LinearLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          ArrayRef<int64_t> laneBases,
                          ArrayRef<int64_t> warpBases) {
   for (ArrayRef<int64_t> bases : {registerBases, laneBases, warpBases}) {
-    if (rank ? bases.size() % rank : !bases.empty())
+    if (bases.size() % std::max(rank, 1u))
       return emitError() << "layout bases must have " << rank << " entries";
     if (llvm::any_of(bases, [](int64_t v) { return v < 0; }))
       return emitError() << "layout bases must be non-negative";
+    if (!rank && llvm::any_of(bases, [](int64_t v) { return v != 0; }))
+      return emitError() << "a rank-0 layout stores 0 per basis";
   }
   return success();
 }
@@ -427,7 +436,7 @@ LogicalResult LinearLayoutAttr::verifyEncoding(
   std::array<ArrayRef<int64_t>, 3> bases = {getRegisterBases(), getLaneBases(),
                                             getWarpBases()};
   for (ArrayRef<int64_t> list : bases)
-    for (size_t i = 0; i < list.size(); ++i)
+    for (size_t i = 0; i < list.size() && !shape.empty(); ++i)
       if (list[i] >= shape[i % shape.size()])
         return emitError() << "layout basis entry " << list[i]
                            << " lies outside the tile";
@@ -442,9 +451,11 @@ LinearLayoutAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
   std::array<SmallVector<Coord>, 3> coords;
   std::array<ArrayRef<int64_t>, 3> bases = {getRegisterBases(), getLaneBases(),
                                             getWarpBases()};
+  size_t stride = std::max<size_t>(shape.size(), 1);
   for (unsigned in = 0; in < 3; ++in)
-    for (size_t b = 0; b < bases[in].size(); b += shape.size())
-      coords[in].push_back(Coord(bases[in].slice(b, shape.size())));
+    for (size_t b = 0; b < bases[in].size(); b += stride)
+      coords[in].push_back(
+          Coord(bases[in].slice(b, std::min(stride, shape.size()))));
   return LinearLayout(shape, coords[0], coords[1], coords[2]);
 }
 
@@ -452,7 +463,10 @@ LinearLayoutAttr LinearLayoutAttr::get(MLIRContext *context,
                                        const LinearLayout &layout) {
   std::array<SmallVector<int64_t>, 3> flat;
   for (unsigned in = 0; in < 3; ++in)
-    for (const Coord &basis : layout.getBases(LinearLayout::InDim(in)))
+    for (const Coord &basis : layout.getBases(LinearLayout::InDim(in))) {
       flat[in].append(basis.begin(), basis.end());
+      if (basis.empty())
+        flat[in].push_back(0);
+    }
   return get(context, layout.getRank(), flat[0], flat[1], flat[2]);
 }

@@ -71,3 +71,8 @@ module {
   // expected-error @below {{'tile.tma' must be a unit attribute, got 1 : i64}}
   func.func private @f() attributes {tile.tma = 1}
 }
+
+// -----
+
+// expected-error @below {{layout of rank 0 on a tile of rank 1}}
+func.func private @f(tensor<4xf32, #tile.linear<register = [], lane = [[], []], warp = []>>)

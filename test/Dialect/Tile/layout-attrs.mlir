@@ -13,3 +13,15 @@ module attributes {tile.target = "sm_80"} {
     tile.return
   }
 }
+
+// -----
+
+// A rank-0 tile (a reduction's scalar): every basis empty, so every lane
+// and warp the bases name holds the value; their number is kept.
+// CHECK: tensor<f32, #tile.linear<register = [], lane = {{\[}}[], [], [], [], []], warp = {{\[}}[], []]>>
+module attributes {tile.target = "sm_80"} {
+  tile.kernel @scalar() threads(128) {
+    %c = arith.constant dense<0.0> : tensor<f32, #tile.linear<register = [], lane = [[], [], [], [], []], warp = [[], []]>>
+    tile.return
+  }
+}
