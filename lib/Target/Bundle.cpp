@@ -6,6 +6,7 @@
 
 #include "tessera/Analysis/SourceNames.h"
 #include "tessera/runtime/kernel_abi.h"
+#include "tessera/runtime/tessera_runtime.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -23,8 +24,10 @@ static std::string typeName(Type type) {
   return text;
 }
 
-// What tile-persistent appends is what the runtime passes.
+// What tile-persistent appends is what the runtime passes; views have the
+// ranks it passes.
 static_assert(TESSERA_PERSISTENT_ARGS == tile::kPersistentArguments);
+static_assert(TESSERA_MAX_RANK == tile::kMaxViewRank);
 
 std::vector<KernelInfo> tessera::collectKernelInfo(ModuleOp module) {
   std::vector<KernelInfo> kernels;

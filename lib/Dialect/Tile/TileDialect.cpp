@@ -11,6 +11,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "tessera/Layout/LinearLayout.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace tessera::tile;
@@ -229,6 +230,10 @@ LogicalResult ViewType::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> shape, Type elementType) {
   if (shape.empty())
     return emitError() << "a view needs at least one dimension";
+  if (shape.size() > kMaxViewRank)
+    return emitError() << "a view has at most " << kMaxViewRank
+                       << " dimensions (what the runtime passes), got "
+                       << shape.size();
   for (int64_t dim : shape)
     if (!ShapedType::isDynamic(dim) && dim <= 0)
       return emitError() << "view dimension sizes must be positive or '?', "
@@ -284,7 +289,22 @@ LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (stages < 0)
     return emitError() << "a ring needs a positive number of stages, got "
                        << stages;
-  return verifyElementType(emitError, "shared buffer", elementType);
+  if (failed(verifyElementType(emitError, "shared buffer", elementType)))
+    return failure();
+  // Its size in bits, checked: no chip has 2 GiB of shared memory, and the
+  // sizes computed from it must not wrap around.
+  std::optional<int64_t> bits =
+      llvm::checkedMul(std::max<int64_t>(stages, 1),
+                       int64_t(elementType.getIntOrFloatBitWidth()));
+  for (int64_t dim : shape)
+    if (bits)
+      bits = llvm::checkedMul(*bits, dim);
+  if (!bits || *bits / 8 > kMaxSharedBufferBytes)
+    return emitError() << "a shared buffer holds at most "
+                       << kMaxSharedBufferBytes << " bytes; this one "
+                       << (bits ? "holds " + std::to_string(*bits / 8)
+                                : std::string("has more than 2^63 bits"));
+  return success();
 }
 
 int64_t SharedType::getSizeInBytes() const {

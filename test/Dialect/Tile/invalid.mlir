@@ -25,6 +25,24 @@ func.func private @f(!tile.shared<0x64xf16>)
 
 // -----
 
+// Sizes that would wrap around (2^60 bf16 elements are 2^64 bytes) and
+// buffers no chip holds are refused.
+// expected-error @below {{a shared buffer holds at most 2147483647 bytes; this one has more than 2^63 bits}}
+func.func private @f(!tile.shared<1073741824x1073741824xbf16>)
+
+// -----
+
+// expected-error @below {{a shared buffer holds at most 2147483647 bytes; this one holds 4294967296}}
+func.func private @f(!tile.shared<65536x16384xf32>)
+
+// -----
+
+// The runtime passes views of at most 4 dimensions.
+// expected-error @below {{a view has at most 4 dimensions (what the runtime passes), got 5}}
+func.func private @f(!tile.view<?x?x?x?x?xf32>)
+
+// -----
+
 // expected-error @below {{a ring needs a positive number of stages, got 0}}
 func.func private @f(!tile.shared<64x64xf16, stages = 0>)
 

@@ -41,6 +41,12 @@ bool isSupportedViewElementType(mlir::Type type);
 /// pairs: a trailing dimension of the 2 codes that share one byte.
 bool isNibblePairs(mlir::Type element, llvm::ArrayRef<int64_t> shape);
 
+/// The most dimensions a view has: what the runtime passes
+/// (TESSERA_MAX_RANK).
+constexpr unsigned kMaxViewRank = 4;
+/// The largest shared buffer: below 2 GiB, which no chip reaches (the
+/// runtime takes shared sizes below 2^31).
+constexpr int64_t kMaxSharedBufferBytes = (int64_t(1) << 31) - 1;
 /// The grids the runtime launches: at most 2^31 - 1 programs along x and
 /// 65535 along y and z (CUDA's limits, which tesseraLaunch enforces).
 constexpr int64_t kMaxGridX = (int64_t(1) << 31) - 1;
