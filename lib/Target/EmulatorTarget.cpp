@@ -61,6 +61,7 @@ private:
   LogicalResult rewriteSharedMemory();
   void instrumentSharedAccesses();
   void instrumentGlobalStores();
+  void defineDivisions();
   LogicalResult addEntry(const KernelInfo &kernel);
   void emitTable();
   /// The source location of `inst` ("file:line:col") as a C string for
@@ -449,6 +450,58 @@ void EmulatorRewrite::instrumentGlobalStores() {
   }
 }
 
+void EmulatorRewrite::defineDivisions() {
+  // A GPU divides by zero without trapping (the result is unspecified);
+  // the CPU running the device code traps (SIGFPE). Each integer division
+  // whose divisor is not a safe constant gets the results
+  // define-integer-division gives the host's: x / 0 = 0, x % 0 = x,
+  // MIN / -1 = MIN, MIN % -1 = 0.
+  llvm::SmallVector<llvm::BinaryOperator *> divisions;
+  for (llvm::Function &f : module)
+    for (llvm::BasicBlock &block : f)
+      for (llvm::Instruction &inst : block)
+        if (auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst))
+          if (llvm::is_contained(
+                  {llvm::Instruction::UDiv, llvm::Instruction::SDiv,
+                   llvm::Instruction::URem, llvm::Instruction::SRem},
+                  op->getOpcode()))
+            divisions.push_back(op);
+  for (llvm::BinaryOperator *op : divisions) {
+    bool isSigned = op->getOpcode() == llvm::Instruction::SDiv ||
+                    op->getOpcode() == llvm::Instruction::SRem;
+    bool isRemainder = op->getOpcode() == llvm::Instruction::URem ||
+                       op->getOpcode() == llvm::Instruction::SRem;
+    llvm::Value *x = op->getOperand(0), *d = op->getOperand(1);
+    // Constant divisors other than 0 (and, signed, -1) need no guard.
+    llvm::Constant *c = llvm::dyn_cast<llvm::Constant>(d);
+    if (c && c->getType()->isVectorTy())
+      c = c->getSplatValue();
+    if (auto *ci = llvm::dyn_cast_if_present<llvm::ConstantInt>(c);
+        ci && !ci->isZero() && !(isSigned && ci->isMinusOne()))
+      continue;
+    llvm::Type *type = d->getType();
+    llvm::IRBuilder<> b(op);
+    llvm::Value *zero = llvm::Constant::getNullValue(type);
+    llvm::Value *byZero = b.CreateICmpEQ(d, zero);
+    llvm::Value *unsafe = byZero;
+    if (isSigned) {
+      unsigned bits = type->getScalarSizeInBits();
+      llvm::Value *least =
+          llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(bits));
+      unsafe = b.CreateOr(
+          byZero, b.CreateAnd(b.CreateICmpEQ(x, least),
+                              b.CreateICmpEQ(
+                                  d, llvm::Constant::getAllOnesValue(type))));
+    }
+    op->setOperand(1,
+                   b.CreateSelect(unsafe, llvm::ConstantInt::get(type, 1), d));
+    b.SetInsertPoint(op->getNextNode());
+    llvm::Value *result = b.CreateSelect(byZero, isRemainder ? x : zero, op);
+    op->replaceUsesWithIf(
+        result, [&](llvm::Use &use) { return use.getUser() != result; });
+  }
+}
+
 LogicalResult EmulatorRewrite::addEntry(const KernelInfo &kernel) {
   llvm::Function *body = module.getFunction(kernel.name);
   if (!body)
@@ -573,6 +626,7 @@ LogicalResult EmulatorRewrite::run(const std::vector<KernelInfo> &kernels,
     return failure();
   instrumentSharedAccesses();
   instrumentGlobalStores();
+  defineDivisions();
   for (const KernelInfo &kernel : kernels)
     if (failed(addEntry(kernel)))
       return failure();

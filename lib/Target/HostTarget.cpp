@@ -44,6 +44,8 @@ void tessera::buildHostLoweringPipeline(OpPassManager &pm) {
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
+  // No division may trap (SIGFPE) on a divisor the caller passes.
+  pm.addPass(createDefineIntegerDivision());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

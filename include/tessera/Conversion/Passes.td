@@ -35,6 +35,29 @@ def ConvertTileToHost : Pass<"convert-tile-to-host", "mlir::ModuleOp"> {
   ];
 }
 
+def DefineIntegerDivision : Pass<"define-integer-division"> {
+  let summary = "Give integer divisions by zero (and MIN / -1) a result";
+  let description = [{
+    LLVM leaves an integer division by zero, and a signed division of the
+    least value by -1, undefined, and x86 traps on both: the host and
+    emulator images would die by SIGFPE when a kernel divides by a scalar
+    its caller passes as 0. Every `arith` division and remainder (also
+    `ceildiv`/`floordiv`) whose divisor is not a constant that cannot cause
+    either gets a guarded divisor and a defined result: `x / 0 = 0`,
+    `x % 0 = x`, `MIN / -1 = MIN` and `MIN % -1 = 0`, on scalars and
+    vectors. `tessera-compile`'s host pipeline runs it after lowering the
+    tiles; emulator images give the device code's divisions the same
+    results as they are built (GPU images keep the hardware's division,
+    which does not trap: guarding it there cost the gfx942 MoE down kernel
+    its second wave).
+
+    ```
+    tessera-opt --define-integer-division kernel.mlir
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "mlir::ModuleOp"> {
   let summary = "Lower laid-out tile kernels to per-thread GPU code";
   let description = [{
