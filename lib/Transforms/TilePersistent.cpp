@@ -55,7 +55,7 @@ static LogicalResult makePersistent(tile::KernelOp kernel,
   // The grid's x, y, z, then the programs started (not the GPU's grid
   // size, which AMD code reads through device libraries).
   SmallVector<Value, 4> grid;
-  for (int64_t d = 0; d < 4; ++d) {
+  for (int64_t d = 0; d < tile::kPersistentArguments; ++d) {
     NamedAttribute marker(tile::TileDialect::GridAttrHelper::getNameStr(),
                           b.getI64IntegerAttr(d));
     if (failed(kernel.insertArgument(kernel.getNumArguments(), b.getIndexType(),
