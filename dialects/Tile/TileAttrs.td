@@ -40,6 +40,13 @@ def Tile_PipelineAttr : AttrDef<Tile_Dialect, "Pipeline"> {
     turn the loop's shared buffers into `stages`-slot rings and to issue each
     copy `stages - 1` iterations ahead. `stages = 1` means no pipelining.
 
+    With `warp_specialize = true` (sm_90a), the loop is split into roles
+    instead: a producer warpgroup fills the `stages`-slot rings by TMA onto
+    *full* mbarriers, and the kernel's threads (the consumers) wait for each
+    slot, compute, and release it through an *empty* mbarrier
+    (`tile.warp_specialize`). Where the target has no TMA the loop is
+    pipelined as without it.
+
     Example:
 
     ```mlir
@@ -48,8 +55,11 @@ def Tile_PipelineAttr : AttrDef<Tile_Dialect, "Pipeline"> {
     } {tile.pipeline = #tile.pipeline<stages = 3>}
     ```
   }];
-  let parameters = (ins "int64_t":$stages);
-  let assemblyFormat = "`<` `stages` `=` $stages `>`";
+  let parameters = (ins "int64_t":$stages,
+                        DefaultValuedParameter<"bool", "false">:$warpSpecialize);
+  let assemblyFormat = [{
+    `<` `stages` `=` $stages (`,` `warp_specialize` `=` $warpSpecialize^)? `>`
+  }];
   let genVerifyDecl = 1;
 }
 

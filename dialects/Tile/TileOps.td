@@ -524,6 +524,108 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait"> {
   let hasVerifier = 1;
 }
 
+def Tile_AllocMbarrierOp : Tile_Op<"alloc_mbarrier", [HasParent<"KernelOp">]> {
+  let summary = "Allocates an array of mbarriers in shared memory";
+  let description = [{
+    One barrier per slot, each completing a phase after `arrivals`
+    `tile.mbarrier_arrive`s on it (counted per role at the tile level: the
+    compiler scales the count to the threads that arrive). Barriers start
+    in phase 0, with phase -1 (parity 1) taken as complete, so that a first
+    wait for parity 1 returns at once.
+
+    ```mlir
+    %full = tile.alloc_mbarrier arrivals(1) : !tile.mbarrier<4>
+    ```
+  }];
+  let arguments = (ins I64Attr:$arrivals);
+  let results = (outs Res<Tile_MbarrierType, "", [MemAlloc]>:$result);
+  let assemblyFormat =
+      "`arrivals` `(` $arrivals `)` attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_MbarrierArriveOp : Tile_Op<"mbarrier_arrive"> {
+  let summary = "Arrives on one barrier of an mbarrier array";
+  let description = [{
+    Counts one arrival on barrier `slot`, once everything the role did
+    before it is complete: the asynchronous copies it issued since its
+    previous arrival have landed (they complete on this barrier: a
+    producer's TMA fills), and its reads of shared memory are done (a
+    consumer's MMAs on a ring slot have retired). The role's threads arrive
+    together, as one tile-level arrival.
+
+    ```mlir
+    tile.mbarrier_arrive %empty[%slot] : !tile.mbarrier<4>
+    ```
+  }];
+  let arguments = (ins Arg<Tile_MbarrierType, "", [MemWrite]>:$barrier,
+                       Index:$slot);
+  let assemblyFormat =
+      "$barrier `[` $slot `]` attr-dict `:` qualified(type($barrier))";
+}
+
+def Tile_MbarrierWaitOp : Tile_Op<"mbarrier_wait"> {
+  let summary = "Waits for a phase of one barrier to complete";
+  let description = [{
+    Blocks until the phase of barrier `slot` whose parity is `parity` has
+    completed (PTX `mbarrier.try_wait.parity`); what the arrivals of that
+    phase followed (copies landed, reads retired) is then visible to the
+    waiting role.
+
+    ```mlir
+    tile.mbarrier_wait %full[%slot], parity %p : !tile.mbarrier<4>
+    ```
+  }];
+  // A wait orders what follows it: never dead, never moved across.
+  let arguments = (ins Arg<Tile_MbarrierType, "", [MemRead, MemWrite]>:$barrier,
+                       Index:$slot, I1:$parity);
+  let assemblyFormat = [{
+    $barrier `[` $slot `]` `,` `parity` $parity attr-dict `:`
+    qualified(type($barrier))
+  }];
+}
+
+def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
+    HasParent<"KernelOp">, NoTerminator, SingleBlock
+  ]> {
+  let summary = "Splits a kernel into a producer warpgroup and consumers";
+  let description = [{
+    The kernel's `threads` run the `consumer` region; one extra warpgroup
+    (128 threads, launched after them) runs the `producer` region, in which
+    one thread issues the copies. Code before the op runs on all threads.
+    The roles exchange data only through ring buffers handed over with
+    mbarriers: the producer waits for a slot's *empty* barrier, copies into
+    the slot asynchronously and arrives on its *full* barrier; the
+    consumers wait for the *full* barrier, read the slot and arrive on the
+    *empty* one. A `tile.barrier` in the consumer region synchronizes the
+    consumers only; the producer has none.
+
+    `registers(P, C)` are the per-thread register budgets the roles switch
+    to on entry (PTX `setmaxnreg`): multiples of 8 in [24, 256] whose total
+    over the producer's 128 and the consumers' threads fits the 65,536
+    registers of an SM.
+
+    tag-check proves the hand-over protocol (`docs/invariants.md`) and the
+    host runs the roles' loops interleaved, iteration by iteration.
+
+    ```mlir
+    tile.warp_specialize registers(40, 232) producer {
+      scf.for %k = %c0 to %K step %c64 { ... }
+    } consumer {
+      %acc = scf.for %k = %c0 to %K step %c64 iter_args(...) { ... }
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins I64Attr:$producerRegisters, I64Attr:$consumerRegisters);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
+  let assemblyFormat = [{
+    `registers` `(` $producerRegisters `,` $consumerRegisters `)`
+    `producer` $producer `consumer` $consumer attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Quantization
 //===----------------------------------------------------------------------===//

@@ -74,4 +74,27 @@ def Tile_SharedType : Tile_Type<"Shared", "shared"> {
   }];
 }
 
+def Tile_MbarrierType : Tile_Type<"Mbarrier", "mbarrier"> {
+  let summary = "an array of shared-memory barriers with phases (!tile.mbarrier)";
+  let description = [{
+    `slots` barriers in shared memory, one per slot of the rings they guard
+    (PTX `mbarrier`). Each has an arrival count (`tile.alloc_mbarrier`) and
+    a phase: once as many arrivals as its count have happened (and the
+    asynchronous copies they follow have landed), the phase completes and
+    its parity flips. `tile.mbarrier_wait` waits for the phase of a parity
+    to complete. Warp-specialized kernels hand ring slots between their
+    roles with two such arrays: *full* (filled, the producer arrives) and
+    *empty* (released, the consumers arrive).
+
+    Example:
+
+    ```mlir
+    !tile.mbarrier<4>   // one barrier per slot of a 4-slot ring
+    ```
+  }];
+  let parameters = (ins "int64_t":$slots);
+  let assemblyFormat = "`<` $slots `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TESSERA_TILE_TYPES

@@ -7,10 +7,15 @@
 
 #include "Checker.h"
 
+#include "tessera/Dialect/Tile/WarpSpecialize.h"
 #include "tessera/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -41,8 +46,48 @@ TagCheckSession::~TagCheckSession() = default;
 
 LogicalResult TagCheckSession::checkKernel(tile::KernelOp kernel,
                                            TagCheckStats &stats) {
-  Checker checker(kernel, impl->options, stats, impl->terms, impl->backend);
-  return checker.run();
+  if (kernel.getBody().empty() ||
+      kernel.getBody().front().getOps<tile::WarpSpecializeOp>().empty()) {
+    Checker checker(kernel, impl->options, stats, impl->terms, impl->backend);
+    return checker.run();
+  }
+  // A warp-specialized kernel is checked as its roles' loops interleaved,
+  // with the hand-over protocol's obligations (FuseRoles.cpp), in a copy;
+  // what the checker records about ops is then said of the originals.
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernel.getLoc());
+  if (auto module = kernel->getParentOfType<ModuleOp>())
+    scratch.get()->setAttrs(module->getAttrDictionary());
+  IRMapping toCopy, toFused;
+  auto copy = cast<tile::KernelOp>(kernel->clone(toCopy));
+  scratch->push_back(copy);
+  // Diagnostics name source locations; the copy's ops are not the user's.
+  MLIRContext *context = kernel.getContext();
+  bool printOps = context->shouldPrintOpOnDiagnostic();
+  context->printOpOnDiagnostic(false);
+  auto restore =
+      llvm::make_scope_exit([&] { context->printOpOnDiagnostic(printOps); });
+  IRRewriter rewriter(context);
+  auto roles = *copy.getBody().front().getOps<tile::WarpSpecializeOp>().begin();
+  if (failed(tile::fuseWarpSpecialize(roles, rewriter, tile::FuseMode::Checked,
+                                      &toFused)))
+    return failure();
+  TagCheckStats copyStats;
+  Checker checker(copy, impl->options, copyStats, impl->terms, impl->backend);
+  LogicalResult result = checker.run();
+  DenseMap<Operation *, Operation *> original;
+  for (auto [from, to] : toCopy.getOperationMap())
+    original[to] = from;
+  for (auto [from, to] : toFused.getOperationMap())
+    if (Operation *source = original.lookup(from))
+      original[to] = source;
+  stats.provedStructurally += copyStats.provedStructurally;
+  stats.provedBySolver += copyStats.provedBySolver;
+  stats.failed += copyStats.failed;
+  stats.assumptions += copyStats.assumptions;
+  for (auto [op, bits] : copyStats.offsetBits)
+    if (Operation *source = original.lookup(op))
+      stats.offsetBits.push_back({source, bits});
+  return result;
 }
 
 LogicalResult Checker::run() {
@@ -312,6 +357,16 @@ SmallVector<Checker::RingPlan> Checker::planRings(scf::ForOp loop) {
     auto copy = dyn_cast<tile::CopyOp>(op);
     if (!copy || !copy.getAsync() || !copy.getDest().getType().isRing() ||
         writes[copy.getDest()] != 1 || !ofInduction(copy.getOffsets()))
+      continue;
+    // A copy the same iteration waits for (the hand-over of a
+    // warp-specialized loop) leaves nothing in flight: the default
+    // invariant, nothing known at the head, is the exact one.
+    if (llvm::any_of(llvm::make_range(std::next(copy->getIterator()),
+                                      loop.getBody()->end()),
+                     [](Operation &next) {
+                       auto wait = dyn_cast<tile::AsyncWaitOp>(next);
+                       return wait && wait.getPending() == 0;
+                     }))
       continue;
     RingPlan plan{copy.getDest(), copy, copy.getDest().getType().getStages(), 0,
                   commits};

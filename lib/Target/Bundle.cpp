@@ -34,7 +34,7 @@ std::vector<KernelInfo> tessera::collectKernelInfo(ModuleOp module) {
   module.walk([&](tile::KernelOp kernel) {
     KernelInfo info;
     info.name = kernel.getSymName().str();
-    info.threads = kernel.getThreadsAttr().getInt();
+    info.threads = tile::launchedThreads(kernel);
     kernel.walk([&](tile::AllocSharedOp alloc) {
       // The GPU lowerings place buffers at 128-byte aligned offsets of the
       // dynamic shared memory, in program order.

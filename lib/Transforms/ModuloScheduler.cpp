@@ -437,8 +437,8 @@ void tessera::applySchedule(scf::ForOp loop, const ModuloProblem &problem,
         op, builder.getI64IntegerAttr(position));
   }
   tile::TileDialect::PipelineAttrHelper(loop.getContext())
-      .setAttr(loop,
-               tile::PipelineAttr::get(loop.getContext(), schedule.depth));
+      .setAttr(loop, tile::PipelineAttr::get(loop.getContext(), schedule.depth,
+                                             false));
   tile::TileDialect::IiAttrHelper(loop.getContext())
       .setAttr(loop, builder.getI64IntegerAttr(schedule.ii));
 }

@@ -200,7 +200,8 @@ LogicalResult tessera::scheduleLoop(scf::ForOp loop,
       --stages;
     if (stages != problem.maxStages) {
       tile::TileDialect::PipelineAttrHelper(loop.getContext())
-          .setAttr(loop, tile::PipelineAttr::get(loop.getContext(), stages));
+          .setAttr(loop,
+                   tile::PipelineAttr::get(loop.getContext(), stages, false));
       problem.maxStages = stages;
     }
     if (stages == 1)

@@ -79,6 +79,13 @@ public:
       : GemmBF16(flags, "gemm_bf16_128x256", 256) {}
 };
 
+/// The same, warp-specialized, on 128x256 tiles (gemm_bf16_ws.mlir).
+class GemmBF16WarpSpecialized : public GemmBF16 {
+public:
+  explicit GemmBF16WarpSpecialized(const Flags &flags)
+      : GemmBF16(flags, "gemm_bf16_ws", 256) {}
+};
+
 /// C = A · dequant(W, S[, Z]): codes W[K, N] (int4 packed two per byte
 /// along N, int8 or fp8), f16 scales S and zero points Z [groups, N] (fp8:
 /// f32 S per 128x128 block), made by the runtime's quantizeWeights from
@@ -228,8 +235,10 @@ private:
   tessera_view w{}, s{}, z{}, aCodes{}, aScales{};
 };
 
-const bool registered = registerProblem<GemmBF16>("gemm_bf16") &&
-                        registerProblem<GemmBF16Wide>("gemm_bf16_128x256");
+const bool registered =
+    registerProblem<GemmBF16>("gemm_bf16") &&
+    registerProblem<GemmBF16Wide>("gemm_bf16_128x256") &&
+    registerProblem<GemmBF16WarpSpecialized>("gemm_bf16_ws");
 } // namespace
 
 std::optional<QuantizationScheme>

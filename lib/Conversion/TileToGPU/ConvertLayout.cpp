@@ -101,7 +101,7 @@ LogicalResult GPULowering::lowerConvertLayout(tile::ConvertLayoutOp op) {
   } else {
     storeAll();
   }
-  gpu::BarrierOp::create(builder, loc);
+  syncThreads();
   int64_t run = widened ? 1 : conversionRun(to, bits);
   Value result = arith::ConstantOp::create(builder, loc, vectorType,
                                            builder.getZeroAttr(vectorType));
@@ -120,7 +120,7 @@ LogicalResult GPULowering::lowerConvertLayout(tile::ConvertLayoutOp op) {
                                                   ArrayRef<int64_t>{reg},
                                                   ArrayRef<int64_t>{1});
   }
-  gpu::BarrierOp::create(builder, loc);
+  syncThreads();
   mapping.map(op.getResult(), result);
   return success();
 }

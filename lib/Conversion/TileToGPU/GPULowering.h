@@ -289,9 +289,18 @@ private:
   mlir::LogicalResult lowerTmaAlloc(tile::AllocSharedOp op);
   mlir::LogicalResult lowerTmaCopy(tile::CopyOp op);
   mlir::LogicalResult lowerTmaLoad(tile::LoadOp op);
-  /// The threads' copy into a TMA buffer when the tensor map is null.
+  /// The threads' copy into a TMA buffer when the tensor map is null:
+  /// chunks `first`, `first + stride`, ... of the tile, then a proxy fence
+  /// (the caller makes the fill's arrival).
   void copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
-                      mlir::Value slot, mlir::Value id);
+                      mlir::Value slot, mlir::Value first, mlir::Value stride);
+  /// `if (map == null) {} else {}` for a copy's tensor map `map` (null:
+  /// the runtime could not encode one; the threads copy instead).
+  mlir::scf::IfOp ifNullMap(mlir::Value map);
+  /// The bulk tensor copies of a copy into a TMA buffer's `slot` through
+  /// `map`, completing on the mbarrier at `barrier`.
+  void issueTmaPanels(tile::CopyOp op, const TmaBuffer &buffer,
+                      mlir::Value slot, mlir::Value map, mlir::Value barrier);
   mlir::LogicalResult lowerWgmma(tile::MmaOp op);
   /// wgmma.wait_group `pending` with the f32 accumulators it makes
   /// readable passing through it (returned): their readers cannot move
@@ -331,6 +340,25 @@ private:
   mlir::Value index32(int64_t value);
   /// Whether this is thread 0 of the block (the one that issues TMA).
   mlir::Value isThreadZero();
+
+  // --- Warp-specialized roles on sm_90a (WarpSpecialize.cpp) --------------
+  /// Which role's code is being lowered.
+  enum class Role { All, Producer, Consumer };
+  mlir::LogicalResult lowerWarpSpecialize(tile::WarpSpecializeOp op);
+  mlir::LogicalResult lowerAllocMbarrier(tile::AllocMbarrierOp op);
+  /// A tile.mbarrier_wait or tile.mbarrier_arrive.
+  mlir::LogicalResult lowerMbarrierOp(mlir::Operation *op);
+  /// A producer's copy into a TMA ring slot, completing on the barrier of
+  /// the producer's next arrival.
+  mlir::LogicalResult lowerRoleCopy(tile::CopyOp op);
+  /// The address of barrier `slot` of an mbarrier array.
+  mlir::Value mbarrierPointer(mlir::Value barrier, mlir::Value slot);
+  /// Spins until the phase of `parity` (an i32) of the mbarrier at
+  /// `barrier` has completed.
+  void spinOnParity(mlir::Value barrier, mlir::Value parity);
+  /// A barrier among the threads running the code being lowered: the
+  /// block's, or the consumers' named barrier in the consumer role.
+  void syncThreads();
 
   // --- Compute (NvidiaMma.cpp, AmdMfma.cpp) -------------------------------
   mlir::LogicalResult lowerMma(tile::MmaOp op);
@@ -429,6 +457,9 @@ private:
   mlir::Value phases, sharedBase;
   llvm::DenseMap<mlir::Value, std::pair<TmaBuffer, mlir::Value>>
       descriptorOperands;
+  /// tile.alloc_mbarrier arrays by their shared offset; the role lowered.
+  llvm::DenseMap<mlir::Value, int64_t> mbarrierOffsets;
+  Role role = Role::All;
   /// The wgmma whose group the loop being lowered keeps in flight.
   mlir::Operation *overlappedWgmma = nullptr;
   /// The lane- and warp-dependent part of each layout's coordinates.

@@ -240,21 +240,21 @@ LogicalResult GPULowering::lowerTmaCopy(tile::CopyOp op) {
   Value slot = op.getSlot() ? mapping.lookup(op.getSlot()) : Value();
   Value id = barrierIndex(buffer, slot);
   auto i32 = builder.getI32Type();
-  // Coordinates innermost first: column, row, then the leading offsets.
-  SmallVector<Value> coords;
-  for (Value offset : llvm::reverse(op.getOffsets()))
-    coords.push_back(
-        arith::IndexCastOp::create(builder, loc, i32, mapping.lookup(offset)));
   // A null tensor map: the runtime could not encode one (rows not 16-byte
   // aligned, an empty view); the threads copy instead.
-  Value isNull =
-      LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq, map,
-                           LLVM::ZeroOp::create(builder, loc, map.getType()));
-  auto withMap = scf::IfOp::create(builder, loc, isNull, /*withElse=*/true);
+  auto withMap = ifNullMap(map);
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(withMap.thenBlock());
-    copyWithoutMap(op, buffer, slot, id);
+    copyWithoutMap(op, buffer, slot,
+                   gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x),
+                   index(kernel.getThreads()));
+    // Thread 0 completes the phase once every thread's stores are done.
+    gpu::BarrierOp::create(builder, loc);
+    auto arrive = scf::IfOp::create(builder, loc, isThreadZero());
+    builder.setInsertionPointToStart(arrive.thenBlock());
+    NVVM::MBarrierArriveOp::create(builder, loc, Type(), barrierPointer(id),
+                                   Value());
   }
   OpBuilder::InsertionGuard outer(builder);
   builder.setInsertionPointToStart(withMap.elseBlock());
@@ -263,44 +263,62 @@ LogicalResult GPULowering::lowerTmaCopy(tile::CopyOp op) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(issue.thenBlock());
     Value barrier = barrierPointer(id);
-    int64_t panelBytes = buffer.rows * buffer.rowBytes;
     // The whole box counts, zero-filled parts included.
     NVVM::MBarrierArriveExpectTxOp::create(
         builder, loc, Type(), barrier,
-        arith::ConstantIntOp::create(builder, loc, i32,
-                                     buffer.panels * panelBytes),
+        arith::ConstantIntOp::create(
+            builder, loc, i32, buffer.panels * buffer.rows * buffer.rowBytes),
         NVVM::MemScopeKind::CTA, false, Value());
-    Value base = slotAddress(buffer, slot);
-    int64_t panelCols = buffer.rowBytes / buffer.elementBytes;
-    for (int64_t p = 0; p < buffer.panels; ++p) {
-      // The destination is the block's own window of shared::cluster.
-      Value dest = LLVM::AddrSpaceCastOp::create(
-          builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 7),
-          sharedPointer(arith::AddIOp::create(
-              builder, loc, base,
-              arith::ConstantIntOp::create(builder, loc, builder.getI64Type(),
-                                           p * panelBytes))));
-      SmallVector<Value> at(coords);
-      at[0] = arith::AddIOp::create(
-          builder, loc, coords[0],
-          arith::ConstantIntOp::create(builder, loc, i32, p * panelCols));
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          builder, loc, dest, map, at, barrier, ValueRange{}, Value(), Value(),
-          NVVM::TMALoadMode::TILE, false, nullptr, Value());
-    }
+    issueTmaPanels(op, buffer, slot, map, barrier);
   }
   builder.setInsertionPointAfter(withMap);
   flipPhase(0, id);
   return success();
 }
 
+scf::IfOp GPULowering::ifNullMap(Value map) {
+  Value isNull =
+      LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq, map,
+                           LLVM::ZeroOp::create(builder, loc, map.getType()));
+  return scf::IfOp::create(builder, loc, isNull, /*withElse=*/true);
+}
+
+void GPULowering::issueTmaPanels(tile::CopyOp op, const TmaBuffer &buffer,
+                                 Value slot, Value map, Value barrier) {
+  auto i32 = builder.getI32Type();
+  // Coordinates innermost first: column, row, then the leading offsets.
+  SmallVector<Value> coords;
+  for (Value offset : llvm::reverse(op.getOffsets()))
+    coords.push_back(
+        arith::IndexCastOp::create(builder, loc, i32, mapping.lookup(offset)));
+  int64_t panelBytes = buffer.rows * buffer.rowBytes;
+  Value base = slotAddress(buffer, slot);
+  int64_t panelCols = buffer.rowBytes / buffer.elementBytes;
+  for (int64_t p = 0; p < buffer.panels; ++p) {
+    // The destination is the block's own window of shared::cluster.
+    Value dest = LLVM::AddrSpaceCastOp::create(
+        builder, loc, LLVM::LLVMPointerType::get(builder.getContext(), 7),
+        sharedPointer(arith::AddIOp::create(
+            builder, loc, base,
+            arith::ConstantIntOp::create(builder, loc, builder.getI64Type(),
+                                         p * panelBytes))));
+    SmallVector<Value> at(coords);
+    at[0] = arith::AddIOp::create(
+        builder, loc, coords[0],
+        arith::ConstantIntOp::create(builder, loc, i32, p * panelCols));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        builder, loc, dest, map, at, barrier, ValueRange{}, Value(), Value(),
+        NVVM::TMALoadMode::TILE, false, nullptr, Value());
+  }
+}
+
 void GPULowering::copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
-                                 Value slot, Value id) {
-  // Thread t stores 16-byte chunks t, t + T, t + 2T, ... of the tile
+                                 Value slot, Value first, Value stride) {
+  // Thread t stores 16-byte chunks first, first + stride, ... of the tile
   // (row-major, so a warp's loads are coalesced) where TMA would have put
   // them, zero outside the view; the stores are made visible to the async
-  // proxy that wgmma reads through, and thread 0 completes the phase after
-  // a barrier. A loop, not unrolled code: this path is the exception.
+  // proxy that wgmma reads through. A loop, not unrolled code: this path
+  // is the exception.
   tile::SharedType type = op.getDest().getType();
   Type element = getGPUStorageType(type.getElementType());
   Value view = mapping.lookup(op.getSource());
@@ -310,11 +328,9 @@ void GPULowering::copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
   int64_t vec = 16 / buffer.elementBytes;
   int64_t chunksPerRow = type.getShape()[1] / vec;
   int64_t panelChunks = buffer.rowBytes / 16;
-  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
   Value base = slotAddress(buffer, slot);
-  auto loop =
-      scf::ForOp::create(builder, loc, tid, index(buffer.rows * chunksPerRow),
-                         index(kernel.getThreads()));
+  auto loop = scf::ForOp::create(builder, loc, first,
+                                 index(buffer.rows * chunksPerRow), stride);
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(loop.getBody());
@@ -372,12 +388,6 @@ void GPULowering::copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
       builder, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(builder.getContext(),
                                  NVVM::SharedSpace::shared_cta));
-  gpu::BarrierOp::create(builder, loc);
-  auto arrive = scf::IfOp::create(builder, loc, isThreadZero());
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(arrive.thenBlock());
-  NVVM::MBarrierArriveOp::create(builder, loc, Type(), barrierPointer(id),
-                                 Value());
 }
 
 void GPULowering::waitPending(Value id) {
@@ -399,21 +409,7 @@ void GPULowering::waitPending(Value id) {
   // The phase to wait for has the parity of the fills already waited for.
   Value parity = arith::AndIOp::create(
       builder, loc, arith::ShRUIOp::create(builder, loc, waited, id), one);
-  Value barrier = barrierPointer(id);
-  auto spin = scf::WhileOp::create(builder, loc, TypeRange{}, ValueRange{});
-  {
-    Block *before = builder.createBlock(&spin.getBefore());
-    Value done = NVVM::MBarrierTryWaitOp::create(
-        builder, loc, builder.getI1Type(), barrier, parity, Value());
-    Value notDone = arith::XOrIOp::create(
-        builder, loc, done,
-        arith::ConstantIntOp::create(builder, loc, builder.getI1Type(), 1));
-    scf::ConditionOp::create(builder, loc, notDone, ValueRange{});
-    (void)before;
-    builder.createBlock(&spin.getAfter());
-    scf::YieldOp::create(builder, loc);
-  }
-  builder.setInsertionPointAfter(spin);
+  spinOnParity(barrierPointer(id), parity);
   flipPhase(1, id);
 }
 
@@ -439,7 +435,9 @@ LogicalResult GPULowering::lowerTmaLoad(tile::LoadOp op) {
   const TmaBuffer &buffer = tmaBuffers.at(op.getSource());
   Value slot =
       op.getIndices().empty() ? Value() : mapping.lookup(op.getIndices()[0]);
-  waitPending(barrierIndex(buffer, slot));
+  // A consumer role waited for the fill on its own mbarrier.
+  if (role != Role::Consumer)
+    waitPending(barrierIndex(buffer, slot));
   Value address = slotAddress(buffer, slot);
   descriptorOperands[op.getResult()] = {buffer, address};
   // The lowering of every user (the wgmma) asks for the operand here.

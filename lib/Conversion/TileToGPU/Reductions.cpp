@@ -148,7 +148,7 @@ LogicalResult GPULowering::acrossWarps(Operation *op,
   for (auto [i, value] : llvm::enumerate(values))
     memref::StoreOp::create(builder, loc, value, scratch,
                             ValueRange{slot(own, i)});
-  gpu::BarrierOp::create(builder, loc);
+  syncThreads();
   // The group's warps in one order: this warp with the group's bits
   // replaced by m, m = 0, 1, ...
   int64_t mask = 0;
@@ -174,7 +174,7 @@ LogicalResult GPULowering::acrossWarps(Operation *op,
     }
     value = combined;
   }
-  gpu::BarrierOp::create(builder, loc);
+  syncThreads();
   return success();
 }
 

@@ -182,8 +182,8 @@ LogicalResult GPULowering::run() {
                                 FunctionType::get(ctx, argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                 builder.getUnitAttr());
-  func.setKnownBlockSizeAttr(
-      builder.getDenseI32ArrayAttr({int32_t(kernel.getThreads()), 1, 1}));
+  func.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(
+      {int32_t(tile::launchedThreads(kernel)), 1, 1}));
   Block &entry = func.getBody().front();
   for (auto [from, to] : llvm::zip(kernel.getArguments(), entry.getArguments()))
     mapping.map(from, to);
@@ -565,13 +565,19 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
     return success();
   }
   if (isa<tile::BarrierOp>(op)) {
-    gpu::BarrierOp::create(builder, loc);
+    syncThreads();
     return success();
   }
   if (auto alloc = dyn_cast<tile::AllocSharedOp>(op))
     return lowerAllocShared(alloc);
+  if (auto alloc = dyn_cast<tile::AllocMbarrierOp>(op))
+    return lowerAllocMbarrier(alloc);
+  if (isa<tile::MbarrierWaitOp, tile::MbarrierArriveOp>(op))
+    return lowerMbarrierOp(op);
+  if (auto roles = dyn_cast<tile::WarpSpecializeOp>(op))
+    return lowerWarpSpecialize(roles);
   if (auto copy = dyn_cast<tile::CopyOp>(op))
-    return lowerCopy(copy);
+    return role == Role::Producer ? lowerRoleCopy(copy) : lowerCopy(copy);
   // On AMD copies are complete when issued: no groups to commit or wait.
   if (isa<tile::AsyncCommitOp>(op)) {
     if (!isAmd())

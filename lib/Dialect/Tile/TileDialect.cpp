@@ -333,7 +333,7 @@ unsigned SharedType::getStoredElementBits() const {
 //===----------------------------------------------------------------------===//
 
 LogicalResult PipelineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   int64_t stages) {
+                                   int64_t stages, bool warpSpecialize) {
   if (stages < 1 || stages > 8)
     return emitError() << "pipeline stages must be between 1 and 8, got "
                        << stages;

@@ -16,6 +16,7 @@
 
 #include <boost/context/fiber.hpp>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -46,6 +47,11 @@ struct Shadow {
   uint64_t writeSeq = 0;
   uint32_t writer = 0, reader = 0;
   bool manyReaders = false;
+  /// The readers of the read epoch (up to 4; `readCount` 0 when more
+  /// read) with their count of plain accesses at the read: a later write
+  /// is ordered after the reads by mbarrier phases that released them.
+  uint8_t readCount = 0;
+  std::array<std::pair<uint32_t, uint64_t>, 4> readOrder;
   const char *writeOp = nullptr, *readOp = nullptr;
   /// Where in the kernel's source they are ("file:line:col"), if known.
   const char *writeSite = nullptr, *readSite = nullptr;
@@ -53,7 +59,8 @@ struct Shadow {
 
 struct Thread {
   boost::context::fiber self, sink;
-  /// Plain shared stores so far, and how many of them its last
+  /// Plain shared accesses so far (stores, and reads: a write after them
+  /// is ordered by their release), and how many of them its last
   /// fence.proxy.async made visible to the async proxy (wgmma, TMA).
   uint64_t genericWrites = 0, fencedWrites = 0;
   /// With race detection, per thread of the block: how many of that
@@ -143,6 +150,12 @@ struct BufferResource {
   uint32_t stride, flags;
 };
 
+/// A named barrier (`bar.sync id, count`): the threads waiting there.
+struct NamedBarrier {
+  uint32_t arrived = 0, count = 0;
+  uint64_t generation = 0;
+};
+
 struct Block {
   uint32_t ctaid[3], nctaid[3], ntid;
   /// Lanes per warp: 32 (NVIDIA) or 64 (AMD's waves).
@@ -152,6 +165,7 @@ struct Block {
   char *shared = nullptr;
   unsigned barrierArrived = 0;
   uint64_t barrierGeneration = 0;
+  std::array<NamedBarrier, 16> named;
   std::vector<Warp> warps;
   uint64_t progress = 0;
   int64_t sharedBytes = 0;
@@ -195,6 +209,38 @@ std::string who(uint32_t tid);
 inline bool releasedTo(const Shadow &s, uint32_t tid) {
   const std::vector<uint64_t> &acquired = block->threads[tid].acquired;
   return s.writeSeq && !acquired.empty() && s.writeSeq <= acquired[s.writer];
+}
+/// Whether every read of the word's read epoch is ordered before the next
+/// access of thread `tid` through mbarrier phases (or is its own).
+inline bool readsReleasedTo(const Shadow &s, uint32_t tid) {
+  const std::vector<uint64_t> &acquired = block->threads[tid].acquired;
+  if (!s.readCount || acquired.empty())
+    return false;
+  for (uint8_t i = 0; i < s.readCount; ++i) {
+    auto [reader, seq] = s.readOrder[i];
+    if (reader != tid && seq > acquired[reader])
+      return false;
+  }
+  return true;
+}
+/// Records a read of the word by `reader` at its access count `seq`, in
+/// the read epoch `epoch`.
+inline void recordRead(Shadow &s, int64_t epoch, uint32_t reader,
+                       uint64_t seq) {
+  if (s.readEpoch != epoch)
+    s.readCount = 0;
+  else if (!s.readCount)
+    return; // more readers than are kept
+  for (uint8_t i = 0; i < s.readCount; ++i)
+    if (s.readOrder[i].first == reader) {
+      s.readOrder[i].second = seq;
+      return;
+    }
+  if (s.readCount == s.readOrder.size() && s.readEpoch == epoch) {
+    s.readCount = 0;
+    return;
+  }
+  s.readOrder[s.readCount++] = {reader, seq};
 }
 /// Checks a shared-memory access against the race detector's shadow;
 /// `site` is its source location, if known.

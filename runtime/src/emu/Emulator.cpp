@@ -174,7 +174,8 @@ void access(const void *address, size_t bytes, bool write, const char *op,
                         (write ? " writes" : " reads") + byte + " after " +
                         who(s.writer) + " " + s.writeOp + at(s.writeSite) +
                         " wrote it");
-    if (write && s.readEpoch >= since && (s.reader != tid || s.manyReaders))
+    if (write && s.readEpoch >= since && (s.reader != tid || s.manyReaders) &&
+        !readsReleasedTo(s, tid))
       return reportRace(who(tid) + " " + op + at(site) + " writes" + byte +
                         " while " + who(s.reader) + " " + s.readOp +
                         at(s.readSite) + " reads it");
@@ -188,7 +189,9 @@ void access(const void *address, size_t bytes, bool write, const char *op,
                        : 0;
     } else if (s.readEpoch == epoch) {
       s.manyReaders |= s.reader != tid;
+      recordRead(s, epoch, tid, ++b.threads[tid].genericWrites);
     } else {
+      recordRead(s, epoch, tid, ++b.threads[tid].genericWrites);
       s.readEpoch = epoch;
       s.reader = tid;
       s.manyReaders = false;
@@ -376,6 +379,39 @@ void barrier(const char *name) {
   waitUntil(name, [&] { return b.barrierGeneration != generation; });
 }
 void emuBarrier(uint32_t) { barrier("bar.sync"); }
+/// `bar.sync id, count`: the first `count` threads to arrive at barrier
+/// `id` meet there (warp-specialized kernels' consumers). For the race
+/// detector the meeting starts a barrier epoch as a block barrier does:
+/// the threads that do not take part make no plain shared accesses in the
+/// kernels the compiler emits (a producer role only issues bulk copies).
+void emuNamedBarrier(uint32_t id, uint32_t count) {
+  Block &b = *block;
+  if (id >= b.named.size() || count == 0 || count % b.warpSize ||
+      count > b.ntid)
+    return failThread("bar.sync " + std::to_string(id) + ", " +
+                      std::to_string(count) +
+                      ": the id must be below 16 and the count a multiple "
+                      "of the warp size up to the block's threads");
+  if (id == 0 && count == b.ntid)
+    return barrier("bar.sync");
+  NamedBarrier &named = b.named[id];
+  if (named.arrived && named.count != count)
+    return failThread("bar.sync " + std::to_string(id) + " with " +
+                      std::to_string(count) +
+                      " threads while others wait "
+                      "there for " +
+                      std::to_string(named.count));
+  named.count = count;
+  ++b.progress;
+  uint64_t generation = named.generation;
+  if (++named.arrived == count) {
+    named.arrived = 0;
+    ++named.generation;
+    ++b.barrierGeneration;
+    return;
+  }
+  waitUntil("bar.sync (named)", [&] { return named.generation != generation; });
+}
 void emuBarrier0() { barrier("bar.sync"); }
 void emuSBarrier() { barrier("s_barrier"); }
 
@@ -639,6 +675,8 @@ const std::unordered_map<std::string_view, void *> &registry() {
         {"llvm.nvvm.barrier.cta.sync.aligned.all",
          reinterpret_cast<void *>(emuBarrier)},
         {"llvm.nvvm.barrier0", reinterpret_cast<void *>(emuBarrier0)},
+        {"llvm.nvvm.barrier.cta.sync.aligned.count",
+         reinterpret_cast<void *>(emuNamedBarrier)},
         {"llvm.nvvm.cp.async.cg.shared.global.16.s",
          reinterpret_cast<void *>(emuCpAsync16)},
         {"llvm.nvvm.cp.async.ca.shared.global.16.s",

@@ -203,6 +203,30 @@ uint64_t emuArrive(void *address) {
   return arrive(address, 0, "mbarrier.arrive");
 }
 
+/// mbarrier.expect_tx: more transaction bytes for the current phase, no
+/// arrival.
+void emuExpectTx(void *address, uint32_t bytes) {
+  MBarrier *bar = findBarrier(address, "mbarrier.expect_tx");
+  if (!bar)
+    return;
+  bar->tx += bytes;
+  ++block->progress;
+}
+
+/// setmaxnreg: registers are not modelled; the count is checked as ptxas
+/// and the hardware require it.
+void setMaxRegisters(uint32_t count, const char *op) {
+  if (count < 24 || count > 256 || count % 8)
+    failThread(std::string(op) + " " + std::to_string(count) +
+               ": the count must be a multiple of 8 in [24, 256]");
+}
+void emuSetMaxRegistersInc(uint32_t count) {
+  setMaxRegisters(count, "setmaxnreg.inc");
+}
+void emuSetMaxRegistersDec(uint32_t count) {
+  setMaxRegisters(count, "setmaxnreg.dec");
+}
+
 bool emuTryWaitParity(void *address, uint32_t parity) {
   MBarrier *bar = findBarrier(address, "mbarrier.try_wait.parity");
   if (!bar)
@@ -449,6 +473,7 @@ void wgmma(float *out, const float *in, const uint32_t *aRegs, uint64_t descA,
                 std::min(seenByAll[writer], b.threads[t].acquired[writer]);
     }
     int64_t epoch = int64_t(b.barrierGeneration);
+    uint64_t readSeq = ++b.threads[group * 128].genericWrites;
     // The 16-byte chunks read, kept until the warpgroup waits for them.
     std::vector<int32_t> chunks;
     auto read = [&](uint64_t desc, bool mnMajor, unsigned mn, unsigned k,
@@ -480,7 +505,9 @@ void wgmma(float *out, const float *in, const uint32_t *aRegs, uint64_t descA,
                      " wrote with no barrier or mbarrier wait of every "
                      "thread of the warpgroup between");
         }
-        // The warpgroup's read, for later writes to check against.
+        // The warpgroup's read, for later writes to check against: its
+        // first thread's release (after its wait_group) orders them.
+        recordRead(s, epoch, group * 128, readSeq);
         if (s.readEpoch != epoch || s.reader != group * 128) {
           s.readEpoch = epoch;
           s.reader = group * 128;
@@ -559,6 +586,12 @@ void tessera::emu::detail::addHopperEntries(
       {"llvm.nvvm.cp.async.bulk.tensor.g2s.tile.3d",
        reinterpret_cast<void *>(emuTmaLoad3d)},
       {"llvm.nvvm.mbarrier.arrive.shared", reinterpret_cast<void *>(emuArrive)},
+      {"llvm.nvvm.mbarrier.expect.tx.scope.cta.space.cta",
+       reinterpret_cast<void *>(emuExpectTx)},
+      {"llvm.nvvm.setmaxnreg.inc.sync.aligned.u32",
+       reinterpret_cast<void *>(emuSetMaxRegistersInc)},
+      {"llvm.nvvm.setmaxnreg.dec.sync.aligned.u32",
+       reinterpret_cast<void *>(emuSetMaxRegistersDec)},
       {"llvm.nvvm.fence.proxy.async.shared_cta",
        reinterpret_cast<void *>(emuFenceProxyAsync)},
       {"llvm.nvvm.wgmma.fence.sync.aligned",

@@ -796,3 +796,94 @@ func.func @f(%x: tensor<16x8xf32>) {
   %y = tile.convert_layout %x : tensor<16x8xf32> -> tensor<16x8xf32, #l>
   return
 }
+
+// -----
+
+// expected-error @below {{an mbarrier array has 1 to 32 slots, got 0}}
+func.func private @f(!tile.mbarrier<0>)
+
+// -----
+
+tile.kernel @k() threads(128) {
+  // expected-error @below {{arrivals must be between 1 and 1048575, got 0}}
+  %b = tile.alloc_mbarrier arrivals(0) : !tile.mbarrier<2>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(128) {
+  // expected-error @below {{the producer registers must be a multiple of 8 between 24 and 256, got 44}}
+  tile.warp_specialize registers(44, 232) producer {
+  } consumer {
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(96) {
+  // expected-error @below {{needs a kernel of whole warpgroups (a multiple of 128 threads) that leaves room for the producer's: at most 896, got 96}}
+  tile.warp_specialize registers(40, 232) producer {
+  } consumer {
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(256) {
+  // expected-error @below {{gives its roles 68608 registers (40 x 128 + 248 x 256), more than the 65536 of an SM}}
+  tile.warp_specialize registers(40, 248) producer {
+  } consumer {
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(128) {
+  // expected-error @below {{is one of several in its kernel; a kernel has one}}
+  tile.warp_specialize registers(40, 232) producer {
+  } consumer {
+  }
+  tile.warp_specialize registers(40, 232) producer {
+  } consumer {
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(128) {
+  %c = arith.constant dense<0.0> : tensor<16xf32>
+  %z = arith.addf %c, %c : tensor<16xf32>
+  tile.warp_specialize registers(40, 232) producer {
+  } consumer {
+    // expected-error @below {{uses a register tile defined outside its role (not a constant); define it inside the tile.warp_specialize region}}
+    %y = arith.addf %z, %c : tensor<16xf32>
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(128) {
+  tile.warp_specialize registers(40, 232) producer {
+    // expected-error @below {{in the producer role: the producer synchronizes through mbarriers only}}
+    tile.barrier
+  } consumer {
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(128) {
+  tile.warp_specialize registers(40, 232) producer {
+    // expected-error @below {{makes a register tile in the producer role, which only copies}}
+    %z = arith.constant dense<0.0> : tensor<16xf32>
+  } consumer {
+  }
+  tile.return
+}

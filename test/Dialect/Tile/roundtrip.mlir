@@ -143,3 +143,48 @@ func.func @convert_layout(%x: tensor<16x8xf32, #a>) -> tensor<16x8xf32, #b> {
   %y = tile.convert_layout %x : tensor<16x8xf32, #a> -> tensor<16x8xf32, #b>
   return %y : tensor<16x8xf32, #b>
 }
+
+// -----
+
+// CHECK-LABEL: tile.kernel @warp_specialized
+tile.kernel @warp_specialized(%A: !tile.view<?x?xf16>, %K: index) threads(256) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %true = arith.constant true
+  %r = tile.alloc_shared : !tile.shared<32x32xf16, stages = 2>
+  // CHECK: tile.alloc_mbarrier arrivals(1) : !tile.mbarrier<2>
+  // CHECK: tile.alloc_mbarrier arrivals(3) : !tile.mbarrier<2>
+  %full = tile.alloc_mbarrier arrivals(1) : !tile.mbarrier<2>
+  %empty = tile.alloc_mbarrier arrivals(3) : !tile.mbarrier<2>
+  // CHECK: tile.warp_specialize registers(40, 232) producer {
+  tile.warp_specialize registers(40, 232) producer {
+    scf.for %k = %c0 to %K step %c32 {
+      // CHECK: tile.mbarrier_wait %{{.*}}[%{{.*}}], parity %{{.*}} : !tile.mbarrier<2>
+      tile.mbarrier_wait %empty[%c0], parity %true : !tile.mbarrier<2>
+      tile.copy %A[%c0, %k] -> %r[%c0] async : !tile.view<?x?xf16> -> !tile.shared<32x32xf16, stages = 2>
+      // CHECK: tile.mbarrier_arrive %{{.*}}[%{{.*}}] : !tile.mbarrier<2>
+      tile.mbarrier_arrive %full[%c0] : !tile.mbarrier<2>
+    }
+  // CHECK: } consumer {
+  } consumer {
+    scf.for %k = %c0 to %K step %c32 {
+      tile.mbarrier_wait %full[%c0], parity %true : !tile.mbarrier<2>
+      %a = tile.load %r[%c0] : !tile.shared<32x32xf16, stages = 2> -> tensor<32x32xf16>
+      tile.mbarrier_arrive %empty[%c0] : !tile.mbarrier<2>
+    }
+  }
+  tile.return
+}
+
+// -----
+
+// CHECK-LABEL: tile.kernel @warp_specialize_policy
+tile.kernel @warp_specialize_policy(%n: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK: } {tile.pipeline = #tile.pipeline<stages = 4, warp_specialize = true>}
+  scf.for %k = %c0 to %n step %c1 {
+    tile.barrier
+  } {tile.pipeline = #tile.pipeline<stages = 4, warp_specialize = true>}
+  tile.return
+}

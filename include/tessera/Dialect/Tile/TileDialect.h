@@ -56,6 +56,13 @@ constexpr int64_t kMaxPersistentGroup = 65535;
 /// The arguments tile-persistent appends and the runtime passes: the
 /// launched grid's x, y, z and the program instances started.
 constexpr unsigned kPersistentArguments = 4;
+/// The warpgroup a warp-specialized kernel adds for its producer role, and
+/// the registers of one SM (NVIDIA) that the roles' budgets share.
+constexpr int64_t kProducerThreads = 128;
+constexpr int64_t kRegisterFileSize = 65536;
+/// The threads a kernel is launched with: its `threads`, plus the producer
+/// warpgroup of a warp-specialized kernel.
+int64_t launchedThreads(KernelOp kernel);
 /// What a persistent kernel's argument `arg` holds (`tile.grid`: 0, 1, 2 a
 /// grid dimension, 3 the programs started); none for other values.
 std::optional<int64_t> persistentArgumentKind(mlir::Value arg);

@@ -1,0 +1,50 @@
+//===- WarpSpecialize.h - Warp-specialized roles as one loop ----*- C++ -*-===//
+//
+// A `tile.warp_specialize` runs a producer and a consumer role concurrently,
+// handing ring slots over through mbarriers. Where the protocol is the one
+// the roles' loops state (every iteration n: the producer waits for slot
+// n mod S to be released, fills it and arrives on its full barrier; the
+// consumers wait for the fill, read the slot and release it), running both
+// loops interleaved, iteration by iteration, is one execution the
+// concurrent one is equivalent to. `fuseWarpSpecialize` builds that loop:
+// the host runs it, and tag-check checks it together with the protocol's
+// obligations (`docs/invariants.md`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_DIALECT_TILE_WARPSPECIALIZE_H
+#define TESSERA_DIALECT_TILE_WARPSPECIALIZE_H
+
+#include "tessera/Dialect/Tile/TileDialect.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace tessera::tile {
+
+/// What `fuseWarpSpecialize` adds to the interleaved loop.
+enum class FuseMode {
+  /// The ops as they are (the host drops the mbarrier ops afterwards).
+  Plain,
+  /// The protocol's obligations as `tag.assert`s at the mbarrier ops, and
+  /// the hand-over as the synchronisation tag-check models: a fill's
+  /// arrival commits its copies, a wait retires them and is a barrier, a
+  /// consumer's arrival is a barrier, the producer's waits are dropped.
+  Checked,
+};
+
+/// Replaces `op` by its roles' code interleaved: the producer's and the
+/// consumers' code before their loops, one loop running an iteration of
+/// the producer's and then of the consumers' body, and their code after.
+/// Fails with an error at the offending op where the roles do not have
+/// that structure (one `scf.for` each, over the same range) or use their
+/// barriers and rings otherwise than the protocol allows. `clones`, if
+/// given, maps each op of the roles to its copy.
+mlir::LogicalResult fuseWarpSpecialize(WarpSpecializeOp op,
+                                       mlir::RewriterBase &rewriter,
+                                       FuseMode mode,
+                                       mlir::IRMapping *clones = nullptr);
+
+} // namespace tessera::tile
+
+#endif // TESSERA_DIALECT_TILE_WARPSPECIALIZE_H

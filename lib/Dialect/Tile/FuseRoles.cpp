@@ -1,0 +1,452 @@
+//===- FuseRoles.cpp - Warp-specialized roles as one loop -----------------===//
+//
+// The protocol a `tile.warp_specialize` must follow, and the interleaved
+// loop that stands for it (WarpSpecialize.h). Both roles have one main loop
+// over the same range; iteration n of each is the n-th of the other's. In
+// it, for every mbarrier array B of S slots:
+//  - one role arrives on B (as many times per iteration as B counts
+//    arrivals per phase) and the other waits on it once, all at the top
+//    level of the loop body (an arrival or wait under a condition, or
+//    outside the loop, is refused);
+//  - every arrival and wait uses slot n mod S;
+//  - a *full* barrier (the producer arrives, the consumers wait): the
+//    consumers wait for the phase of parity (n div S) mod 2, the one the
+//    producer's arrival of iteration n completes;
+//  - an *empty* barrier (the consumers arrive, the producer waits): the
+//    producer waits for parity (n div S + 1) mod 2, the phase the
+//    consumers' arrival of iteration n - S completed (for n < S, the
+//    phase before the first, complete from the start).
+// Rings handed over: the producer only fills them (asynchronous copies
+// after its wait on an empty barrier, before its arrival on a full one),
+// the consumers only load them (after their wait on that full barrier,
+// before their arrival on that empty one), each access at slot n mod S,
+// and the ring has as many stages as its barriers slots.
+//
+// These make the concurrent execution read, at consumer iteration n, what
+// the producer's iteration n wrote, and never wait for an arrival that
+// does not come: running the producer's iteration n and then the
+// consumers' is an execution the concurrent one is equivalent to. The
+// structure is checked here (an error names the op); the slot and parity
+// equalities are `tag.assert`s in the checked form, which tag-check proves
+// for every n and every shape or refutes with a counterexample.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Dialect/Tile/WarpSpecialize.h"
+
+#include "tessera/Dialect/Tag/TagDialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+using namespace tessera;
+using namespace tessera::tile;
+
+namespace {
+enum RoleKind { Producer = 0, Consumer = 1 };
+
+const char *roleName(RoleKind role) {
+  return role == Producer ? "producer" : "consumer";
+}
+
+/// How one mbarrier array is used in the roles' loops.
+struct BarrierUse {
+  SmallVector<MbarrierArriveOp> arrives[2];
+  SmallVector<MbarrierWaitOp> waits[2];
+};
+
+/// A ring slot access inside a role's loop and the barriers around it:
+/// those waited on before it in the loop body, and those arrived on after
+/// it (for a fill, the first only: its copies complete on that one).
+struct RingAccess {
+  Operation *op;
+  SmallVector<Value> before, after;
+};
+
+class Fuser {
+public:
+  Fuser(WarpSpecializeOp op) : op(op) {}
+
+  /// Finds each role's loop and checks the protocol's structure.
+  LogicalResult analyze();
+  /// Builds the interleaved code before `op` and erases `op`.
+  void fuse(RewriterBase &rewriter, FuseMode mode, IRMapping &map);
+
+private:
+  LogicalResult findLoop(RoleKind role);
+  LogicalResult collectBarriers(RoleKind role);
+  LogicalResult collectRings(RoleKind role);
+  LogicalResult checkBarriers();
+  LogicalResult checkRings();
+  /// Adds the checked form's assertions for `op` (a clone in the fused
+  /// loop, of role `role`) before it; `n` is the iteration number.
+  void addObligations(OpBuilder &b, Operation *clone, Operation *original,
+                      RoleKind role, Value n);
+
+  WarpSpecializeOp op;
+  scf::ForOp loops[2];
+  llvm::MapVector<Value, BarrierUse> barriers;
+  llvm::MapVector<Value, SmallVector<RingAccess>> rings[2];
+};
+} // namespace
+
+static bool sameIndex(Value a, Value b) {
+  if (a == b)
+    return true;
+  std::optional<int64_t> x = getConstantIntValue(a), y = getConstantIntValue(b);
+  return x && y && *x == *y;
+}
+
+static bool isRing(Value memory) {
+  auto shared = dyn_cast<SharedType>(memory.getType());
+  return shared && shared.isRing();
+}
+
+LogicalResult Fuser::findLoop(RoleKind role) {
+  Region &region = role == Producer ? op.getProducer() : op.getConsumer();
+  for (Operation &inner : region.front()) {
+    auto loop = dyn_cast<scf::ForOp>(inner);
+    if (!loop)
+      continue;
+    if (loops[role])
+      return loop.emitOpError()
+             << "is a second loop at the top level of the " << roleName(role)
+             << " role; a role has one main loop";
+    loops[role] = loop;
+  }
+  if (!loops[role])
+    return op.emitOpError() << "has no scf.for at the top level of its "
+                            << roleName(role) << " role (its main loop)";
+  return success();
+}
+
+LogicalResult Fuser::collectBarriers(RoleKind role) {
+  Block *body = loops[role].getBody();
+  Region &region = role == Producer ? op.getProducer() : op.getConsumer();
+  WalkResult walk = region.walk([&](Operation *inner) {
+    if (!isa<MbarrierArriveOp, MbarrierWaitOp>(inner))
+      return WalkResult::advance();
+    if (inner->getBlock() != body) {
+      inner->emitOpError() << "outside the top level of the " << roleName(role)
+                           << " role's loop: a role waits and arrives "
+                              "once per iteration of its loop, "
+                              "unconditionally";
+      return WalkResult::interrupt();
+    }
+    if (auto arrive = dyn_cast<MbarrierArriveOp>(inner))
+      barriers[arrive.getBarrier()].arrives[role].push_back(arrive);
+    else {
+      auto wait = cast<MbarrierWaitOp>(inner);
+      barriers[wait.getBarrier()].waits[role].push_back(wait);
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+LogicalResult Fuser::checkBarriers() {
+  for (auto &[barrier, use] : barriers) {
+    auto alloc = barrier.getDefiningOp<AllocMbarrierOp>();
+    Operation *first = !use.arrives[0].empty()   ? use.arrives[0][0]
+                       : !use.arrives[1].empty() ? use.arrives[1][0]
+                       : !use.waits[0].empty() ? use.waits[0][0].getOperation()
+                                               : use.waits[1][0].getOperation();
+    if (!alloc)
+      return first->emitOpError("on an mbarrier array that is not a "
+                                "tile.alloc_mbarrier of the kernel");
+    // One role arrives, the other waits once.
+    int arriver = use.arrives[Producer].empty() ? Consumer : Producer;
+    int waiter = 1 - arriver;
+    if (use.arrives[arriver].empty() || !use.arrives[waiter].empty() ||
+        use.waits[waiter].size() != 1 || !use.waits[arriver].empty())
+      return first->emitOpError(
+          "on a barrier the roles do not hand over: one role must arrive "
+          "on it and the other wait on it, once per iteration");
+    int64_t count = use.arrives[arriver].size();
+    if (count != alloc.getArrivals())
+      return alloc.emitOpError()
+             << "counts " << alloc.getArrivals()
+             << " arrivals per phase, but the " << roleName(RoleKind(arriver))
+             << " arrives on it "
+             << (count == 1 ? std::string("once")
+                            : std::to_string(count) + " times")
+             << " per iteration";
+  }
+  return success();
+}
+
+LogicalResult Fuser::collectRings(RoleKind role) {
+  Region &region = role == Producer ? op.getProducer() : op.getConsumer();
+  Block *body = loops[role].getBody();
+  WalkResult walk =
+      region.walk([&](Operation *inner) {
+        Value ring;
+        for (Value operand : inner->getOperands())
+          if (isRing(operand))
+            ring = operand;
+        if (!ring)
+          return WalkResult::advance();
+        bool allowed = false;
+        if (auto copy = dyn_cast<CopyOp>(inner))
+          allowed =
+              role == Producer && copy.getAsync() && copy.getDest() == ring;
+        else if (auto load = dyn_cast<LoadOp>(inner))
+          allowed = role == Consumer && load.getSource() == ring;
+        if (!allowed || inner->getBlock() != body) {
+          inner->emitOpError()
+              << "on a ring the roles hand over: the producer only fills such "
+                 "rings (asynchronous copies) and the consumers only load "
+                 "them, at the top level of their loops";
+          return WalkResult::interrupt();
+        }
+        RingAccess access{inner, {}, {}};
+        for (Operation *prev = inner->getPrevNode(); prev;
+             prev = prev->getPrevNode())
+          if (auto wait = dyn_cast<MbarrierWaitOp>(prev))
+            access.before.push_back(wait.getBarrier());
+        for (Operation *next = inner->getNextNode(); next;
+             next = next->getNextNode())
+          if (auto arrive = dyn_cast<MbarrierArriveOp>(next)) {
+            access.after.push_back(arrive.getBarrier());
+            if (role == Producer)
+              break;
+          }
+        if (access.before.empty() || access.after.empty()) {
+          inner->emitOpError()
+              << (role == Producer ? "fills" : "reads")
+              << " a ring slot without "
+              << (access.before.empty() ? "a wait for the slot before it"
+                                        : "an arrival after it")
+              << " in the " << roleName(role) << " role's loop";
+          return WalkResult::interrupt();
+        }
+        rings[role][ring].push_back(access);
+        return WalkResult::advance();
+      });
+  return failure(walk.wasInterrupted());
+}
+
+LogicalResult Fuser::checkRings() {
+  for (auto &[ring, fills] : rings[Producer]) {
+    SmallVector<RingAccess> reads = rings[Consumer].lookup(ring);
+    int64_t stages = cast<SharedType>(ring.getType()).getStages();
+    for (const RingAccess &fill : fills) {
+      // Producer: wait empty, fill, arrive full; consumers: wait full,
+      // read, arrive empty.
+      Value full = fill.after.front();
+      SmallVector<Value> around(fill.before);
+      around.push_back(full);
+      for (Value barrier : around)
+        if (cast<MbarrierType>(barrier.getType()).getSlots() != stages)
+          return fill.op->emitOpError()
+                 << "fills a ring of " << stages
+                 << " stages handed over with barriers of "
+                 << cast<MbarrierType>(barrier.getType()).getSlots()
+                 << " slots";
+      for (const RingAccess &read : reads) {
+        if (!llvm::is_contained(read.before, full))
+          return read.op->emitOpError(
+              "reads a ring slot without waiting for the barrier the "
+              "producer's fill of it arrives on");
+        if (llvm::none_of(fill.before, [&](Value empty) {
+              return llvm::is_contained(read.after, empty);
+            }))
+          return read.op->emitOpError(
+              "reads a ring slot that the producer refills without waiting "
+              "for the consumers' release of it: no barrier the producer "
+              "waits on before the fill is arrived on after the read");
+      }
+    }
+  }
+  for (auto &[ring, reads] : rings[Consumer])
+    if (!rings[Producer].count(ring))
+      return reads.front().op->emitOpError(
+          "reads a ring the producer does not fill");
+  return success();
+}
+
+LogicalResult Fuser::analyze() {
+  if (failed(findLoop(Producer)) || failed(findLoop(Consumer)))
+    return failure();
+  scf::ForOp p = loops[Producer], c = loops[Consumer];
+  if (!sameIndex(p.getLowerBound(), c.getLowerBound()) ||
+      !sameIndex(p.getUpperBound(), c.getUpperBound()) ||
+      !sameIndex(p.getStep(), c.getStep()))
+    return c.emitOpError("runs over another range than the producer's loop: "
+                         "the roles' loops take the same lower bound, upper "
+                         "bound and step");
+  if (failed(collectBarriers(Producer)) || failed(collectBarriers(Consumer)) ||
+      failed(checkBarriers()) || failed(collectRings(Producer)) ||
+      failed(collectRings(Consumer)) || failed(checkRings()))
+    return failure();
+  return success();
+}
+
+/// `n mod slots` and `(n div slots + shift) mod 2` as an i1.
+static std::pair<Value, Value> slotAndParity(OpBuilder &b, Location loc,
+                                             Value n, int64_t slots,
+                                             int64_t shift) {
+  Value count = arith::ConstantIndexOp::create(b, loc, slots);
+  Value slot = arith::RemUIOp::create(b, loc, n, count);
+  Value phase = arith::DivUIOp::create(b, loc, n, count);
+  if (shift)
+    phase = arith::AddIOp::create(
+        b, loc, phase, arith::ConstantIndexOp::create(b, loc, shift));
+  Value parity = arith::IndexCastOp::create(b, loc, b.getI1Type(), phase);
+  return {slot, parity};
+}
+
+void Fuser::addObligations(OpBuilder &b, Operation *clone, Operation *original,
+                           RoleKind role, Value n) {
+  Location loc = original->getLoc();
+  b.setInsertionPoint(clone);
+  auto check = [&](Value got, Value want, const Twine &message) {
+    Value same =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, got, want);
+    tag::AssertOp::create(b, loc, same, b.getStringAttr(message));
+  };
+  auto slotsOf = [](Value barrier) {
+    return cast<MbarrierType>(barrier.getType()).getSlots();
+  };
+  if (auto arrive = dyn_cast<MbarrierArriveOp>(clone)) {
+    int64_t slots = slotsOf(arrive.getBarrier());
+    Value slot = slotAndParity(b, loc, n, slots, 0).first;
+    check(arrive.getSlot(), slot,
+          Twine("the ") + roleName(role) + "'s arrival of iteration n is on " +
+              "slot n mod " + Twine(slots));
+  } else if (auto wait = dyn_cast<MbarrierWaitOp>(clone)) {
+    // The consumers wait for the producer's arrival of this iteration; the
+    // producer for the consumers' of iteration n - S.
+    int64_t slots = slotsOf(wait.getBarrier());
+    int64_t shift = role == Consumer ? 0 : 1;
+    auto [slot, parity] = slotAndParity(b, loc, n, slots, shift);
+    check(wait.getSlot(), slot,
+          Twine("the ") + roleName(role) + "'s wait of iteration n is on " +
+              "slot n mod " + Twine(slots));
+    check(wait.getParity(), parity,
+          Twine("the ") + roleName(role) + "'s wait of iteration n is for " +
+              "the phase of parity " +
+              (role == Consumer ? "(n div S) mod 2, which the producer's "
+                                  "arrival of iteration n completes"
+                                : "(n div S + 1) mod 2, which the "
+                                  "consumers' arrival of iteration n - S "
+                                  "completed") +
+              " (S = " + Twine(slots) + ")");
+  } else {
+    Value ring = isa<CopyOp>(original) ? cast<CopyOp>(original).getDest()
+                                       : cast<LoadOp>(original).getSource();
+    int64_t stages = cast<SharedType>(ring.getType()).getStages();
+    Value slot = isa<CopyOp>(clone) ? cast<CopyOp>(clone).getSlot()
+                                    : cast<LoadOp>(clone).getIndices()[0];
+    Value want = slotAndParity(b, loc, n, stages, 0).first;
+    check(slot, want,
+          Twine("the ") + roleName(role) + "'s " +
+              (role == Producer ? "fill" : "read") +
+              " of iteration n is of ring slot n mod " + Twine(stages));
+  }
+}
+
+void Fuser::fuse(RewriterBase &rewriter, FuseMode mode, IRMapping &map) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto cloneRange = [&](Operation *from, Operation *to) {
+    for (Operation *it = from; it != to; it = it->getNextNode())
+      rewriter.clone(*it, map);
+  };
+  Block &producer = op.getProducer().front(),
+        &consumer = op.getConsumer().front();
+  scf::ForOp p = loops[Producer], c = loops[Consumer];
+  cloneRange(&producer.front(), p);
+  cloneRange(&consumer.front(), c);
+  SmallVector<Value> inits;
+  for (Value init : p.getInitArgs())
+    inits.push_back(map.lookupOrDefault(init));
+  for (Value init : c.getInitArgs())
+    inits.push_back(map.lookupOrDefault(init));
+  unsigned producerResults = p.getNumResults();
+  auto fused = scf::ForOp::create(rewriter, c.getLoc(),
+                                  map.lookupOrDefault(c.getLowerBound()),
+                                  map.lookupOrDefault(c.getUpperBound()),
+                                  map.lookupOrDefault(c.getStep()), inits);
+  // Attributes of the consumers' loop (the computation's policies) stay.
+  for (NamedAttribute attr : c->getDiscardableAttrs())
+    fused->setAttr(attr.getName(), attr.getValue());
+  Block *body = fused.getBody();
+  // Arguments keep their source names (the checker's counterexamples).
+  body->getArgument(0).setLoc(c.getInductionVar().getLoc());
+  for (auto [i, arg] : llvm::enumerate(p.getRegionIterArgs()))
+    body->getArgument(1 + i).setLoc(arg.getLoc());
+  for (auto [i, arg] : llvm::enumerate(c.getRegionIterArgs()))
+    body->getArgument(1 + producerResults + i).setLoc(arg.getLoc());
+  if (!body->empty())
+    rewriter.eraseOp(body->getTerminator());
+  rewriter.setInsertionPointToStart(body);
+  Value n;
+  if (mode == FuseMode::Checked) {
+    Value offset = arith::SubIOp::create(rewriter, loc, fused.getInductionVar(),
+                                         fused.getLowerBound());
+    n = arith::DivUIOp::create(rewriter, loc, offset, fused.getStep());
+  }
+  SmallVector<Value> yields;
+  for (RoleKind role : {Producer, Consumer}) {
+    scf::ForOp loop = loops[role];
+    map.map(loop.getInductionVar(), fused.getInductionVar());
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+      map.map(arg, body->getArgument(1 + i + (role ? producerResults : 0)));
+    for (Operation &inner : loop.getBody()->without_terminator()) {
+      Operation *clone = rewriter.clone(inner, map);
+      if (mode != FuseMode::Checked)
+        continue;
+      bool ringAccess = llvm::any_of(rings[role], [&](auto &entry) {
+        return llvm::any_of(entry.second, [&](const RingAccess &access) {
+          return access.op == &inner;
+        });
+      });
+      if (isa<MbarrierArriveOp, MbarrierWaitOp>(inner) || ringAccess) {
+        OpBuilder b(clone);
+        addObligations(b, clone, &inner, role, n);
+      }
+      // The hand-over as the synchronisation the checker models.
+      OpBuilder after(clone->getContext());
+      after.setInsertionPointAfter(clone);
+      Location at = inner.getLoc();
+      if (isa<MbarrierArriveOp>(inner)) {
+        if (role == Producer)
+          AsyncCommitOp::create(after, at);
+        else
+          BarrierOp::create(after, at);
+      } else if (isa<MbarrierWaitOp>(inner) && role == Consumer) {
+        AsyncWaitOp::create(after, at, 0);
+        BarrierOp::create(after, at);
+      }
+      if (isa<MbarrierArriveOp, MbarrierWaitOp>(inner))
+        rewriter.eraseOp(clone);
+    }
+    for (Value yielded : loop.getBody()->getTerminator()->getOperands())
+      yields.push_back(map.lookupOrDefault(yielded));
+  }
+  rewriter.setInsertionPointToEnd(body);
+  scf::YieldOp::create(rewriter, c.getLoc(), yields);
+  for (auto [i, result] : llvm::enumerate(p.getResults()))
+    map.map(result, fused.getResult(i));
+  for (auto [i, result] : llvm::enumerate(c.getResults()))
+    map.map(result, fused.getResult(producerResults + i));
+  rewriter.setInsertionPoint(op);
+  cloneRange(p->getNextNode(), nullptr);
+  cloneRange(c->getNextNode(), nullptr);
+  rewriter.eraseOp(op);
+}
+
+LogicalResult tile::fuseWarpSpecialize(WarpSpecializeOp op,
+                                       RewriterBase &rewriter, FuseMode mode,
+                                       IRMapping *clones) {
+  Fuser fuser(op);
+  if (failed(fuser.analyze()))
+    return failure();
+  IRMapping map;
+  fuser.fuse(rewriter, mode, clones ? *clones : map);
+  return success();
+}

@@ -1,0 +1,102 @@
+//===- WarpSpecializeOps.cpp - mbarriers and warp-specialized roles -------===//
+//
+// Verifiers of `!tile.mbarrier`, `tile.alloc_mbarrier` and
+// `tile.warp_specialize`, and the threads a kernel is launched with.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Dialect/Tile/TileDialect.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace tessera::tile;
+
+/// The most slots an mbarrier array has (rings have at most 8 stages; the
+/// sm_90a lowering keeps per-slot state in 32-bit masks).
+static constexpr int64_t kMaxBarrierSlots = 32;
+/// PTX's largest mbarrier arrival count, 2^20 - 1.
+static constexpr int64_t kMaxArrivals = (int64_t(1) << 20) - 1;
+
+LogicalResult MbarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t slots) {
+  if (slots < 1 || slots > kMaxBarrierSlots)
+    return emitError() << "an mbarrier array has 1 to " << kMaxBarrierSlots
+                       << " slots, got " << slots;
+  return success();
+}
+
+LogicalResult AllocMbarrierOp::verify() {
+  if (getArrivals() < 1 || getArrivals() > kMaxArrivals)
+    return emitOpError() << "arrivals must be between 1 and " << kMaxArrivals
+                         << ", got " << getArrivals();
+  return success();
+}
+
+int64_t tessera::tile::launchedThreads(KernelOp kernel) {
+  int64_t threads = kernel.getThreads();
+  if (!kernel.getBody().empty() &&
+      !kernel.getBody().front().getOps<WarpSpecializeOp>().empty())
+    threads += kProducerThreads;
+  return threads;
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  for (auto [role, registers] : {std::pair("producer", getProducerRegisters()),
+                                 std::pair("consumer", getConsumerRegisters())})
+    if (registers < 24 || registers > 256 || registers % 8)
+      return emitOpError() << "the " << role << " registers must be a "
+                           << "multiple of 8 between 24 and 256, got "
+                           << registers;
+  int64_t threads = kernel.getThreads();
+  if (threads % kProducerThreads || threads + kProducerThreads > 1024)
+    return emitOpError() << "needs a kernel of whole warpgroups (a multiple "
+                         << "of " << kProducerThreads << " threads) that "
+                         << "leaves room for the producer's: at most "
+                         << 1024 - kProducerThreads << ", got " << threads;
+  int64_t total = getProducerRegisters() * kProducerThreads +
+                  getConsumerRegisters() * threads;
+  if (total > kRegisterFileSize)
+    return emitOpError() << "gives its roles " << total << " registers ("
+                         << getProducerRegisters() << " x " << kProducerThreads
+                         << " + " << getConsumerRegisters() << " x " << threads
+                         << "), more than the " << kRegisterFileSize
+                         << " of an SM";
+  for (Operation &other : kernel.getBody().front())
+    if (isa<WarpSpecializeOp>(other) && &other != getOperation())
+      return emitOpError("is one of several in its kernel; a kernel has one");
+  // Register tiles live in one role's registers: none but constants (which
+  // canonicalization hoists) crosses into a role, and the producer computes
+  // none.
+  for (Region *region : {&getProducer(), &getConsumer()}) {
+    WalkResult walk = region->walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        if (isa<RankedTensorType>(operand.getType()) &&
+            !region->isAncestor(operand.getParentRegion()) &&
+            !matchPattern(operand, m_Constant())) {
+          op->emitOpError(
+              "uses a register tile defined outside its role (not a "
+              "constant); define it inside the "
+              "tile.warp_specialize region");
+          return WalkResult::interrupt();
+        }
+      if (region != &getProducer())
+        return WalkResult::advance();
+      if (isa<BarrierOp>(op)) {
+        op->emitOpError("in the producer role: the producer synchronizes "
+                        "through mbarriers only");
+        return WalkResult::interrupt();
+      }
+      if (llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>)) {
+        op->emitOpError("makes a register tile in the producer role, which "
+                        "only copies");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+  }
+  return success();
+}
