@@ -65,6 +65,9 @@ checks=(
   "gemm_bf16_wide|--m=1024 --n=1024 --k=1024"
   "gemm_bf16_wide|--m=1000 --n=1030 --k=520"
   "gemm_bf16_wide_persistent|--m=1000 --n=1030 --k=520"
+  "gemm_bf16_ws|--m=1024 --n=1024 --k=1024"
+  "gemm_bf16_ws|--m=1000 --n=1030 --k=520"
+  "gemm_bf16_ws|--m=200 --n=130 --k=300"
   "gemm_bf16_plain|--m=512 --n=384 --k=256"
   "gemm_bf16_plain|--m=130 --n=100 --k=30"
   "gemm_w4a16|--m=1024 --n=1024 --k=1024"
@@ -123,7 +126,10 @@ for row in "${checks[@]}" "${micro[@]}"; do bundles[${row%%|*}]=1; done
 bundles[gemm_bf16]=1
 # (c)'s GEMMs: the case's kind | bundle.
 gemm_variants=("gemm|gemm_bf16" "pgemm|gemm_bf16_persistent"
-  "wgemm|gemm_bf16_wide" "wpgemm|gemm_bf16_wide_persistent")
+  "wgemm|gemm_bf16_wide" "wpgemm|gemm_bf16_wide_persistent"
+  "wsgemm|gemm_bf16_ws")
+# Bundles with no sm_80 image (warp-specialized kernels need sm_90a).
+declare -A sm90_only=([gemm_bf16_ws]=1)
 for variant in "${gemm_variants[@]}"; do bundles[${variant#*|}]=1; done
 bundles[flash_attention]=1
 bundles[moe]=1
@@ -133,7 +139,9 @@ for name in "${!bundles[@]}"; do
   # least, which the driver compiles for the GPU at hand), the emulator's
   # of both and the host's.
   if [ -e "$(bundle "$name")" ]; then
-    for image in "sm_80" "sm_90a" "emu-sm_80" "emu-sm_90a" "host"; do
+    images=("sm_80" "sm_90a" "emu-sm_80" "emu-sm_90a" "host")
+    [ -n "${sm90_only[$name]:-}" ] && images=("sm_90a" "emu-sm_90a" "host")
+    for image in "${images[@]}"; do
       grep -aq "$image" "$(bundle "$name")" ||
         { echo "$(bundle "$name") has no $image image" >&2; missing=1; }
     done
@@ -158,7 +166,7 @@ for row in "${micro[@]}"; do
   IFS='|' read -r name reference flags <<< "$row"
   echo "  compare $name against $reference: $flags"
 done
-for shape in "${gemms[@]}"; do echo "  time gemm $shape (128x128, 128x256, each plain and persistent)"; done
+for shape in "${gemms[@]}"; do echo "  time gemm $shape (128x128, 128x256, each plain and persistent; 128x256 warp-specialized)"; done
 for shape in "${attentions[@]}"; do echo "  time attention $shape"; done
 for shape in "${moes[@]}"; do echo "  time moe $shape"; done
 if [ $missing -ne 0 ]; then
@@ -227,6 +235,7 @@ failures=0
 for row in "${checks[@]}"; do
   name=${row%%|*}
   flags=${row#*|}
+  [ -n "${sm90_only[$name]:-}" ] && [ "$chip" != sm_90a ] && continue
   out=$(launch "$(bundle "$name")" $check_device --check $flags)
   image=$(head -1 <<< "$out" | grep -o '[^ ,]* image$' | cut -d' ' -f1)
   error=$(grep -o 'relative error [^ ,]*' <<< "$out" | head -1 | cut -d' ' -f3)
@@ -275,6 +284,7 @@ cases=()
 for shape in "${gemms[@]}"; do
   read -r m n k <<< "$shape"
   for variant in "${gemm_variants[@]}"; do
+    [ -n "${sm90_only[${variant#*|}]:-}" ] && [ "$chip" != sm_90a ] && continue
     ours[${variant%%|*}:$m:$n:$k]=$(tessera_ms "${variant#*|}" --m=$m --n=$n --k=$k)
     cases+=("${variant%%|*}:$m:$n:$k")
   done
