@@ -351,8 +351,18 @@ private:
   /// A producer's copy into a TMA ring slot, completing on the barrier of
   /// the producer's next arrival.
   mlir::LogicalResult lowerRoleCopy(tile::CopyOp op);
-  /// The address of barrier `slot` of an mbarrier array.
+  /// The address of barrier `slot` of an mbarrier array (`slot` a tile
+  /// value, or for mbarrierAt a lowered index).
   mlir::Value mbarrierPointer(mlir::Value barrier, mlir::Value slot);
+  mlir::Value mbarrierAt(mlir::Value barrier, mlir::Value slot);
+  /// A consumer loop whose wgmma may keep its group in flight: each
+  /// iteration waits for a fill, reads both operands from TMA rings, issues
+  /// the one wgmma (its accumulator chained), then releases slots of rings
+  /// of at least 2 stages. The releases (in `releases`) are then made one
+  /// iteration late, after `wgmma.wait_group 1`; null if none.
+  tile::MmaOp
+  planDeferredReleases(mlir::scf::ForOp loop,
+                       llvm::SmallVectorImpl<tile::MbarrierArriveOp> &releases);
   /// Spins until the phase of `parity` (an i32) of the mbarrier at
   /// `barrier` has completed.
   void spinOnParity(mlir::Value barrier, mlir::Value parity);

@@ -228,48 +228,91 @@ LogicalResult GPULowering::lowerBlock(Block &block) {
 }
 
 LogicalResult GPULowering::lowerFor(scf::ForOp loop) {
+  // sm_90a: one wgmma group may stay in flight across iterations, the
+  // ring copies then issued after the MMA, or (in a consumer role) the
+  // slots released one iteration late (WgmmaOverlap.cpp).
+  SmallVector<Operation *> order;
+  tile::MmaOp overlapped = planWgmmaOverlap(loop, order);
+  SmallVector<tile::MbarrierArriveOp> releases;
+  if (!overlapped && role == Role::Consumer)
+    overlapped = planDeferredReleases(loop, releases);
+  if (order.empty())
+    for (Operation &op : loop.getBody()->without_terminator())
+      order.push_back(&op);
   SmallVector<Value> inits;
   for (Value init : loop.getInitArgs())
     inits.push_back(mapping.lookup(init));
+  // A deferred release carries the slot it releases to the next iteration.
+  for (size_t i = 0; i < releases.size(); ++i)
+    inits.push_back(index(0));
   auto newLoop =
       scf::ForOp::create(builder, loc, mapping.lookup(loop.getLowerBound()),
                          mapping.lookup(loop.getUpperBound()),
                          mapping.lookup(loop.getStep()), inits);
   mapping.map(loop.getInductionVar(), newLoop.getInductionVar());
   for (auto [from, to] :
-       llvm::zip_equal(loop.getRegionIterArgs(), newLoop.getRegionIterArgs()))
+       llvm::zip(loop.getRegionIterArgs(), newLoop.getRegionIterArgs()))
     mapping.map(from, to);
-  // sm_90a: one wgmma group may stay in flight across iterations, the
-  // ring copies then issued after the MMA (WgmmaOverlap.cpp).
-  SmallVector<Operation *> order;
-  tile::MmaOp overlapped = planWgmmaOverlap(loop, order);
-  if (!overlapped)
-    for (Operation &op : loop.getBody()->without_terminator())
-      order.push_back(&op);
+  SmallVector<Value> released;
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(newLoop.getBody());
     llvm::SaveAndRestore<Operation *> inFlight(overlappedWgmma, overlapped);
-    for (Operation *op : order)
-      if (failed(lowerOp(op)))
-        return failure();
+    for (Operation *op : order) {
+      auto release = dyn_cast<tile::MbarrierArriveOp>(op);
+      auto deferred = release ? llvm::find(releases, release) : releases.end();
+      if (deferred == releases.end()) {
+        if (failed(lowerOp(op)))
+          return failure();
+        continue;
+      }
+      // The previous iteration's slot: its wgmma group is complete.
+      size_t i = deferred - releases.begin();
+      Value previous =
+          newLoop.getRegionIterArgs()[loop.getNumRegionIterArgs() + i];
+      Value notFirst = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ne, newLoop.getInductionVar(),
+          newLoop.getLowerBound());
+      auto branch = scf::IfOp::create(builder, loc, notFirst);
+      OpBuilder::InsertionGuard inner(builder);
+      builder.setInsertionPointToStart(branch.thenBlock());
+      NVVM::MBarrierArriveOp::create(builder, loc, Type(),
+                                     mbarrierAt(release.getBarrier(), previous),
+                                     Value());
+      released.push_back(mapping.lookup(release.getSlot()));
+    }
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     SmallVector<Value> yielded;
     for (Value value : yield.getOperands())
       yielded.push_back(mapping.lookup(value));
+    llvm::append_range(yielded, released);
     if (newLoop.getBody()->mightHaveTerminator())
       newLoop.getBody()->getTerminator()->erase();
     builder.setInsertionPointToEnd(newLoop.getBody());
     scf::YieldOp::create(builder, loc, yielded);
   }
-  for (auto [from, to] :
-       llvm::zip_equal(loop.getResults(), newLoop.getResults()))
+  for (auto [from, to] : llvm::zip(loop.getResults(), newLoop.getResults()))
     mapping.map(from, to);
   // The last group completes before the accumulator is read.
   if (overlapped) {
     auto iterArg = cast<BlockArgument>(overlapped.getAcc());
     Value result = loop.getTiedLoopResult(iterArg);
     mapping.map(result, waitWgmma(0, mapping.lookup(result)));
+  }
+  // Then the last iteration's slots are released, if the loop ran.
+  if (!releases.empty()) {
+    Value ran =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                              newLoop.getLowerBound(), newLoop.getUpperBound());
+    auto branch = scf::IfOp::create(builder, loc, ran);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(branch.thenBlock());
+    for (auto [i, release] : llvm::enumerate(releases))
+      NVVM::MBarrierArriveOp::create(
+          builder, loc, Type(),
+          mbarrierAt(release.getBarrier(),
+                     newLoop.getResults()[loop.getNumResults() + i]),
+          Value());
   }
   return success();
 }

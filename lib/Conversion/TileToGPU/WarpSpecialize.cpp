@@ -73,10 +73,13 @@ LogicalResult GPULowering::lowerAllocMbarrier(tile::AllocMbarrierOp op) {
 }
 
 Value GPULowering::mbarrierPointer(Value barrier, Value slot) {
+  return mbarrierAt(barrier, mapping.lookup(slot));
+}
+
+Value GPULowering::mbarrierAt(Value barrier, Value slot) {
   Value offset = arith::MulIOp::create(
       builder, loc,
-      arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
-                                 mapping.lookup(slot)),
+      arith::IndexCastOp::create(builder, loc, builder.getI64Type(), slot),
       arith::ConstantIntOp::create(builder, loc, builder.getI64Type(), 8));
   return sharedPointer(arith::AddIOp::create(
       builder, loc, sharedAddress(mbarrierOffsets.at(barrier)), offset));

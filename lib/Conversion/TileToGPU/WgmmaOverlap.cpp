@@ -26,6 +26,12 @@
 // Loops of any other form, and MMAs with A in registers, keep the plain
 // order and wait_group 0.
 //
+// A warp-specialized consumer loop (wait for a fill; loads of TMA ring
+// slots; the wgmma; releases of slots) keeps a group in flight the same
+// way, its releases made one iteration late: iteration i releases the
+// slots of i - 1 after `wait_group 1` retired that iteration's wgmma
+// (TileToGPU.cpp's lowerFor carries the slots).
+//
 //===----------------------------------------------------------------------===//
 
 #include "GPULowering.h"
@@ -73,6 +79,27 @@ static bool differentSlots(Value a, Value b) {
          (x->offset - y->offset) % x->stages != 0;
 }
 
+/// Whether `mma` of `loop` may keep its group in flight: both operands
+/// are `ringLoads` of TMA rings (a register A would have to stay live, and
+/// unchanged, until the group completes, which costs registers the kernels
+/// that gather A, the MoE blocks, need for occupancy), and the accumulator
+/// flows from this iteration's wgmma to the next one's only (wgmma may
+/// chain accumulators without a wait).
+static bool chainsFromRings(scf::ForOp loop, tile::MmaOp mma,
+                            ArrayRef<Operation *> ringLoads) {
+  if (!llvm::is_contained(ringLoads, mma.getA().getDefiningOp()) ||
+      !llvm::is_contained(ringLoads, mma.getB().getDefiningOp()))
+    return false;
+  Block *body = loop.getBody();
+  auto iterArg = dyn_cast<BlockArgument>(mma.getAcc());
+  if (!iterArg || iterArg.getOwner() != body || !iterArg.hasOneUse() ||
+      !mma.getResult().hasOneUse())
+    return false;
+  OpOperand &yielded = *mma.getResult().getUses().begin();
+  return yielded.getOwner() == body->getTerminator() &&
+         loop.getRegionIterArgs()[yielded.getOperandNumber()] == iterArg;
+}
+
 /// The slot a ring load or copy names (null for a single buffer).
 static Value slotOf(Operation *op) {
   if (auto load = dyn_cast<tile::LoadOp>(op))
@@ -118,22 +145,8 @@ tile::MmaOp GPULowering::planWgmmaOverlap(scf::ForOp loop,
       return {};
     }
   }
-  // Both operands from TMA rings: a register A would have to stay live
-  // (and unchanged) until the group completes, which costs registers the
-  // kernels that gather A (the MoE blocks) need for occupancy.
   if (!mma || !barrier || copies.empty() ||
-      !llvm::is_contained(ringLoads, mma.getA().getDefiningOp()) ||
-      !llvm::is_contained(ringLoads, mma.getB().getDefiningOp()))
-    return {};
-  // The accumulator flows from this iteration's wgmma to the next one's
-  // only: wgmma may chain accumulators without a wait.
-  auto iterArg = dyn_cast<BlockArgument>(mma.getAcc());
-  if (!iterArg || iterArg.getOwner() != body || !iterArg.hasOneUse() ||
-      !mma.getResult().hasOneUse())
-    return {};
-  OpOperand &yielded = *mma.getResult().getUses().begin();
-  if (yielded.getOwner() != body->getTerminator() ||
-      loop.getRegionIterArgs()[yielded.getOperandNumber()] != iterArg)
+      !chainsFromRings(loop, mma, ringLoads))
     return {};
   // Every copy writes another slot than every load of its ring reads.
   for (Operation *copy : copies) {
@@ -150,5 +163,39 @@ tile::MmaOp GPULowering::planWgmmaOverlap(scf::ForOp loop,
       order.push_back(&op);
   order.push_back(barrier);
   llvm::append_range(order, copies);
+  return mma;
+}
+
+tile::MmaOp GPULowering::planDeferredReleases(
+    scf::ForOp loop, SmallVectorImpl<tile::MbarrierArriveOp> &releases) {
+  Block *body = loop.getBody();
+  tile::MmaOp mma;
+  SmallVector<Operation *> ringLoads;
+  for (Operation &op : body->without_terminator()) {
+    if (auto m = dyn_cast<tile::MmaOp>(op)) {
+      if (mma || m.getKind() != tile::MmaKind::wgmma)
+        return {};
+      mma = m;
+    } else if (auto release = dyn_cast<tile::MbarrierArriveOp>(op)) {
+      // Releases after the MMA, of barriers of 2 slots or more (with one
+      // slot the next fill would wait for the release the consumers make
+      // after waiting for that fill).
+      if (!mma || release.getBarrier().getType().getSlots() < 2)
+        return {};
+      releases.push_back(release);
+    } else if (isa<tile::MbarrierWaitOp>(op)) {
+      if (mma)
+        return {};
+    } else if (auto load = dyn_cast<tile::LoadOp>(op);
+               load && isTmaBuffer(load.getSource())) {
+      ringLoads.push_back(load);
+    } else if (!isMemoryEffectFree(&op)) {
+      return {};
+    }
+  }
+  if (!mma || releases.empty() || !chainsFromRings(loop, mma, ringLoads)) {
+    releases.clear();
+    return {};
+  }
   return mma;
 }
