@@ -436,9 +436,10 @@ void tessera::applySchedule(scf::ForOp loop, const ModuloProblem &problem,
     tile::TileDialect::OrderAttrHelper(context).setAttr(
         op, builder.getI64IntegerAttr(position));
   }
-  tile::TileDialect::PipelineAttrHelper(loop.getContext())
-      .setAttr(loop, tile::PipelineAttr::get(loop.getContext(), schedule.depth,
-                                             false));
+  auto policy = tile::TileDialect::PipelineAttrHelper(loop.getContext());
+  policy.setAttr(
+      loop, tile::PipelineAttr::get(loop.getContext(), schedule.depth,
+                                    policy.getAttr(loop).getWarpSpecialize()));
   tile::TileDialect::IiAttrHelper(loop.getContext())
       .setAttr(loop, builder.getI64IntegerAttr(schedule.ii));
 }

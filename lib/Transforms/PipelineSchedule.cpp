@@ -199,9 +199,10 @@ LogicalResult tessera::scheduleLoop(scf::ForOp loop,
            problem.otherSharedBytes + stages * problem.ringSlotBytes > budget)
       --stages;
     if (stages != problem.maxStages) {
-      tile::TileDialect::PipelineAttrHelper(loop.getContext())
-          .setAttr(loop,
-                   tile::PipelineAttr::get(loop.getContext(), stages, false));
+      auto policy = tile::TileDialect::PipelineAttrHelper(loop.getContext());
+      policy.setAttr(loop, tile::PipelineAttr::get(
+                               loop.getContext(), stages,
+                               policy.getAttr(loop).getWarpSpecialize()));
       problem.maxStages = stages;
     }
     if (stages == 1)

@@ -8,6 +8,7 @@
 
 #include "tessera/Dialect/Tag/TagDialect.h"
 #include "tessera/Dialect/Tile/TileDialect.h"
+#include "tessera/Dialect/Tile/WarpSpecialize.h"
 #include "tessera/Target/TargetInfo.h"
 #include "tessera/Transforms/Passes.h"
 #include "tessera/Transforms/PipelineModel.h"
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -225,11 +227,200 @@ void stageLoop(scf::ForOp loop, const LoopPlan &plan) {
   clearSchedule(loop);
 }
 
-LogicalResult pipelineLoop(scf::ForOp loop, const ScheduleOptions &options) {
+/// The producer warpgroup's register budget, and the consumers' for
+/// `threads` of them: what the register file leaves, at most 240.
+constexpr int64_t kProducerRegisters = 40;
+int64_t consumerRegisters(int64_t threads) {
+  int64_t left =
+      (tile::kRegisterFileSize - kProducerRegisters * tile::kProducerThreads) /
+      threads;
+  return std::min<int64_t>(240, left / 8 * 8);
+}
+
+/// The slot and parity (WarpSpecialize.h) of the iteration at `iv` of
+/// `loop`, n = (iv - lb) / step.
+std::pair<Value, Value> slotAndParity(OpBuilder &b, Location loc,
+                                      scf::ForOp loop, Value iv, int64_t stages,
+                                      int64_t shift) {
+  Value n = arith::DivUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()),
+      loop.getStep());
+  return tile::ringSlotAndParity(b, loc, n, stages, shift);
+}
+
+/// Rings of `stages` slots in place of the buffers `plan` fills.
+DenseMap<Value, Value> makeRings(const LoopPlan &plan, int64_t stages) {
+  DenseMap<Value, Value> rings;
+  for (tile::CopyOp copy : plan.copies) {
+    auto alloc = copy.getDest().getDefiningOp<tile::AllocSharedOp>();
+    OpBuilder atAlloc(alloc);
+    tile::SharedType type = alloc.getType();
+    rings[copy.getDest()] = tile::AllocSharedOp::create(
+        atAlloc, alloc.getLoc(),
+        tile::SharedType::get(type.getContext(), type.getShape(),
+                              type.getElementType(), stages));
+  }
+  return rings;
+}
+
+/// Makes the loads of `body` from buffers that became `rings` read `slot`;
+/// the old loads go to `dead`.
+void readSlots(Block *body, const DenseMap<Value, Value> &rings, Value slot,
+               SmallVectorImpl<Operation *> &dead) {
+  for (Operation &op : body->without_terminator())
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      if (Value ring = rings.lookup(load.getSource())) {
+        OpBuilder at(load);
+        auto replacement =
+            tile::LoadOp::create(at, load.getLoc(), load.getType(), ring,
+                                 ValueRange{slot}, load.getPadAttr());
+        load.replaceAllUsesWith(replacement.getResult());
+        dead.push_back(load);
+      }
+}
+
+/// Splits `loop`, a loop at the top level of its kernel, into the roles of
+/// a tile.warp_specialize: a producer loop that waits for a slot's release
+/// (the empty barrier), fills `stages`-slot rings asynchronously and
+/// arrives on the slot's full barrier; and the kernel's threads as
+/// consumers, running the loop and what follows it, each iteration waiting
+/// for its fill, reading the slot and releasing it. The kernel's code
+/// before the loop stays with every thread, but for what makes register
+/// tiles (not constants) or touches memory, which moves to the consumers.
+LogicalResult specializeLoop(scf::ForOp loop, const LoopPlan &plan,
+                             int64_t stages) {
+  auto kernel = dyn_cast<tile::KernelOp>(loop->getParentOp());
+  if (!kernel)
+    return loop.emitError("tile-pipeline: warp specialization needs the "
+                          "loop at the top level of its kernel");
+  Block &top = kernel.getBody().front();
+  if (!top.getOps<tile::WarpSpecializeOp>().empty())
+    return loop.emitError("tile-pipeline: the kernel already has a "
+                          "tile.warp_specialize; a kernel has one");
+  int64_t threads = kernel.getThreads();
+  if (threads % tile::kProducerThreads ||
+      threads + tile::kProducerThreads > 1024)
+    return loop.emitError("tile-pipeline: warp specialization needs a "
+                          "kernel of whole warpgroups of at most ")
+           << 1024 - tile::kProducerThreads << " threads, not " << threads;
+  // What the producer needs from before the loop (the loop's bounds, the
+  // copies' operands) stays with every thread; the rest of that code (but
+  // allocations, constants and tag ops on what stays) moves to the
+  // consumers, with the loop and what follows it.
+  llvm::SmallPtrSet<Operation *, 16> needed;
+  SmallVector<Value> worklist(loop.getOperands().take_front(3));
+  for (Operation *op : plan.slice)
+    llvm::append_range(worklist, op->getOperands());
+  for (tile::CopyOp copy : plan.copies)
+    llvm::append_range(worklist, copy->getOperands());
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != &top || !needed.insert(def).second)
+      continue;
+    if (!isMemoryEffectFree(def) &&
+        !isa<tile::AllocSharedOp, tile::LoadOp, tile::DimOp>(def))
+      return def->emitError("tile-pipeline: warp specialization needs this "
+                            "op's result in the producer, but it has side "
+                            "effects the producer's threads cannot repeat");
+    llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> moved;
+  llvm::SmallPtrSet<Operation *, 16> movedSet;
+  for (Operation &op : top) {
+    if (&op == loop.getOperation())
+      break;
+    bool stays = needed.contains(&op) || matchPattern(&op, m_Constant()) ||
+                 isa<tile::AllocSharedOp, tile::AllocMbarrierOp>(op) ||
+                 (isa<tag::TagDialect>(op.getDialect()) &&
+                  llvm::none_of(op.getOperands(), [&](Value operand) {
+                    return movedSet.contains(operand.getDefiningOp());
+                  }));
+    if (!stays) {
+      moved.push_back(&op);
+      movedSet.insert(&op);
+    }
+  }
+  for (Operation *op = loop; op && !isa<tile::ReturnOp>(op);
+       op = op->getNextNode()) {
+    moved.push_back(op);
+    movedSet.insert(op);
+  }
+  for (Operation *op : moved)
+    for (Operation *user : op->getUsers())
+      if (!movedSet.contains(top.findAncestorOpInBlock(*user)))
+        return user->emitError("tile-pipeline: warp specialization moves ")
+               << op->getName()
+               << " to the consumers, but this op, which stays with every "
+                  "thread, uses it";
+
+  Location loc = loop.getLoc();
+  MLIRContext *context = loop.getContext();
+  OpBuilder builder(loop);
+  DenseMap<Value, Value> rings = makeRings(plan, stages);
+  auto barriers = tile::MbarrierType::get(context, stages);
+  Value full = tile::AllocMbarrierOp::create(builder, loc, barriers,
+                                             builder.getI64IntegerAttr(1));
+  Value empty = tile::AllocMbarrierOp::create(builder, loc, barriers,
+                                              builder.getI64IntegerAttr(1));
+  auto roles = tile::WarpSpecializeOp::create(
+      builder, loc, builder.getI64IntegerAttr(kProducerRegisters),
+      builder.getI64IntegerAttr(consumerRegisters(threads)));
+  Block *producer = &roles.getProducer().emplaceBlock();
+  Block *consumer = &roles.getConsumer().emplaceBlock();
+
+  // The producer: wait for the release, fill, arrive.
+  OpBuilder p = OpBuilder::atBlockBegin(producer);
+  auto fill = scf::ForOp::create(p, loc, loop.getLowerBound(),
+                                 loop.getUpperBound(), loop.getStep());
+  p.setInsertionPoint(fill.getBody()->getTerminator());
+  auto [slot, released] =
+      slotAndParity(p, loc, loop, fill.getInductionVar(), stages, 1);
+  tile::MbarrierWaitOp::create(p, loc, empty, slot, released);
+  issueCopies(p, loop, plan, rings, fill.getInductionVar(), slot);
+  // The copies complete on the full barrier, not in a commit group.
+  p.getInsertionBlock()->getTerminator()->getPrevNode()->erase();
+  tile::MbarrierArriveOp::create(p, loc, full, slot);
+
+  // The consumers: the loop and what follows, each iteration waiting for
+  // its fill and releasing the slot.
+  for (Operation *op : moved)
+    op->moveBefore(consumer, consumer->end());
+  Block *body = loop.getBody();
+  OpBuilder c = OpBuilder::atBlockBegin(body);
+  auto [readSlot, filled] =
+      slotAndParity(c, loc, loop, loop.getInductionVar(), stages, 0);
+  tile::MbarrierWaitOp::create(c, loc, full, readSlot, filled);
+  SmallVector<Operation *> dead;
+  readSlots(body, rings, readSlot, dead);
+  for (Operation &op : body->without_terminator())
+    if (isa<tile::BarrierOp>(op))
+      dead.push_back(&op);
+  for (tile::CopyOp copy : plan.copies)
+    dead.push_back(copy);
+  for (Operation *op : dead)
+    op->erase();
+  for (Operation *op : llvm::reverse(plan.slice))
+    if (op->use_empty())
+      op->erase();
+  c.setInsertionPoint(body->getTerminator());
+  tile::MbarrierArriveOp::create(c, loc, empty, readSlot);
+  for (auto &[buffer, ring] : rings)
+    buffer.getDefiningOp()->erase();
+  clearSchedule(loop);
+  return success();
+}
+
+LogicalResult pipelineLoop(scf::ForOp loop, const ScheduleOptions &options,
+                           bool warpSpecialize) {
   LoopPlan plan;
   if (failed(planLoop(loop, plan)))
     return failure();
   const TargetInfo *target = lookupTarget(options.chip);
+  tile::PipelineAttr asked =
+      tile::TileDialect::PipelineAttrHelper(loop.getContext()).getAttr(loop);
+  if ((warpSpecialize || asked.getWarpSpecialize()) && target &&
+      target->asyncCopy == AsyncCopyKind::Tma)
+    return specializeLoop(loop, plan, asked.getStages());
   if (target && target->asyncCopy == AsyncCopyKind::BufferToLds &&
       canStage(plan)) {
     stageLoop(loop, plan);
@@ -256,16 +447,7 @@ LogicalResult pipelineLoop(scf::ForOp loop, const ScheduleOptions &options) {
   OpBuilder builder(loop);
 
   // Rings replace the buffers.
-  DenseMap<Value, Value> rings;
-  for (tile::CopyOp copy : plan.copies) {
-    auto alloc = copy.getDest().getDefiningOp<tile::AllocSharedOp>();
-    OpBuilder atAlloc(alloc);
-    tile::SharedType type = alloc.getType();
-    rings[copy.getDest()] = tile::AllocSharedOp::create(
-        atAlloc, alloc.getLoc(),
-        tile::SharedType::get(type.getContext(), type.getShape(),
-                              type.getElementType(), stages));
-  }
+  DenseMap<Value, Value> rings = makeRings(plan, stages);
 
   // Prologue: iterations 0 .. stages - 2 into slots 0 .. stages - 2.
   Value lb = loop.getLowerBound(), step = loop.getStep();
@@ -295,17 +477,7 @@ LogicalResult pipelineLoop(scf::ForOp loop, const ScheduleOptions &options) {
 
   // Loads read this iteration's slot; the old copies and barriers go.
   SmallVector<Operation *> dead;
-  for (Operation &op : body->without_terminator()) {
-    if (auto load = dyn_cast<tile::LoadOp>(op))
-      if (Value ring = rings.lookup(load.getSource())) {
-        OpBuilder at(load);
-        auto replacement =
-            tile::LoadOp::create(at, load.getLoc(), load.getType(), ring,
-                                 ValueRange{slot}, load.getPadAttr());
-        load.replaceAllUsesWith(replacement.getResult());
-        dead.push_back(load);
-      }
-  }
+  readSlots(body, rings, slot, dead);
   for (tile::CopyOp copy : plan.copies)
     dead.push_back(copy);
   bool first = true;
@@ -344,7 +516,7 @@ struct TilePipelinePass : tessera::impl::TilePipelineBase<TilePipelinePass> {
         policy.removeAttr(loop);
         continue;
       }
-      if (failed(pipelineLoop(loop, options)))
+      if (failed(pipelineLoop(loop, options, warpSpecialize)))
         return signalPassFailure();
     }
   }

@@ -115,3 +115,38 @@ tile.kernel @k(%X: !tile.view<?xf32>, %n: index) threads(32) {
   } {tile.pipeline = #tile.pipeline<stages = 3>}
   tile.return
 }
+
+// -----
+
+// Warp specialization splits the kernel: the loop must be at its top level.
+tile.kernel @ws_nested(%A: !tile.view<?x?xf16>, %K: index, %go: i1) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %sA = tile.alloc_shared : !tile.shared<32x32xf16>
+  scf.if %go {
+    // expected-error @below {{tile-pipeline: warp specialization needs the loop at the top level of its kernel}}
+    scf.for %k = %c0 to %K step %c32 {
+      tile.copy %A[%c0, %k] -> %sA : !tile.view<?x?xf16> -> !tile.shared<32x32xf16>
+      tile.barrier
+      %a = tile.load %sA : !tile.shared<32x32xf16> -> tensor<32x32xf16>
+      tile.barrier
+    } {tile.pipeline = #tile.pipeline<stages = 2, warp_specialize = true>}
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @ws_threads(%A: !tile.view<?x?xf16>, %K: index) threads(96) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %sA = tile.alloc_shared : !tile.shared<32x32xf16>
+  // expected-error @below {{tile-pipeline: warp specialization needs a kernel of whole warpgroups of at most 896 threads, not 96}}
+  scf.for %k = %c0 to %K step %c32 {
+    tile.copy %A[%c0, %k] -> %sA : !tile.view<?x?xf16> -> !tile.shared<32x32xf16>
+    tile.barrier
+    %a = tile.load %sA : !tile.shared<32x32xf16> -> tensor<32x32xf16>
+    tile.barrier
+  } {tile.pipeline = #tile.pipeline<stages = 2, warp_specialize = true>}
+  tile.return
+}

@@ -167,12 +167,36 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
     of the schedule step (computing them first if they are missing) and
     rejects a schedule it cannot expand.
 
+    **Warp specialization.** A loop whose policy says `warp_specialize =
+    true` (or every pipelined loop, with `warp-specialize`) becomes a
+    `tile.warp_specialize` where the chip has TMA and mbarriers (sm_90a;
+    elsewhere it is pipelined as above). The loop must be at the top level
+    of its kernel, whose threads (whole warpgroups) become the consumers:
+
+    * producer (one extra warpgroup, 40 registers a thread): per iteration
+      n, wait for slot n mod S's *empty* barrier (parity (n div S + 1) mod
+      2), the copies into the slot asynchronously, arrive on its *full*
+      barrier;
+    * consumers (the registers the file leaves, at most 240): the loop and
+      the kernel's code after it, each iteration waiting for its *full*
+      barrier (parity (n div S) mod 2), reading the slot and releasing it
+      on the *empty* one; the loop's barriers go. Code before the loop that
+      makes register tiles (not constants) or touches memory moves to the
+      consumers too.
+
+    The result is what tag-check proves (`docs/invariants.md`).
+
     ```
     tessera-opt --tile-pipeline runtime/kernels/gemm/gemm_bf16.mlir
     tessera-opt --tile-pipeline=scheduler=solver runtime/kernels/gemm/gemm_bf16.mlir
+    tessera-opt --tile-pipeline=warp-specialize runtime/kernels/gemm/gemm_bf16_wide.mlir
     ```
   }];
-  let options = TileScheduleOptions;
+  let options = !listconcat(TileScheduleOptions, [
+    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
+           "Warp-specialize every pipelined loop, as if its policy said "
+           "warp_specialize = true">,
+  ]);
 }
 
 def TilePersistent : Pass<"tile-persistent", "mlir::ModuleOp"> {

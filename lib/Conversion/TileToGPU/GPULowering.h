@@ -366,6 +366,9 @@ private:
   /// Spins until the phase of `parity` (an i32) of the mbarrier at
   /// `barrier` has completed.
   void spinOnParity(mlir::Value barrier, mlir::Value parity);
+  /// Whether the producer role fills `buffer` (its fills are waited for
+  /// on the roles' mbarriers, not on the buffer's own).
+  static bool filledByProducer(mlir::Value buffer);
   /// A barrier among the threads running the code being lowered: the
   /// block's, or the consumers' named barrier in the consumer role.
   void syncThreads();

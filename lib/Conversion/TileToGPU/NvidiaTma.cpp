@@ -435,8 +435,8 @@ LogicalResult GPULowering::lowerTmaLoad(tile::LoadOp op) {
   const TmaBuffer &buffer = tmaBuffers.at(op.getSource());
   Value slot =
       op.getIndices().empty() ? Value() : mapping.lookup(op.getIndices()[0]);
-  // A consumer role waited for the fill on its own mbarrier.
-  if (role != Role::Consumer)
+  // A ring the producer role fills was waited for on its mbarrier.
+  if (!filledByProducer(op.getSource()))
     waitPending(barrierIndex(buffer, slot));
   Value address = slotAddress(buffer, slot);
   descriptorOperands[op.getResult()] = {buffer, address};

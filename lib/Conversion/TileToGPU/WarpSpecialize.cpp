@@ -47,6 +47,14 @@ static bool arrivedByConsumers(tile::AllocMbarrierOp alloc) {
   return false;
 }
 
+bool GPULowering::filledByProducer(Value buffer) {
+  return llvm::any_of(buffer.getUsers(), [](Operation *user) {
+    auto roles = user->getParentOfType<tile::WarpSpecializeOp>();
+    return isa<tile::CopyOp>(user) && roles &&
+           roles.getProducer().isAncestor(user->getParentRegion());
+  });
+}
+
 LogicalResult GPULowering::lowerAllocMbarrier(tile::AllocMbarrierOp op) {
   if (isAmd() || target.asyncCopy != AsyncCopyKind::Tma)
     return op.emitOpError("needs sm_90a's mbarriers, not ") << target.chip;

@@ -285,10 +285,9 @@ LogicalResult Fuser::analyze() {
   return success();
 }
 
-/// `n mod slots` and `(n div slots + shift) mod 2` as an i1.
-static std::pair<Value, Value> slotAndParity(OpBuilder &b, Location loc,
-                                             Value n, int64_t slots,
-                                             int64_t shift) {
+std::pair<Value, Value> tile::ringSlotAndParity(OpBuilder &b, Location loc,
+                                                Value n, int64_t slots,
+                                                int64_t shift) {
   Value count = arith::ConstantIndexOp::create(b, loc, slots);
   Value slot = arith::RemUIOp::create(b, loc, n, count);
   Value phase = arith::DivUIOp::create(b, loc, n, count);
@@ -313,7 +312,7 @@ void Fuser::addObligations(OpBuilder &b, Operation *clone, Operation *original,
   };
   if (auto arrive = dyn_cast<MbarrierArriveOp>(clone)) {
     int64_t slots = slotsOf(arrive.getBarrier());
-    Value slot = slotAndParity(b, loc, n, slots, 0).first;
+    Value slot = ringSlotAndParity(b, loc, n, slots, 0).first;
     check(arrive.getSlot(), slot,
           Twine("the ") + roleName(role) + "'s arrival of iteration n is on " +
               "slot n mod " + Twine(slots));
@@ -322,7 +321,7 @@ void Fuser::addObligations(OpBuilder &b, Operation *clone, Operation *original,
     // producer for the consumers' of iteration n - S.
     int64_t slots = slotsOf(wait.getBarrier());
     int64_t shift = role == Consumer ? 0 : 1;
-    auto [slot, parity] = slotAndParity(b, loc, n, slots, shift);
+    auto [slot, parity] = ringSlotAndParity(b, loc, n, slots, shift);
     check(wait.getSlot(), slot,
           Twine("the ") + roleName(role) + "'s wait of iteration n is on " +
               "slot n mod " + Twine(slots));
@@ -341,7 +340,7 @@ void Fuser::addObligations(OpBuilder &b, Operation *clone, Operation *original,
     int64_t stages = cast<SharedType>(ring.getType()).getStages();
     Value slot = isa<CopyOp>(clone) ? cast<CopyOp>(clone).getSlot()
                                     : cast<LoadOp>(clone).getIndices()[0];
-    Value want = slotAndParity(b, loc, n, stages, 0).first;
+    Value want = ringSlotAndParity(b, loc, n, stages, 0).first;
     check(slot, want,
           Twine("the ") + roleName(role) + "'s " +
               (role == Producer ? "fill" : "read") +

@@ -45,6 +45,14 @@ mlir::LogicalResult fuseWarpSpecialize(WarpSpecializeOp op,
                                        FuseMode mode,
                                        mlir::IRMapping *clones = nullptr);
 
+/// The ring slot `n mod slots` and the mbarrier parity `(n div slots +
+/// shift) mod 2` (an i1) of iteration `n`: what the protocol's waits use
+/// (shift 0 for a fill's waiter, 1 for the waiter of a release S
+/// iterations back).
+std::pair<mlir::Value, mlir::Value>
+ringSlotAndParity(mlir::OpBuilder &b, mlir::Location loc, mlir::Value n,
+                  int64_t slots, int64_t shift);
+
 } // namespace tessera::tile
 
 #endif // TESSERA_DIALECT_TILE_WARPSPECIALIZE_H
