@@ -420,8 +420,21 @@ compileNvidia(ModuleOp module, StringRef chip,
       for (const tessera::KernelResources &k : resources) {
         const tessera::KernelInfo *info = findKernel(lowered, k.kernel);
         int64_t shared = (info ? info->sharedBytes : 0) + k.sharedBytes;
-        llvm::outs() << k.kernel << " " << chip << ": registers " << k.registers
-                     << ", spill stores " << k.spillStoreBytes
+        llvm::outs() << k.kernel << " " << chip << ": registers "
+                     << k.registers;
+        // A warp-specialized kernel's roles switch to their own budgets.
+        if (auto kernel =
+                module.lookupSymbol<tessera::tile::KernelOp>(k.kernel))
+          for (auto roles : kernel.getBody()
+                                .front()
+                                .getOps<tessera::tile::WarpSpecializeOp>())
+            llvm::outs() << " (setmaxnreg: producer "
+                         << roles.getProducerRegisters() << " x "
+                         << tessera::tile::kProducerThreads
+                         << " threads, consumers "
+                         << roles.getConsumerRegisters() << " x "
+                         << kernel.getThreads() << ")";
+        llvm::outs() << ", spill stores " << k.spillStoreBytes
                      << " bytes, spill loads " << k.spillLoadBytes
                      << " bytes, stack " << k.stackBytes << " bytes, shared "
                      << shared << " bytes";
