@@ -119,8 +119,10 @@ need() {
 }
 need "$run"
 need "$here/peers.py"
-ls "$pack"/lib/libboost_context.so.* > /dev/null 2>&1 ||
-  { echo "missing: $pack/lib/libboost_context.so.*" >&2; missing=1; }
+for library in libboost_context libcrypto; do
+  ls "$pack/lib/$library".so.* > /dev/null 2>&1 ||
+    { echo "missing: $pack/lib/$library.so.*" >&2; missing=1; }
+done
 declare -A bundles=()
 for row in "${checks[@]}" "${micro[@]}"; do bundles[${row%%|*}]=1; done
 bundles[gemm_bf16]=1

@@ -11,7 +11,9 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Object/OffloadBinary.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -79,6 +81,18 @@ tessera::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
   return text;
 }
 
+/// TESSERA_BUNDLE_DIGEST_KEY's digest of an image and what describes it.
+static std::string imageDigest(llvm::ArrayRef<llvm::StringRef> parts) {
+  llvm::SHA256 hash;
+  for (llvm::StringRef part : parts) {
+    uint8_t length[8];
+    llvm::support::endian::write64le(length, part.size());
+    hash.update(llvm::ArrayRef<uint8_t>(length));
+    hash.update(part);
+  }
+  return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}
+
 std::string tessera::writeBundle(const std::vector<KernelInfo> &kernels,
                                  const std::vector<TargetImage> &images) {
   std::string bundle;
@@ -108,8 +122,11 @@ std::string tessera::writeBundle(const std::vector<KernelInfo> &kernels,
     std::string own;
     if (target.kernels)
       own = serializeKernelInfo(*target.kernels);
-    image.StringData[TESSERA_BUNDLE_KERNELS_KEY] =
-        target.kernels ? own : metadata;
+    llvm::StringRef described = target.kernels ? own : metadata;
+    image.StringData[TESSERA_BUNDLE_KERNELS_KEY] = described;
+    std::string digest =
+        imageDigest({target.arch, target.triple, described, target.image});
+    image.StringData[TESSERA_BUNDLE_DIGEST_KEY] = digest;
     image.Image = llvm::MemoryBuffer::getMemBuffer(target.image, "", false);
     llvm::SmallString<0> binary = llvm::object::OffloadBinary::write(image);
     bundle.append(binary.begin(), binary.end());

@@ -12,6 +12,8 @@
 
 #include "tessera/runtime/kernel_abi.h"
 
+#include <openssl/evp.h>
+
 #include <cstring>
 #include <sstream>
 
@@ -203,6 +205,33 @@ std::string tessera::runtime::describeImage(std::string_view arch,
   return name;
 }
 
+/// TESSERA_BUNDLE_DIGEST_KEY's digest (lowercase hex) of `parts`, by
+/// OpenSSL; empty if OpenSSL fails.
+std::string imageDigest(std::initializer_list<std::string_view> parts) {
+  EVP_MD_CTX *context = EVP_MD_CTX_new();
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned length = 0;
+  bool ok = context && EVP_DigestInit_ex(context, EVP_sha256(), nullptr);
+  for (std::string_view part : parts) {
+    unsigned char size[8];
+    for (int i = 0; i < 8; ++i)
+      size[i] = static_cast<unsigned char>(uint64_t(part.size()) >> (8 * i));
+    ok = ok && EVP_DigestUpdate(context, size, sizeof size) &&
+         EVP_DigestUpdate(context, part.data(), part.size());
+  }
+  ok = ok && EVP_DigestFinal_ex(context, digest, &length);
+  EVP_MD_CTX_free(context);
+  if (!ok)
+    return "";
+  static const char hex[] = "0123456789abcdef";
+  std::string text;
+  for (unsigned i = 0; i < length; ++i) {
+    text += hex[digest[i] >> 4];
+    text += hex[digest[i] & 15];
+  }
+  return text;
+}
+
 tessera_status tessera::runtime::readBundle(std::string_view data,
                                             std::vector<BundleImage> &images) {
   uint64_t at = 0;
@@ -237,7 +266,7 @@ tessera_status tessera::runtime::readBundle(std::string_view data,
     BundleImage image;
     image.kind = kind;
     image.image = binary.substr(imageOffset, imageSize);
-    std::string_view kernels;
+    std::string_view kernels, digest;
     for (uint64_t i = 0; i < numStrings; ++i) {
       uint64_t keyOffset, valueOffset;
       std::string_view key, value;
@@ -252,6 +281,8 @@ tessera_status tessera::runtime::readBundle(std::string_view data,
         image.triple = value;
       else if (key == TESSERA_BUNDLE_KERNELS_KEY)
         kernels = value;
+      else if (key == TESSERA_BUNDLE_DIGEST_KEY)
+        digest = value;
     }
     if (!parseKernels(kernels, image.kernels))
       return fail(TESSERA_ERROR_INVALID_BUNDLE,
@@ -266,6 +297,20 @@ tessera_status tessera::runtime::readBundle(std::string_view data,
                       "most one "
                       "cluster:<x>x<y>x<z> of at most 16 blocks, "
                       "<x>x1x1 if persistent)");
+    // Last, so that malformed metadata is named as such: nothing of an
+    // image whose bytes or description changed since tessera-compile wrote
+    // them is loaded.
+    std::string name = describeImage(image.arch, kind);
+    if (digest.empty())
+      return fail(TESSERA_ERROR_INVALID_BUNDLE,
+                  "the " + name + " image carries no digest (" +
+                      TESSERA_BUNDLE_DIGEST_KEY +
+                      "); recompile the bundle with this tessera-compile");
+    if (imageDigest({image.arch, image.triple, kernels, image.image}) != digest)
+      return fail(TESSERA_ERROR_INVALID_BUNDLE,
+                  "the " + name + " image does not match its digest: the " +
+                      "bundle is corrupted or was modified after " +
+                      "tessera-compile wrote it");
     images.push_back(std::move(image));
     at += (size + 7) / 8 * 8;
   }

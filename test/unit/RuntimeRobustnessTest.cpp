@@ -12,6 +12,7 @@
 #include "Internal.h"
 #include "TaskQueue.h"
 #include "tessera/Target/Bundle.h"
+#include "tessera/runtime/kernel_abi.h"
 #include "tessera/runtime/tessera.hpp"
 
 #include "gtest/gtest.h"
@@ -256,6 +257,40 @@ TEST(RuntimeRobustness, MetadataLaunchesTrustIsBounded) {
     EXPECT_NE(lastError().find("malformed kernel metadata"), std::string::npos)
         << bad;
   }
+}
+
+TEST(RuntimeRobustness, ImagesAreCheckedAgainstTheirDigests) {
+  std::vector<BundleImage> images;
+  ASSERT_EQ(readLine("scale 64 0 view:f32:1", images), TESSERA_SUCCESS);
+  tessera::KernelInfo info = scaleInfo();
+  tessera::TargetImage target{"host", "x86_64-unknown-linux-gnu", "image"};
+  const std::string bundle = tessera::writeBundle({info}, {target});
+  auto replaced = [&](const std::string &from, const std::string &to) {
+    std::string copy = bundle;
+    size_t at = copy.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos)
+      copy.replace(at, from.size(), to);
+    return copy;
+  };
+  // The image's bytes, its arch and its metadata are covered: a change of
+  // any (of the same length) is refused, naming the image.
+  for (auto [from, to] : {std::pair("image", "imagE"),
+                          std::pair("x86_64-unknown", "x86_64-unknowN"),
+                          std::pair("view:f32:1 view:f32:1 scalar:f32",
+                                    "view:f32:1 view:f32:2 scalar:f32")}) {
+    std::string changed = replaced(from, to);
+    EXPECT_EQ(readBundle(changed, images), TESSERA_ERROR_INVALID_BUNDLE) << to;
+    EXPECT_NE(lastError().find("the host image does not match its digest"),
+              std::string::npos)
+        << lastError();
+  }
+  // A bundle without a digest (an unknown key in its place) is refused.
+  std::string undigested =
+      replaced(TESSERA_BUNDLE_DIGEST_KEY, "tessera.sha257");
+  EXPECT_EQ(readBundle(undigested, images), TESSERA_ERROR_INVALID_BUNDLE);
+  EXPECT_NE(lastError().find("carries no digest"), std::string::npos)
+      << lastError();
 }
 
 /// An emulator image whose metadata declares a cluster: the grid must be a

@@ -40,6 +40,10 @@ typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
  * and the cluster "cluster:<x>x<y>x<z>" (the image launches in thread-block
  * clusters of that shape). */
 #define TESSERA_BUNDLE_KERNELS_KEY "tessera.kernels"
+/* Each image's SHA-256 (64 lowercase hex digits) over its arch, triple,
+   kernel metadata and bytes, each preceded by its length as 8 little-endian
+   bytes: the reader refuses an image whose bytes do not hash to it. */
+#define TESSERA_BUNDLE_DIGEST_KEY "tessera.sha256"
 #define TESSERA_TENSOR_MAP_PREFIX "tmap:"
 #define TESSERA_CLUSTER_PREFIX "cluster:"
 #define TESSERA_PERSISTENT_TOKEN "persistent"
