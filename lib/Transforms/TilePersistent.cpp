@@ -49,6 +49,9 @@ static LogicalResult makePersistent(tile::KernelOp kernel,
         return kernel.emitOpError("is persistent, so its grid is "
                                   "one-dimensional: its cluster must be "
                                   "cluster(n)");
+  if (!kernel.getBody().front().getOps<tile::WarpSpecializeOp>().empty())
+    return kernel.emitOpError("is warp-specialized; tile-persistent does not "
+                              "loop its roles over tiles yet");
   OpBuilder b(kernel.getContext());
   Location loc = kernel.getLoc();
   Block &body = kernel.getBody().front();

@@ -77,3 +77,13 @@ tile.kernel @partial(%a: index, %b: index, %c: index, %d: index {tile.grid = 3})
     threads(32) attributes {tile.persistent = #tile.persistent<group = 8>} {
   tile.return
 }
+
+// -----
+
+// expected-error @below {{is warp-specialized; tile-persistent does not loop its roles over tiles yet}}
+tile.kernel @roles(%K: index) threads(128) attributes {tile.persistent = #tile.persistent<group = 8>} {
+  tile.warp_specialize registers(40, 232) producer {
+  } consumer {
+  }
+  tile.return
+}
