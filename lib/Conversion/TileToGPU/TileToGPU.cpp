@@ -301,8 +301,9 @@ LogicalResult GPULowering::lowerFor(scf::ForOp loop) {
   }
   // Then the last iteration's slots are released, if the loop ran.
   if (!releases.empty()) {
+    // scf.for's own (signed) comparison of its bounds.
     Value ran =
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
                               newLoop.getLowerBound(), newLoop.getUpperBound());
     auto branch = scf::IfOp::create(builder, loc, ran);
     OpBuilder::InsertionGuard guard(builder);
