@@ -15,6 +15,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -34,11 +36,232 @@ using namespace tessera;
 static bool runsOnce(Operation &op) {
   if (op.getNumRegions())
     return false;
-  if (isa<tile::AllocSharedOp, tag::BindOp, tag::AssumeOp>(op))
+  if (isa<tile::AllocSharedOp, tile::AllocMbarrierOp, tag::BindOp,
+          tag::AssumeOp>(op))
     return true;
   return isPure(&op) && !isa<tile::ProgramIdOp, tile::NumProgramsOp>(op) &&
          llvm::none_of(op.getResultTypes(),
                        [](Type type) { return isa<ShapedType>(type); });
+}
+
+/// Replaces the program's coordinates in `block` by the tile's and the
+/// number of programs by the launched grid's size.
+static void replaceProgramCoordinates(Block *block, tile::TileCoordsOp coords,
+                                      ArrayRef<Value> grid) {
+  SmallVector<Operation *> replaced;
+  block->walk([&](Operation *op) {
+    if (auto id = dyn_cast<tile::ProgramIdOp>(op)) {
+      id.replaceAllUsesWith(
+          coords->getResult(static_cast<unsigned>(id.getDim())));
+      replaced.push_back(op);
+    } else if (auto count = dyn_cast<tile::NumProgramsOp>(op)) {
+      count.replaceAllUsesWith(grid[static_cast<unsigned>(count.getDim())]);
+      replaced.push_back(op);
+    }
+  });
+  for (Operation *op : replaced)
+    op->erase();
+}
+
+/// Whether `op` reads or writes a ring (a shared buffer of stages).
+static bool accessesRing(Operation *op) {
+  return llvm::any_of(op->getOperands(), [](Value v) {
+    auto shared = dyn_cast<tile::SharedType>(v.getType());
+    return shared && shared.isRing();
+  });
+}
+
+namespace {
+/// The rotation of one role's ring slots in one tile.
+struct Rotation {
+  Value base;
+  /// Per slot count S: S, base mod S and (base div S) mod 2.
+  llvm::DenseMap<int64_t, std::array<Value, 3>> shifts;
+  /// Per slot (and slot count): the rotated slot and whether it wrapped.
+  llvm::DenseMap<std::pair<Value, int64_t>, std::pair<Value, Value>> slots;
+};
+} // namespace
+
+/// Rewrites `op`'s ring slot (and, for a wait, its parity) from the
+/// tile's own count of main-loop iterations n to the role's count over
+/// all its tiles, base + n, where `rotation` holds base mod S and (base
+/// div S) mod 2: slot (s + base mod S) mod S, and the parity flips with
+/// (base div S) mod 2 and with that sum wrapping past S.
+static void rotateSlot(OpBuilder &b, Operation *op, OpOperand &slotOperand,
+                       int64_t slots, Rotation &rotation) {
+  Location loc = op->getLoc();
+  std::array<Value, 3> &shift = rotation.shifts[slots];
+  if (!shift[0]) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(op->getParentOfType<scf::ForOp>());
+    shift[0] = arith::ConstantIndexOp::create(b, loc, slots);
+    shift[1] = arith::RemUIOp::create(b, loc, rotation.base, shift[0]);
+    shift[2] = arith::IndexCastOp::create(
+        b, loc, b.getI1Type(),
+        arith::DivUIOp::create(b, loc, rotation.base, shift[0]));
+  }
+  auto [rotated, wraps] = rotation.slots.lookup({slotOperand.get(), slots});
+  if (!rotated) {
+    b.setInsertionPoint(op);
+    Value sum = arith::AddIOp::create(b, loc, slotOperand.get(), shift[1]);
+    wraps =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, sum, shift[0]);
+    rotated = arith::SelectOp::create(
+        b, loc, wraps, arith::SubIOp::create(b, loc, sum, shift[0]), sum);
+    rotation.slots[{slotOperand.get(), slots}] = {rotated, wraps};
+  }
+  slotOperand.set(rotated);
+  Value flip = shift[2];
+  b.setInsertionPoint(op);
+  if (auto wait = dyn_cast<tile::MbarrierWaitOp>(op)) {
+    Value parity = arith::XOrIOp::create(b, loc, wait.getParity(), flip);
+    wait.getParityMutable().assign(
+        arith::XOrIOp::create(b, loc, parity, wraps));
+  }
+}
+
+/// A warp-specialized kernel: each role loops over the tiles itself (the
+/// roles split once), carrying the count of its main loop's iterations
+/// from tile to tile, so that the ring slots and barrier phases continue
+/// where the last tile left them.
+static LogicalResult loopRolesOverTiles(tile::WarpSpecializeOp roles,
+                                        tile::PersistentAttr policy,
+                                        ArrayRef<Value> grid,
+                                        ArrayRef<Operation *> perTile) {
+  // Constants stay where they are (tiles among them cross into the roles
+  // as the verifier allows); the rest is scalar arithmetic each role
+  // recomputes per tile.
+  SmallVector<Operation *> moved;
+  for (Operation *op : perTile) {
+    if (op == roles.getOperation() || op->hasTrait<OpTrait::ConstantLike>())
+      continue;
+    moved.push_back(op);
+    if (!op->isBeforeInBlock(roles) || op->getNumRegions() ||
+        !isMemoryEffectFree(op) ||
+        llvm::any_of(op->getResultTypes(),
+                     [](Type type) { return isa<ShapedType>(type); }))
+      return op->emitOpError(
+          "depends on the program's coordinates outside the roles of a "
+          "warp-specialized kernel; tile-persistent moves only scalar "
+          "arithmetic before the tile.warp_specialize into its roles' tile "
+          "loops");
+  }
+  Location loc = roles.getLoc();
+  OpBuilder b(roles);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value worker =
+      tile::ProgramIdOp::create(b, loc, b.getIndexType(), tile::Dim::x);
+  Value tiles = arith::MulIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, grid[0], grid[1]), grid[2]);
+
+  for (Region *region : {&roles.getProducer(), &roles.getConsumer()}) {
+    bool producer = region == &roles.getProducer();
+    Block &block = region->front();
+    auto mains = block.getOps<scf::ForOp>();
+    if (mains.empty() || std::next(mains.begin()) != mains.end())
+      return roles.emitOpError()
+             << "has " << (mains.empty() ? "no" : "more than one")
+             << " scf.for at the top level of its "
+             << (producer ? "producer" : "consumer")
+             << " role; a role has one main loop, which tile-persistent "
+                "runs for each tile";
+    scf::ForOp main = *mains.begin();
+    // Shared buffers other than rings written in a role: the consumers
+    // meet before the next tile's writes; the producer cannot.
+    bool writesShared = false;
+    WalkResult walk = region->walk([&](Operation *op) {
+      Value dest;
+      if (auto copy = dyn_cast<tile::CopyOp>(op))
+        dest = copy.getDest();
+      else if (auto store = dyn_cast<tile::StoreOp>(op))
+        dest = store.getDest();
+      auto shared = dest ? dyn_cast<tile::SharedType>(dest.getType())
+                         : tile::SharedType();
+      if (!shared || shared.isRing())
+        return WalkResult::advance();
+      if (producer) {
+        op->emitOpError("writes a shared buffer that is not a ring in the "
+                        "producer role, which tile-persistent cannot order "
+                        "against the next tile's writes");
+        return WalkResult::interrupt();
+      }
+      writesShared = true;
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+
+    b.setInsertionPointToStart(&block);
+    auto outer =
+        scf::ForOp::create(b, loc, worker, tiles, grid[3], ValueRange{zero});
+    Block *tileBody = outer.getBody();
+    for (Operation &op : llvm::make_early_inc_range(block))
+      if (&op != outer.getOperation())
+        op.moveBefore(tileBody, tileBody->end());
+    b.setInsertionPointToStart(tileBody);
+    auto coords = tile::TileCoordsOp::create(
+        b, loc, SmallVector<Type>(3, b.getIndexType()), outer.getInductionVar(),
+        grid[0], grid[1], grid[2], policy.getGroup());
+    // The kernel's per-tile arithmetic, recomputed in the role.
+    IRMapping map;
+    for (Operation *op : moved) {
+      Operation *clone = b.clone(*op, map);
+      for (auto [from, to] :
+           llvm::zip_equal(op->getResults(), clone->getResults()))
+        from.replaceUsesWithIf(to, [&](OpOperand &use) {
+          return region->isAncestor(use.getOwner()->getParentRegion());
+        });
+    }
+    replaceProgramCoordinates(tileBody, coords, grid);
+
+    // The main loop counts the role's iterations over all tiles.
+    Value base = outer.getRegionIterArgs()[0];
+    IRRewriter rewriter(b);
+    rewriter.setInsertionPoint(main);
+    FailureOr<LoopLikeOpInterface> counted = main.replaceWithAdditionalYields(
+        rewriter, ValueRange{base}, /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &yb, Location at, ArrayRef<BlockArgument> args) {
+          return SmallVector<Value>{
+              arith::AddIOp::create(yb, at, args.front(), one)};
+        });
+    if (failed(counted))
+      return main.emitOpError("could not carry the role's iteration count");
+    main = cast<scf::ForOp>(counted->getOperation());
+    Rotation rotation;
+    rotation.base = base;
+    for (Operation &op :
+         llvm::make_early_inc_range(main.getBody()->without_terminator())) {
+      if (auto wait = dyn_cast<tile::MbarrierWaitOp>(op))
+        rotateSlot(b, &op, wait.getSlotMutable(),
+                   wait.getBarrier().getType().getSlots(), rotation);
+      else if (auto arrive = dyn_cast<tile::MbarrierArriveOp>(op))
+        rotateSlot(b, &op, arrive.getSlotMutable(),
+                   arrive.getBarrier().getType().getSlots(), rotation);
+      else if (auto copy = dyn_cast<tile::CopyOp>(op);
+               copy && copy.getSlot() && accessesRing(copy))
+        rotateSlot(b, &op, copy.getSlotMutable()[0],
+                   cast<tile::SharedType>(copy.getDest().getType()).getStages(),
+                   rotation);
+      else if (auto load = dyn_cast<tile::LoadOp>(op);
+               load && accessesRing(load))
+        rotateSlot(
+            b, &op, load.getIndicesMutable()[0],
+            cast<tile::SharedType>(load.getSource().getType()).getStages(),
+            rotation);
+    }
+    b.setInsertionPointToEnd(tileBody);
+    if (writesShared)
+      tile::BarrierOp::create(b, loc);
+    scf::YieldOp::create(b, loc, main.getResults().back());
+  }
+  for (Operation *op : llvm::reverse(moved)) {
+    if (!op->use_empty())
+      return op->emitOpError("is used outside the roles after "
+                             "tile-persistent moved it into them");
+    op->erase();
+  }
+  return success();
 }
 
 static LogicalResult makePersistent(tile::KernelOp kernel,
@@ -49,9 +272,6 @@ static LogicalResult makePersistent(tile::KernelOp kernel,
         return kernel.emitOpError("is persistent, so its grid is "
                                   "one-dimensional: its cluster must be "
                                   "cluster(n)");
-  if (!kernel.getBody().front().getOps<tile::WarpSpecializeOp>().empty())
-    return kernel.emitOpError("is warp-specialized; tile-persistent does not "
-                              "loop its roles over tiles yet");
   OpBuilder b(kernel.getContext());
   Location loc = kernel.getLoc();
   Block &body = kernel.getBody().front();
@@ -82,6 +302,10 @@ static LogicalResult makePersistent(tile::KernelOp kernel,
     }
   }
 
+  auto roles = body.getOps<tile::WarpSpecializeOp>();
+  if (!roles.empty())
+    return loopRolesOverTiles(*roles.begin(), policy, grid, perTile);
+
   b.setInsertionPoint(body.getTerminator());
   Value worker =
       tile::ProgramIdOp::create(b, loc, b.getIndexType(), tile::Dim::x);
@@ -96,19 +320,7 @@ static LogicalResult makePersistent(tile::KernelOp kernel,
   auto coords = tile::TileCoordsOp::create(
       b, loc, SmallVector<Type>(3, b.getIndexType()), loop.getInductionVar(),
       grid[0], grid[1], grid[2], policy.getGroup());
-  SmallVector<Operation *> replaced;
-  loopBody->walk([&](Operation *op) {
-    if (auto id = dyn_cast<tile::ProgramIdOp>(op)) {
-      id.replaceAllUsesWith(
-          coords->getResult(static_cast<unsigned>(id.getDim())));
-      replaced.push_back(op);
-    } else if (auto count = dyn_cast<tile::NumProgramsOp>(op)) {
-      count.replaceAllUsesWith(grid[static_cast<unsigned>(count.getDim())]);
-      replaced.push_back(op);
-    }
-  });
-  for (Operation *op : replaced)
-    op->erase();
+  replaceProgramCoordinates(loopBody, coords, grid);
   // The next tile's copies may refill buffers this tile still reads.
   if (hasShared) {
     b.setInsertionPoint(loopBody->getTerminator());

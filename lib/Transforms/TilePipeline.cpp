@@ -290,9 +290,16 @@ void readSlots(Block *body, const DenseMap<Value, Value> &rings, Value slot,
 LogicalResult specializeLoop(scf::ForOp loop, const LoopPlan &plan,
                              int64_t stages) {
   auto kernel = dyn_cast<tile::KernelOp>(loop->getParentOp());
-  if (!kernel)
-    return loop.emitError("tile-pipeline: warp specialization needs the "
-                          "loop at the top level of its kernel");
+  if (!kernel) {
+    InFlightDiagnostic diag =
+        loop.emitError("tile-pipeline: warp specialization needs the loop "
+                       "at the top level of its kernel");
+    if (auto outer = loop->getParentOfType<tile::KernelOp>();
+        outer && tile::isPersistentKernel(outer))
+      diag << " (run tile-persistent after tile-pipeline: it loops each "
+              "role over the tiles)";
+    return diag;
+  }
   Block &top = kernel.getBody().front();
   if (!top.getOps<tile::WarpSpecializeOp>().empty())
     return loop.emitError("tile-pipeline: the kernel already has a "

@@ -80,10 +80,48 @@ tile.kernel @partial(%a: index, %b: index, %c: index, %d: index {tile.grid = 3})
 
 // -----
 
-// expected-error @below {{is warp-specialized; tile-persistent does not loop its roles over tiles yet}}
-tile.kernel @roles(%K: index) threads(128) attributes {tile.persistent = #tile.persistent<group = 8>} {
+// A warp-specialized kernel's per-tile code outside its roles must be
+// scalar arithmetic, which each role recomputes per tile.
+tile.kernel @roles_tile_outside(%A: !tile.view<?xi32>, %K: index) threads(128)
+    attributes {tile.persistent = #tile.persistent<group = 8>} {
+  %pid = tile.program_id x
+  // expected-error @below {{'tile.load' op depends on the program's coordinates outside the roles of a warp-specialized kernel; tile-persistent moves only scalar arithmetic before the tile.warp_specialize into its roles' tile loops}}
+  %ids = tile.load %A[%pid] : !tile.view<?xi32> -> tensor<1xi32>
   tile.warp_specialize registers(40, 232) producer {
   } consumer {
+  }
+  tile.return
+}
+
+// -----
+
+// Each role needs its one main loop, which runs per tile.
+tile.kernel @roles_without_loop(%K: index) threads(128)
+    attributes {tile.persistent = #tile.persistent<group = 8>} {
+  // expected-error @below {{has no scf.for at the top level of its producer role; a role has one main loop, which tile-persistent runs for each tile}}
+  tile.warp_specialize registers(40, 232) producer {
+  } consumer {
+  }
+  tile.return
+}
+
+// -----
+
+// The producer cannot meet the consumers between tiles: it writes rings
+// only.
+tile.kernel @producer_writes_buffer(%A: !tile.view<?x?xbf16>, %K: index)
+    threads(128) attributes {tile.persistent = #tile.persistent<group = 8>} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %s = tile.alloc_shared : !tile.shared<64x64xbf16>
+  tile.warp_specialize registers(40, 232) producer {
+    scf.for %k = %c0 to %K step %c64 {
+      // expected-error @below {{writes a shared buffer that is not a ring in the producer role, which tile-persistent cannot order against the next tile's writes}}
+      tile.copy %A[%c0, %k] -> %s : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
+    }
+  } consumer {
+    scf.for %k = %c0 to %K step %c64 {
+    }
   }
   tile.return
 }

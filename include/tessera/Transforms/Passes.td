@@ -230,6 +230,14 @@ def TilePersistent : Pass<"tile-persistent", "mlir::ModuleOp"> {
       with a `tile.barrier`, so that no thread starts filling the next
       tile's buffers while another still reads this tile's.
 
+    A warp-specialized kernel splits into its roles once and each role
+    loops over the tiles: the kernel's per-tile scalar arithmetic before
+    the split is recomputed in each role's tile loop, which carries the
+    count of the role's main-loop iterations from tile to tile (from 0,
+    continued by the main loop), and every ring slot and barrier parity
+    is rotated by that count, so that ring phases continue across tiles
+    without a barrier (run `tile-pipeline{warp-specialize}` first).
+
     A kernel already made persistent (it has the grid arguments) is left as
     it is. Clusters must be one-dimensional (`cluster(n)`): the persistent
     grid is. Run it before `tile-pipeline` or after; `tag-check` checks the

@@ -22,6 +22,13 @@
 // before their arrival on that empty one), each access at slot n mod S,
 // and the ring has as many stages as its barriers slots.
 //
+// In a persistent kernel each role's main loop sits in a tile loop over
+// the same tiles, which carries from 0 the count of the main loop's
+// iterations (the main loop continues it by 1 an iteration): n is that
+// count, the role's iteration over all tiles, equal in both roles. The
+// interleaved form then has one tile loop around the interleaved main
+// loop.
+//
 // These make the concurrent execution read, at consumer iteration n, what
 // the producer's iteration n wrote, and never wait for an arrival that
 // does not come: running the producer's iteration n and then the
@@ -39,6 +46,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
@@ -77,6 +85,18 @@ public:
 
 private:
   LogicalResult findLoop(RoleKind role);
+  /// Checks a tile loop's count of the main loop's iterations.
+  LogicalResult checkCounting(RoleKind role);
+  /// Whether `a` (the producer's) and `b` (the consumers') compute the same
+  /// value in their roles' tile iterations.
+  bool equivalent(Value a, Value b, int depth = 16);
+  /// Builds the interleaved main loop at the rewriter's insertion point.
+  void fuseMain(RewriterBase &rewriter, FuseMode mode, IRMapping &map);
+  /// Clones the consumers' ops in [from, to), reusing a producer's clone
+  /// among `shared` wherever one computes the same pure value.
+  void cloneConsumerPrologue(RewriterBase &rewriter, Operation *from,
+                             Operation *to, ArrayRef<Operation *> shared,
+                             IRMapping &map);
   LogicalResult collectBarriers(RoleKind role);
   LogicalResult collectRings(RoleKind role);
   LogicalResult checkBarriers();
@@ -87,7 +107,11 @@ private:
                       RoleKind role, Value n);
 
   WarpSpecializeOp op;
-  scf::ForOp loops[2];
+  /// Each role's main loop and, in a persistent kernel, the tile loop
+  /// around it, with the count of main-loop iterations the tile loop
+  /// carries (`base`) and the main loop continues (`counter`).
+  scf::ForOp loops[2], tileLoops[2];
+  BlockArgument bases[2], counters[2];
   llvm::MapVector<Value, BarrierUse> barriers;
   llvm::MapVector<Value, SmallVector<RingAccess>> rings[2];
 };
@@ -105,22 +129,81 @@ static bool isRing(Value memory) {
   return shared && shared.isRing();
 }
 
+static bool hasMbarrierOps(Block *block) {
+  return llvm::any_of(*block, llvm::IsaPred<MbarrierArriveOp, MbarrierWaitOp>);
+}
+
 LogicalResult Fuser::findLoop(RoleKind role) {
   Region &region = role == Producer ? op.getProducer() : op.getConsumer();
-  for (Operation &inner : region.front()) {
-    auto loop = dyn_cast<scf::ForOp>(inner);
-    if (!loop)
-      continue;
-    if (loops[role])
-      return loop.emitOpError()
-             << "is a second loop at the top level of the " << roleName(role)
-             << " role; a role has one main loop";
-    loops[role] = loop;
-  }
-  if (!loops[role])
+  auto single = [&](Block &block) -> FailureOr<scf::ForOp> {
+    scf::ForOp found;
+    for (Operation &inner : block) {
+      auto loop = dyn_cast<scf::ForOp>(inner);
+      if (!loop)
+        continue;
+      if (found)
+        return loop.emitOpError()
+               << "is a second loop at the top level of the " << roleName(role)
+               << " role" << (&block == &region.front() ? "" : "'s tile loop")
+               << "; a role has one main loop";
+      found = loop;
+    }
+    return found;
+  };
+  FailureOr<scf::ForOp> top = single(region.front());
+  if (failed(top))
+    return failure();
+  if (!*top)
     return op.emitOpError() << "has no scf.for at the top level of its "
                             << roleName(role) << " role (its main loop)";
-  return success();
+  loops[role] = *top;
+  // A persistent kernel's role: a tile loop around the main loop.
+  if (hasMbarrierOps(top->getBody()))
+    return success();
+  FailureOr<scf::ForOp> inner = single(*top->getBody());
+  if (failed(inner))
+    return failure();
+  if (!*inner || !hasMbarrierOps(inner->getBody()))
+    return success();
+  tileLoops[role] = *top;
+  loops[role] = *inner;
+  return checkCounting(role);
+}
+
+/// The tile loop carries, from 0, the count of the main loop's iterations
+/// over the tiles before; the main loop continues it by one an iteration
+/// (tile-persistent's form). Iteration n of a tile's main loop is then
+/// iteration `counter` of the role, the same in both roles.
+LogicalResult Fuser::checkCounting(RoleKind role) {
+  scf::ForOp tiles = tileLoops[role], main = loops[role];
+  auto tileYield = cast<scf::YieldOp>(tiles.getBody()->getTerminator());
+  auto mainYield = cast<scf::YieldOp>(main.getBody()->getTerminator());
+  for (auto [i, counter] : llvm::enumerate(main.getRegionIterArgs())) {
+    auto base = dyn_cast<BlockArgument>(main.getInitArgs()[i]);
+    if (!base || base.getOwner() != tiles.getBody() || base.getArgNumber() == 0)
+      continue;
+    unsigned slot = base.getArgNumber() - 1;
+    auto next = mainYield.getOperand(i).getDefiningOp<arith::AddIOp>();
+    std::optional<int64_t> zero =
+        getConstantIntValue(tiles.getInitArgs()[slot]);
+    std::optional<int64_t> one =
+        next ? getConstantIntValue(next.getLhs() == counter ? next.getRhs()
+                                                            : next.getLhs())
+             : std::nullopt;
+    if (zero == 0 && one == 1 &&
+        (next.getLhs() == counter || next.getRhs() == counter) &&
+        tileYield.getOperand(slot) == main.getResult(i)) {
+      bases[role] = base;
+      counters[role] = counter;
+      return success();
+    }
+  }
+  return tiles.emitOpError()
+         << "loops over tiles around the " << roleName(role)
+         << " role's main loop without counting that loop's iterations from "
+            "tile to tile (an iteration argument from 0 that the main loop "
+            "continues by 1 an iteration), which the ring slots and "
+            "barrier phases follow";
 }
 
 LogicalResult Fuser::collectBarriers(RoleKind role) {
@@ -268,16 +351,47 @@ LogicalResult Fuser::checkRings() {
   return success();
 }
 
+bool Fuser::equivalent(Value a, Value b, int depth) {
+  if (sameIndex(a, b))
+    return true;
+  if (tileLoops[Producer] && ((a == tileLoops[Producer].getInductionVar() &&
+                               b == tileLoops[Consumer].getInductionVar()) ||
+                              (a == bases[Producer] && b == bases[Consumer])))
+    return true;
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (!depth || !x || !y || x->getName() != y->getName() ||
+      x->getAttrDictionary() != y->getAttrDictionary() ||
+      !isMemoryEffectFree(x) || x->getNumRegions() ||
+      x->getNumOperands() != y->getNumOperands() ||
+      cast<OpResult>(a).getResultNumber() !=
+          cast<OpResult>(b).getResultNumber())
+    return false;
+  return llvm::all_of_zip(
+      x->getOperands(), y->getOperands(),
+      [&](Value u, Value v) { return equivalent(u, v, depth - 1); });
+}
+
 LogicalResult Fuser::analyze() {
   if (failed(findLoop(Producer)) || failed(findLoop(Consumer)))
     return failure();
-  scf::ForOp p = loops[Producer], c = loops[Consumer];
-  if (!sameIndex(p.getLowerBound(), c.getLowerBound()) ||
-      !sameIndex(p.getUpperBound(), c.getUpperBound()) ||
-      !sameIndex(p.getStep(), c.getStep()))
-    return c.emitOpError("runs over another range than the producer's loop: "
-                         "the roles' loops take the same lower bound, upper "
-                         "bound and step");
+  if (!tileLoops[Producer] != !tileLoops[Consumer])
+    return op.emitOpError()
+           << "loops over tiles in its "
+           << roleName(tileLoops[Producer] ? Producer : Consumer)
+           << " role only; both roles run their main loop for every tile";
+  for (scf::ForOp *pair : {tileLoops, loops}) {
+    scf::ForOp p = pair[Producer], c = pair[Consumer];
+    if (!p)
+      continue;
+    if (!equivalent(p.getLowerBound(), c.getLowerBound()) ||
+        !equivalent(p.getUpperBound(), c.getUpperBound()) ||
+        !equivalent(p.getStep(), c.getStep()))
+      return c.emitOpError()
+             << "runs over another range than the producer's "
+             << (pair == tileLoops ? "tile " : "") << "loop: the roles' "
+             << (pair == tileLoops ? "tile " : "")
+             << "loops take the same lower bound, upper bound and step";
+  }
   if (failed(collectBarriers(Producer)) || failed(collectBarriers(Consumer)) ||
       failed(checkBarriers()) || failed(collectRings(Producer)) ||
       failed(collectRings(Consumer)) || failed(checkRings()))
@@ -348,43 +462,56 @@ void Fuser::addObligations(OpBuilder &b, Operation *clone, Operation *original,
   }
 }
 
-void Fuser::fuse(RewriterBase &rewriter, FuseMode mode, IRMapping &map) {
-  Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
-  auto cloneRange = [&](Operation *from, Operation *to) {
-    for (Operation *it = from; it != to; it = it->getNextNode())
-      rewriter.clone(*it, map);
-  };
-  Block &producer = op.getProducer().front(),
-        &consumer = op.getConsumer().front();
-  scf::ForOp p = loops[Producer], c = loops[Consumer];
-  cloneRange(&producer.front(), p);
-  cloneRange(&consumer.front(), c);
+static void cloneRange(RewriterBase &rewriter, Operation *from, Operation *to,
+                       IRMapping &map) {
+  for (Operation *it = from; it != to; it = it->getNextNode())
+    rewriter.clone(*it, map);
+}
+
+/// A loop over `c`'s range carrying `p`'s and then `c`'s iteration
+/// arguments, both loops' induction variables and arguments mapped to its
+/// own (which keep their source names, for the checker's
+/// counterexamples); the rewriter is left at the start of its empty body.
+static scf::ForOp createFusedLoop(RewriterBase &rewriter, scf::ForOp p,
+                                  scf::ForOp c, IRMapping &map) {
   SmallVector<Value> inits;
-  for (Value init : p.getInitArgs())
-    inits.push_back(map.lookupOrDefault(init));
-  for (Value init : c.getInitArgs())
-    inits.push_back(map.lookupOrDefault(init));
-  unsigned producerResults = p.getNumResults();
+  for (scf::ForOp loop : {p, c})
+    for (Value init : loop.getInitArgs())
+      inits.push_back(map.lookupOrDefault(init));
   auto fused = scf::ForOp::create(rewriter, c.getLoc(),
                                   map.lookupOrDefault(c.getLowerBound()),
                                   map.lookupOrDefault(c.getUpperBound()),
                                   map.lookupOrDefault(c.getStep()), inits);
+  Block *body = fused.getBody();
+  body->getArgument(0).setLoc(c.getInductionVar().getLoc());
+  unsigned next = 1;
+  for (scf::ForOp loop : {p, c}) {
+    map.map(loop.getInductionVar(), fused.getInductionVar());
+    for (BlockArgument arg : loop.getRegionIterArgs()) {
+      body->getArgument(next).setLoc(arg.getLoc());
+      map.map(arg, body->getArgument(next++));
+    }
+  }
+  if (!body->empty())
+    rewriter.eraseOp(body->getTerminator());
+  rewriter.setInsertionPointToStart(body);
+  return fused;
+}
+
+void Fuser::fuseMain(RewriterBase &rewriter, FuseMode mode, IRMapping &map) {
+  Location loc = op.getLoc();
+  scf::ForOp p = loops[Producer], c = loops[Consumer];
+  unsigned producerResults = p.getNumResults();
+  scf::ForOp fused = createFusedLoop(rewriter, p, c, map);
   // Attributes of the consumers' loop (the computation's policies) stay.
   for (NamedAttribute attr : c->getDiscardableAttrs())
     fused->setAttr(attr.getName(), attr.getValue());
   Block *body = fused.getBody();
-  // Arguments keep their source names (the checker's counterexamples).
-  body->getArgument(0).setLoc(c.getInductionVar().getLoc());
-  for (auto [i, arg] : llvm::enumerate(p.getRegionIterArgs()))
-    body->getArgument(1 + i).setLoc(arg.getLoc());
-  for (auto [i, arg] : llvm::enumerate(c.getRegionIterArgs()))
-    body->getArgument(1 + producerResults + i).setLoc(arg.getLoc());
-  if (!body->empty())
-    rewriter.eraseOp(body->getTerminator());
-  rewriter.setInsertionPointToStart(body);
   Value n;
-  if (mode == FuseMode::Checked) {
+  if (tileLoops[Producer]) {
+    // The role's count of iterations over all tiles, the same in both.
+    n = body->getArgument(counters[Producer].getArgNumber());
+  } else if (mode == FuseMode::Checked) {
     Value offset = arith::SubIOp::create(rewriter, loc, fused.getInductionVar(),
                                          fused.getLowerBound());
     n = arith::DivUIOp::create(rewriter, loc, offset, fused.getStep());
@@ -392,9 +519,8 @@ void Fuser::fuse(RewriterBase &rewriter, FuseMode mode, IRMapping &map) {
   SmallVector<Value> yields;
   for (RoleKind role : {Producer, Consumer}) {
     scf::ForOp loop = loops[role];
-    map.map(loop.getInductionVar(), fused.getInductionVar());
-    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
-      map.map(arg, body->getArgument(1 + i + (role ? producerResults : 0)));
+    if (role == Consumer && n && counters[Consumer])
+      map.map(counters[Consumer], n);
     for (Operation &inner : loop.getBody()->without_terminator()) {
       Operation *clone = rewriter.clone(inner, map);
       if (mode != FuseMode::Checked)
@@ -433,9 +559,87 @@ void Fuser::fuse(RewriterBase &rewriter, FuseMode mode, IRMapping &map) {
     map.map(result, fused.getResult(i));
   for (auto [i, result] : llvm::enumerate(c.getResults()))
     map.map(result, fused.getResult(producerResults + i));
+  rewriter.setInsertionPointAfter(fused);
+}
+
+void Fuser::cloneConsumerPrologue(RewriterBase &rewriter, Operation *from,
+                                  Operation *to, ArrayRef<Operation *> shared,
+                                  IRMapping &map) {
+  for (Operation *it = from; it != to; it = it->getNextNode()) {
+    Operation *same = nullptr;
+    if (isMemoryEffectFree(it) && !it->getNumRegions())
+      for (Operation *clone : shared)
+        if (clone->getName() == it->getName() &&
+            clone->getAttrDictionary() == it->getAttrDictionary() &&
+            clone->getResultTypes() == it->getResultTypes() &&
+            llvm::equal(clone->getOperands(),
+                        llvm::map_range(it->getOperands(), [&](Value v) {
+                          return map.lookupOrDefault(v);
+                        }))) {
+          same = clone;
+          break;
+        }
+    if (same)
+      map.map(it->getResults(), same->getResults());
+    else
+      rewriter.clone(*it, map);
+  }
+}
+
+void Fuser::fuse(RewriterBase &rewriter, FuseMode mode, IRMapping &map) {
   rewriter.setInsertionPoint(op);
-  cloneRange(p->getNextNode(), nullptr);
-  cloneRange(c->getNextNode(), nullptr);
+  Block &producer = op.getProducer().front(),
+        &consumer = op.getConsumer().front();
+  bool tiled = bool(tileLoops[Producer]);
+  scf::ForOp p = tiled ? tileLoops[Producer] : loops[Producer],
+             c = tiled ? tileLoops[Consumer] : loops[Consumer];
+  cloneRange(rewriter, &producer.front(), p, map);
+  cloneRange(rewriter, &consumer.front(), c, map);
+  if (!tiled) {
+    fuseMain(rewriter, mode, map);
+  } else {
+    // One tile loop: both roles' code before their main loops (the
+    // consumers' reusing the producer's tile coordinates and offsets),
+    // the interleaved main loop, then both roles' code after it.
+    unsigned producerResults = p.getNumResults();
+    scf::ForOp tiles = createFusedLoop(rewriter, p, c, map);
+    map.map(bases[Consumer], map.lookup(bases[Producer]));
+    if (mode == FuseMode::Checked) {
+      // A count of iterations is far from wrapping around: at one
+      // iteration a nanosecond, 2^62 take 146 years.
+      Location at = bases[Producer].getLoc();
+      Value limit = arith::ConstantIndexOp::create(rewriter, at, 1LL << 62);
+      Value below =
+          arith::CmpIOp::create(rewriter, at, arith::CmpIPredicate::ult,
+                                map.lookup(bases[Producer]), limit);
+      tag::AssumeOp::create(
+          rewriter, at, below,
+          rewriter.getStringAttr("a role counts fewer than 2^62 iterations"));
+    }
+    SmallVector<Operation *> producerClones;
+    for (Operation *it = &p.getBody()->front(); it != loops[Producer];
+         it = it->getNextNode())
+      producerClones.push_back(rewriter.clone(*it, map));
+    cloneConsumerPrologue(rewriter, &c.getBody()->front(), loops[Consumer],
+                          producerClones, map);
+    fuseMain(rewriter, mode, map);
+    cloneRange(rewriter, loops[Producer]->getNextNode(),
+               p.getBody()->getTerminator(), map);
+    cloneRange(rewriter, loops[Consumer]->getNextNode(),
+               c.getBody()->getTerminator(), map);
+    SmallVector<Value> yields;
+    for (scf::ForOp loop : {p, c})
+      for (Value yielded : loop.getBody()->getTerminator()->getOperands())
+        yields.push_back(map.lookupOrDefault(yielded));
+    scf::YieldOp::create(rewriter, c.getLoc(), yields);
+    for (auto [i, result] : llvm::enumerate(p.getResults()))
+      map.map(result, tiles.getResult(i));
+    for (auto [i, result] : llvm::enumerate(c.getResults()))
+      map.map(result, tiles.getResult(producerResults + i));
+  }
+  rewriter.setInsertionPoint(op);
+  cloneRange(rewriter, p->getNextNode(), nullptr, map);
+  cloneRange(rewriter, c->getNextNode(), nullptr, map);
   rewriter.eraseOp(op);
 }
 

@@ -35,7 +35,8 @@ enum class FuseMode {
 
 /// Replaces `op` by its roles' code interleaved: the producer's and the
 /// consumers' code before their loops, one loop running an iteration of
-/// the producer's and then of the consumers' body, and their code after.
+/// the producer's and then of the consumers' body, and their code after
+/// (in a persistent kernel, all of it in one loop over the roles' tiles).
 /// Fails with an error at the offending op where the roles do not have
 /// that structure (one `scf.for` each, over the same range) or use their
 /// barriers and rings otherwise than the protocol allows. `clones`, if
