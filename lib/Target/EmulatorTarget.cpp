@@ -575,13 +575,27 @@ LogicalResult EmulatorRewrite::addEntry(const KernelInfo &kernel) {
   llvm::Value *runGrid = loadEntry(
       e, entry(amd ? TESSERA_EMU_RUN_GRID_WAVE64 : TESSERA_EMU_RUN_GRID));
   auto *runType = llvm::FunctionType::get(
-      llvm::Type::getVoidTy(ctx), {ptr, ptr, i64, i64, i64, i64, i64, i64, i64},
-      false);
+      llvm::Type::getVoidTy(ctx),
+      {ptr, ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64}, false);
   llvm::SmallVector<llvm::Value *> runArgs = {thread};
   for (llvm::Argument &arg : hostEntry->args())
     runArgs.push_back(&arg);
   runArgs.push_back(e.getInt64(kernel.threads));
   runArgs.push_back(e.getInt64(kernel.sharedBytes));
+  // The cluster's shape ("cluster:XxYxZ"), 1 x 1 x 1 without one.
+  int64_t cluster[3] = {1, 1, 1};
+  llvm::StringRef shape(kernel.cluster);
+  if (shape.consume_front(TESSERA_CLUSTER_PREFIX)) {
+    llvm::SmallVector<llvm::StringRef, 3> dims;
+    shape.split(dims, 'x');
+    for (auto [d, dim] : llvm::enumerate(dims))
+      if (d >= 3 || dim.getAsInteger(10, cluster[d]) || cluster[d] < 1)
+        return emitError(loc)
+               << "kernel '" << kernel.name << "' has a malformed cluster '"
+               << kernel.cluster << "'";
+  }
+  for (int64_t dim : cluster)
+    runArgs.push_back(e.getInt64(dim));
   e.CreateCall(runType, runGrid, runArgs);
   e.CreateRetVoid();
   return success();

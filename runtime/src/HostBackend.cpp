@@ -402,6 +402,12 @@ tessera_status HostBackend::run(const Kernel &kernel, tessera_grid grid,
     workers.parallelFor(total, chunk, body);
     return TESSERA_SUCCESS;
   }
+  // The emulator runs whole clusters together (its image numbers the
+  // programs cluster by cluster): chunks of whole clusters (the runtime
+  // launches a grid of whole clusters).
+  const uint32_t *cluster = kernel.entry->cluster;
+  int64_t size = int64_t(cluster[0]) * cluster[1] * cluster[2];
+  chunk = (chunk + size - 1) / size * size;
   std::lock_guard<std::mutex> lock(emulatorLaunch);
   tessera::emu::beginLaunch();
   workers.parallelFor(total, chunk, body);

@@ -73,6 +73,9 @@ struct Thread {
   /// The source location of the intrinsic the thread runs, if known.
   const char *site = nullptr;
   bool done = false;
+  /// barrier.cluster: the phase the thread arrived in and has not waited
+  /// for yet (-1: none).
+  int64_t clusterArrival = -1;
   const char *waitingFor = nullptr;
   std::vector<Copy> open;
   std::deque<std::vector<Copy>> groups;
@@ -156,8 +159,28 @@ struct NamedBarrier {
   uint64_t generation = 0;
 };
 
+struct Block;
+
+/// A thread-block cluster: its blocks run together, their threads' fibers
+/// resumed round-robin by one OS thread, so that they can meet at
+/// barrier.cluster and reach each other's shared memory (a launch without
+/// a cluster runs clusters of one block).
+struct Cluster {
+  std::vector<Block *> blocks;
+  /// The cluster's shape, its position in the grid of clusters, and that
+  /// grid's size.
+  uint32_t dims[3] = {1, 1, 1}, id[3] = {0, 0, 0}, count[3] = {1, 1, 1};
+  /// barrier.cluster: the threads that have not exited, those arrived in
+  /// the current phase, and the phase.
+  uint32_t expected = 0, arrived = 0;
+  uint64_t generation = 0;
+};
+
 struct Block {
   uint32_t ctaid[3], nctaid[3], ntid;
+  /// The cluster, the block's rank in it and its position in it.
+  Cluster *cluster = nullptr;
+  uint32_t rank = 0, clusterCtaid[3] = {0, 0, 0};
   /// Lanes per warp: 32 (NVIDIA) or 64 (AMD's waves).
   uint32_t warpSize = 32;
   std::vector<Thread> threads;
@@ -289,11 +312,22 @@ template <typename Compute> void collective(const char *kind, Compute compute) {
 }
 
 /// The warpgroup (its first thread) one of whose wgmmas not yet waited for
-/// reads shared memory in [offset, offset + bytes), or -1 (Hopper.cpp).
-int64_t wgmmaReader(int64_t offset, int64_t bytes);
+/// reads shared memory of `owner` (by default the running block) in
+/// [offset, offset + bytes), or -1 (Hopper.cpp).
+int64_t wgmmaReader(int64_t offset, int64_t bytes,
+                    const Block *owner = nullptr);
+
+/// The block of the running block's cluster whose shared memory holds
+/// `address`, or null.
+Block *sharedOwner(const void *address);
 
 /// Adds the sm_90a entries (Hopper.cpp) to the emulator's table.
 void addHopperEntries(std::unordered_map<std::string_view, void *> &table);
+/// Adds the cluster entries (Cluster.cpp): cluster ids, mapa,
+/// barrier.cluster.
+void addClusterEntries(std::unordered_map<std::string_view, void *> &table);
+/// A thread of the running block exits: barrier.cluster stops counting it.
+void clusterThreadExited();
 /// Adds AMD's buffer entries (AmdBuffer.cpp) to the emulator's table.
 void addAmdBufferEntries(std::unordered_map<std::string_view, void *> &table);
 /// Adds AMD's MFMA entries (AmdMfma.cpp) to the emulator's table.

@@ -103,6 +103,10 @@ void report(std::string message) {
 /// without waiting (the results are then meaningless; the launch fails).
 void failBlock(const std::string &message) {
   report(inBlock(message));
+  // The blocks of a cluster may wait for each other: all of them finish.
+  if (block->cluster)
+    for (Block *member : block->cluster->blocks)
+      member->failed = true;
   block->failed = true;
 }
 
@@ -246,44 +250,62 @@ using namespace tessera::emu::detail;
 
 namespace {
 
-void runBlock(void (*thread)(void *), void *args) {
-  Block &b = *block;
-  for (uint32_t t = 0; t < b.ntid; ++t) {
-    Thread &th = b.threads[t];
-    th.tid = t;
-    th.self = ctx::fiber(std::allocator_arg, PooledStack(),
-                         [&th, thread, args](ctx::fiber &&sink) {
-                           th.sink = std::move(sink);
-                           thread(args);
-                           th.done = true;
-                           ++block->progress;
-                           return std::move(th.sink);
-                         });
-  }
-  size_t live = b.ntid;
-  while (live) {
-    uint64_t before = b.progress;
-    for (Thread &th : b.threads) {
-      if (th.done)
-        continue;
-      b.running = &th;
-      th.self = std::move(th.self).resume();
-      if (th.done)
-        --live;
+/// Runs the blocks of one cluster to their end: every thread of every
+/// block a fiber, resumed round-robin with `block` set to its own.
+void runCluster(Cluster &cluster, void (*thread)(void *), void *args) {
+  size_t live = 0;
+  for (Block *b : cluster.blocks)
+    for (uint32_t t = 0; t < b->ntid; ++t) {
+      Thread &th = b->threads[t];
+      th.tid = t;
+      th.self = ctx::fiber(std::allocator_arg, PooledStack(),
+                           [&th, thread, args](ctx::fiber &&sink) {
+                             th.sink = std::move(sink);
+                             thread(args);
+                             th.done = true;
+                             ++block->progress;
+                             clusterThreadExited();
+                             return std::move(th.sink);
+                           });
+      ++live;
     }
-    if (live && b.progress == before) {
+  cluster.expected = uint32_t(live);
+  auto progress = [&] {
+    uint64_t sum = 0;
+    for (Block *b : cluster.blocks)
+      sum += b->progress;
+    return sum;
+  };
+  while (live) {
+    uint64_t before = progress();
+    for (Block *b : cluster.blocks)
+      for (Thread &th : b->threads) {
+        if (th.done)
+          continue;
+        block = b;
+        b->running = &th;
+        th.self = std::move(th.self).resume();
+        if (th.done)
+          --live;
+      }
+    if (live && progress() == before) {
       std::string report = "deadlock: no thread can proceed;";
-      for (Thread &th : b.threads)
-        if (!th.done && th.waitingFor) {
-          report += " thread " + std::to_string(th.tid) + " waits at '" +
-                    th.waitingFor + "'" +
-                    (th.site ? std::string(" (") + th.site + ")" : "");
-          break;
-        }
+      Block *waiting = cluster.blocks.front();
+      for (Block *b : cluster.blocks)
+        for (Thread &th : b->threads)
+          if (!th.done && th.waitingFor && waiting == cluster.blocks.front() &&
+              report.back() == ';') {
+            waiting = b;
+            report += " thread " + std::to_string(th.tid) + " waits at '" +
+                      th.waitingFor + "'" +
+                      (th.site ? std::string(" (") + th.site + ")" : "");
+          }
+      block = waiting;
       failBlock(report);
     }
   }
-  b.running = nullptr;
+  for (Block *b : cluster.blocks)
+    b->running = nullptr;
 }
 
 void performGroup(std::vector<Copy> &group) {
@@ -305,34 +327,63 @@ void performGroup(std::vector<Copy> &group) {
 template <uint32_t WarpSize>
 void emuRunGrid(void (*thread)(void *), void *args, int64_t gx, int64_t gy,
                 int64_t gz, int64_t begin, int64_t end, int64_t threads,
-                int64_t sharedBytes) {
+                int64_t sharedBytes, int64_t cx, int64_t cy, int64_t cz) {
+  // Programs [begin, end), numbered cluster by cluster (clusters x fastest
+  // in the grid of clusters, then the rank within the cluster): whole
+  // clusters of cx x cy x cz blocks.
+  int64_t size = cx * cy * cz;
+  if (begin % size || end % size) {
+    report("programs [" + std::to_string(begin) + ", " + std::to_string(end) +
+           ") are not whole clusters of " + std::to_string(size) +
+           " blocks: the launch's metadata and its image disagree on the "
+           "cluster");
+    return;
+  }
   // 1024-byte aligned: TMA and wgmma swizzle on address bits 4 to 9.
-  std::vector<char> shared(size_t(sharedBytes) + 1024);
+  int64_t stride = (sharedBytes + 1023) / 1024 * 1024;
+  std::vector<char> shared(size_t(stride * size) + 1024);
   char *aligned = reinterpret_cast<char *>(
       (reinterpret_cast<uintptr_t>(shared.data()) + 1023) & ~uintptr_t(1023));
-  for (int64_t p = begin; p < end; ++p) {
-    Block b;
-    b.ctaid[0] = uint32_t(p % gx);
-    b.ctaid[1] = uint32_t((p / gx) % gy);
-    b.ctaid[2] = uint32_t(p / (gx * gy));
-    b.nctaid[0] = uint32_t(gx);
-    b.nctaid[1] = uint32_t(gy);
-    b.nctaid[2] = uint32_t(gz);
-    b.ntid = uint32_t(threads);
-    b.threads.resize(size_t(threads));
-    b.warpSize = WarpSize;
-    b.warps.resize((size_t(threads) + WarpSize - 1) / WarpSize);
-    // Shared memory starts as garbage on a GPU: poison it.
-    std::memset(aligned, 0xA5, size_t(sharedBytes));
-    b.shared = aligned;
-    b.sharedBytes = sharedBytes;
-    if (raceDetection) {
-      b.shadow.assign(size_t(sharedBytes + 3) / 4, Shadow());
-      for (Thread &t : b.threads)
-        t.acquired.assign(size_t(threads), 0);
+  int64_t clusters[3] = {gx / cx, gy / cy, gz / cz};
+  for (int64_t c = begin / size; c < end / size; ++c) {
+    Cluster cluster;
+    int64_t id[3] = {c % clusters[0], (c / clusters[0]) % clusters[1],
+                     c / (clusters[0] * clusters[1])};
+    int64_t dims[3] = {cx, cy, cz};
+    for (int d = 0; d < 3; ++d) {
+      cluster.dims[d] = uint32_t(dims[d]);
+      cluster.id[d] = uint32_t(id[d]);
+      cluster.count[d] = uint32_t(clusters[d]);
     }
-    block = &b;
-    runBlock(thread, args);
+    std::vector<Block> blocks(static_cast<size_t>(size));
+    for (int64_t r = 0; r < size; ++r) {
+      Block &b = blocks[size_t(r)];
+      int64_t local[3] = {r % cx, (r / cx) % cy, r / (cx * cy)};
+      for (int d = 0; d < 3; ++d) {
+        b.clusterCtaid[d] = uint32_t(local[d]);
+        b.ctaid[d] = uint32_t(id[d] * dims[d] + local[d]);
+      }
+      b.nctaid[0] = uint32_t(gx);
+      b.nctaid[1] = uint32_t(gy);
+      b.nctaid[2] = uint32_t(gz);
+      b.cluster = &cluster;
+      b.rank = uint32_t(r);
+      b.ntid = uint32_t(threads);
+      b.threads.resize(size_t(threads));
+      b.warpSize = WarpSize;
+      b.warps.resize((size_t(threads) + WarpSize - 1) / WarpSize);
+      // Shared memory starts as garbage on a GPU: poison it.
+      b.shared = aligned + r * stride;
+      std::memset(b.shared, 0xA5, size_t(sharedBytes));
+      b.sharedBytes = sharedBytes;
+      if (raceDetection) {
+        b.shadow.assign(size_t(sharedBytes + 3) / 4, Shadow());
+        for (Thread &t : b.threads)
+          t.acquired.assign(size_t(threads), 0);
+      }
+      cluster.blocks.push_back(&b);
+    }
+    runCluster(cluster, thread, args);
     block = nullptr;
   }
 }
@@ -736,6 +787,7 @@ const std::unordered_map<std::string_view, void *> &registry() {
         {"llvm.amdgcn.exp2.f32", reinterpret_cast<void *>(emuEx2ApproxFtz)},
     };
     addHopperEntries(table);
+    addClusterEntries(table);
     addAmdBufferEntries(table);
     addAmdMfmaEntries(table);
     return table;

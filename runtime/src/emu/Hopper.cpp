@@ -99,11 +99,18 @@ int64_t sharedOffset(const void *address) {
   return static_cast<const char *>(address) - block->shared;
 }
 
-MBarrier *findBarrier(const void *address, const char *op) {
-  auto it = block->mbarriers.find(sharedOffset(address));
-  if (it == block->mbarriers.end()) {
-    failThread(std::string(op) + " on shared offset " +
-               std::to_string(sharedOffset(address)) +
+/// The mbarrier at `address` in the shared memory of `owner` (by default
+/// the running block), or null with the thread failed.
+MBarrier *findBarrier(const void *address, const char *op,
+                      Block *owner = nullptr) {
+  Block &b = owner ? *owner : *block;
+  int64_t offset = static_cast<const char *>(address) - b.shared;
+  auto it = b.mbarriers.find(offset);
+  if (it == b.mbarriers.end()) {
+    failThread(std::string(op) + " on shared offset " + std::to_string(offset) +
+               (&b == block
+                    ? std::string()
+                    : " of the cluster's block " + std::to_string(b.rank)) +
                ", which holds no initialized mbarrier");
     return nullptr;
   }
@@ -118,18 +125,21 @@ void join(std::vector<uint64_t> &into, const std::vector<uint64_t> &from) {
     into[i] = std::max(into[i], from[i]);
 }
 
-void completeIfDone(MBarrier &bar) {
+/// `owner`: the block whose shared memory holds the mbarrier (by default
+/// the running block).
+void completeIfDone(MBarrier &bar, Block *owner = nullptr) {
+  Block &b = owner ? *owner : *block;
   if (bar.pending || bar.tx)
     return;
   // What the phase's arrivals released goes to the threads that wait for
   // this parity.
-  if (!block->shadow.empty()) {
+  if (!b.shadow.empty()) {
     bar.released[bar.phase & 1] = std::move(bar.releasing);
     bar.releasing.clear();
   }
   ++bar.phase;
   bar.pending = bar.expected;
-  ++block->progress;
+  ++b.progress;
 }
 
 /// Performs a queued copy: element (i0, i1) of the box is global element
@@ -196,6 +206,33 @@ uint64_t arrive(void *address, uint32_t bytes, const char *op) {
   return state;
 }
 
+/// An arrival of `count` on an mbarrier in another block of the cluster
+/// (or this one) through its shared::cluster address. The race detector
+/// orders plain shared accesses within a block only: the arrival releases
+/// nothing to that block's threads.
+void emuArriveCluster(void *address, uint32_t count) {
+  const char *op = "mbarrier.arrive.shared::cluster";
+  Block *owner = sharedOwner(address);
+  if (!owner)
+    return failThread(std::string(op) + " on an address outside the shared "
+                                        "memory of the cluster's blocks");
+  if (owner == block) {
+    for (uint32_t i = 0; i < count; ++i)
+      arrive(address, 0, op);
+    return;
+  }
+  MBarrier *bar = findBarrier(address, op, owner);
+  if (!bar)
+    return;
+  if (bar->pending < count)
+    return failThread(std::string(op) + " of " + std::to_string(count) +
+                      " with " + std::to_string(bar->pending) +
+                      " arrivals pending");
+  bar->pending -= count;
+  ++block->progress;
+  completeIfDone(*bar, owner);
+}
+
 uint64_t emuArriveExpectTx(void *address, uint32_t bytes) {
   return arrive(address, bytes, "mbarrier.arrive.expect_tx");
 }
@@ -256,12 +293,43 @@ bool emuTryWaitParity(void *address, uint32_t parity) {
   return done || block->failed;
 }
 
+/// Queues `copy` onto the mbarrier at `address` in block `target` (the
+/// running block, or another of its cluster for a multicast copy).
+void queueCopy(Block &target, const BulkCopy &copy, void *address) {
+  int64_t start = copy.dst - target.shared, bytes = copyBytes(copy);
+  if (start < 0 || start + bytes > target.sharedBytes || start % 1024)
+    return failThread("a bulk tensor copy writes shared offset " +
+                      std::to_string(start) +
+                      ", outside the kernel's shared memory or not 1024-byte "
+                      "aligned for 128-byte swizzling");
+  if (int64_t group = wgmmaReader(start, bytes, &target); group >= 0)
+    reportRace("bulk tensor copy" + at(block->running->site) + " by " +
+               who(block->running->tid) + " writes shared bytes " +
+               std::to_string(start) + " to " + std::to_string(start + bytes) +
+               (&target == block ? std::string()
+                                 : " of the cluster's block " +
+                                       std::to_string(target.rank)) +
+               " that a wgmma of warpgroup " + std::to_string(group / 128) +
+               " may still read: not every thread of the warpgroup has "
+               "waited for its group (wgmma.wait_group)");
+  MBarrier *bar = findBarrier(
+      target.shared + (static_cast<char *>(address) - block->shared),
+      "cp.async.bulk.tensor", &target);
+  if (!bar)
+    return;
+  bar->inFlight.push_back(copy);
+  ++block->progress;
+}
+
+/// A bulk tensor copy; with a multicast mask, into the same shared offset
+/// of every block of the cluster whose rank the mask has, each completing
+/// on its own mbarrier at `address`'s offset.
 void tmaLoad(void *dst, void *address, const void *map, uint32_t rank,
-             int32_t c0, int32_t c1, int32_t c2, uint32_t useMask,
-             uint32_t useHint) {
-  if ((useMask & 1) || (useHint & 1))
-    return failThread("a bulk tensor copy with a multicast mask or cache "
-                      "hint, which the emulator does not model");
+             int32_t c0, int32_t c1, int32_t c2, uint16_t mask,
+             uint32_t useMask, uint32_t useHint) {
+  if (useHint & 1)
+    return failThread("a bulk tensor copy with a cache hint, which the "
+                      "emulator does not model");
   auto *m = static_cast<const emu::TensorMap *>(map);
   if (!m || m->magic != emu::kTensorMapMagic)
     return failThread("a bulk tensor copy whose tensor map the emulator's "
@@ -270,35 +338,32 @@ void tmaLoad(void *dst, void *address, const void *map, uint32_t rank,
     return failThread("a " + std::to_string(rank) +
                       "-D bulk tensor copy with a tensor map of rank " +
                       std::to_string(m->rank));
-  BulkCopy copy{static_cast<char *>(dst), m, {c0, c1, c2}};
-  int64_t start = sharedOffset(dst), bytes = copyBytes(copy);
-  if (start < 0 || start + bytes > block->sharedBytes || start % 1024)
-    return failThread("a bulk tensor copy writes shared offset " +
-                      std::to_string(start) +
-                      ", outside the kernel's shared memory or not 1024-byte "
-                      "aligned for 128-byte swizzling");
-  if (int64_t group = wgmmaReader(start, bytes); group >= 0)
-    reportRace("bulk tensor copy" + at(block->running->site) + " by " +
-               who(block->running->tid) + " writes shared bytes " +
-               std::to_string(start) + " to " + std::to_string(start + bytes) +
-               " that a wgmma of warpgroup " + std::to_string(group / 128) +
-               " may still read: not every thread of the warpgroup has "
-               "waited for its group (wgmma.wait_group)");
-  MBarrier *bar = findBarrier(address, "cp.async.bulk.tensor");
-  if (!bar)
+  if (!(useMask & 1)) {
+    queueCopy(*block, BulkCopy{static_cast<char *>(dst), m, {c0, c1, c2}},
+              address);
     return;
-  bar->inFlight.push_back(copy);
-  ++block->progress;
+  }
+  const std::vector<Block *> &members = block->cluster->blocks;
+  if (!mask || (members.size() < 16 && (mask >> members.size())))
+    return failThread("a multicast bulk tensor copy with CTA mask " +
+                      std::to_string(mask) + " in a cluster of " +
+                      std::to_string(members.size()) + " blocks");
+  int64_t offset = static_cast<char *>(dst) - block->shared;
+  for (size_t r = 0; r < members.size(); ++r)
+    if (mask & (1u << r))
+      queueCopy(*members[r],
+                BulkCopy{members[r]->shared + offset, m, {c0, c1, c2}},
+                address);
 }
 void emuTmaLoad2d(void *dst, void *address, const void *map, int32_t c0,
-                  int32_t c1, uint32_t, uint64_t, uint32_t useMask,
+                  int32_t c1, uint16_t mask, uint64_t, uint32_t useMask,
                   uint32_t useHint, uint32_t) {
-  tmaLoad(dst, address, map, 2, c0, c1, 0, useMask, useHint);
+  tmaLoad(dst, address, map, 2, c0, c1, 0, mask, useMask, useHint);
 }
 void emuTmaLoad3d(void *dst, void *address, const void *map, int32_t c0,
-                  int32_t c1, int32_t c2, uint32_t, uint64_t, uint32_t useMask,
-                  uint32_t useHint, uint32_t) {
-  tmaLoad(dst, address, map, 3, c0, c1, c2, useMask, useHint);
+                  int32_t c1, int32_t c2, uint16_t mask, uint64_t,
+                  uint32_t useMask, uint32_t useHint, uint32_t) {
+  tmaLoad(dst, address, map, 3, c0, c1, c2, mask, useMask, useHint);
 }
 
 /// fence.proxy.async: the thread's plain stores so far become visible to
@@ -406,8 +471,9 @@ bool pendingWrite(int64_t offset) {
 
 } // namespace
 
-int64_t emu::detail::wgmmaReader(int64_t offset, int64_t bytes) {
-  Block &b = *block;
+int64_t emu::detail::wgmmaReader(int64_t offset, int64_t bytes,
+                                 const Block *owner) {
+  const Block &b = owner ? *owner : *block;
   for (size_t g = 0; g < b.warpgroups.size(); ++g) {
     const Warpgroup *w = b.warpgroups[g].get();
     if (!w || w->readers.empty())
@@ -581,6 +647,14 @@ void tessera::emu::detail::addHopperEntries(
        reinterpret_cast<void *>(emuArriveExpectTx)},
       {"llvm.nvvm.mbarrier.try.wait.parity.scope.cta.space.cta",
        reinterpret_cast<void *>(emuTryWaitParity)},
+      {"llvm.nvvm.mbarrier.try.wait.parity.scope.cluster.space.cta",
+       reinterpret_cast<void *>(emuTryWaitParity)},
+      {"llvm.nvvm.mbarrier.arrive.scope.cluster.space.cluster",
+       reinterpret_cast<void *>(emuArriveCluster)},
+      {"llvm.nvvm.mbarrier.arrive.scope.cta.space.cluster",
+       reinterpret_cast<void *>(emuArriveCluster)},
+      {"llvm.nvvm.mbarrier.arrive.relaxed.scope.cluster.space.cluster",
+       reinterpret_cast<void *>(emuArriveCluster)},
       {"llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d",
        reinterpret_cast<void *>(emuTmaLoad2d)},
       {"llvm.nvvm.cp.async.bulk.tensor.g2s.tile.3d",

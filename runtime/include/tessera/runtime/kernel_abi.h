@@ -20,7 +20,9 @@ extern "C" {
  *   void tessera_kernel_K(void **args, int64_t grid_x, int64_t grid_y,
  *                         int64_t grid_z, int64_t begin, int64_t end);
  * which runs program instances [begin, end) of the grid, numbered x
- * fastest. args[i] points to argument i: for a view, its memref descriptor
+ * fastest (in an emulator image of a kernel with a thread-block cluster,
+ * cluster by cluster: clusters x fastest in the grid of clusters, then
+ * the rank within the cluster; [begin, end) whole clusters). args[i] points to argument i: for a view, its memref descriptor
  * as 64-bit words {allocated, aligned, offset, sizes[rank], strides[rank]};
  * for a scalar, its value (i1 as one byte, index as 64 bits). */
 #define TESSERA_KERNEL_SYMBOL_PREFIX "tessera_kernel_"
@@ -58,16 +60,22 @@ typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
 /* The table entry a kernel's host entry hands its blocks to:
  *   void run_grid(void (*thread)(void *args), void *args, int64_t grid_x,
  *                 int64_t grid_y, int64_t grid_z, int64_t begin,
- *                 int64_t end, int64_t threads, int64_t shared_bytes);
+ *                 int64_t end, int64_t threads, int64_t shared_bytes,
+ *                 int64_t cluster_x, int64_t cluster_y, int64_t cluster_z);
  * which calls `thread` (with the host entry's argument array) once per
- * thread of each block, as fibers, in warps of 32 lanes; AMD images call
- * the same function under the second name, for waves of 64 lanes. */
+ * thread of each block of programs [begin, end) (numbered as the host
+ * entry's, in clusters of cluster_x x cluster_y x cluster_z blocks; 1 x 1
+ * x 1 for a kernel without a cluster), as fibers, in warps of 32 lanes; AMD
+ * images call the same function under the second name, for waves of 64
+ * lanes. */
 #define TESSERA_EMU_RUN_GRID "tessera.emu.run_grid"
 #define TESSERA_EMU_RUN_GRID_WAVE64 "tessera.emu.run_grid_wave64"
 typedef void (*tessera_emu_run_grid)(void (*thread)(void *args), void *args,
                                      int64_t grid_x, int64_t grid_y,
                                      int64_t grid_z, int64_t begin, int64_t end,
-                                     int64_t threads, int64_t shared_bytes);
+                                     int64_t threads, int64_t shared_bytes,
+                                     int64_t cluster_x, int64_t cluster_y,
+                                     int64_t cluster_z);
 
 #ifdef __cplusplus
 } /* extern "C" */
