@@ -20,7 +20,8 @@
 # (c) timings side by side in the same run: the bf16 GEMM (128x128 and
 #     128x256 tiles, each also made persistent by tile-persistent: as many
 #     programs as the GPU keeps resident loop over the tiles; on sm_90a the
-#     warp-specialized 128x256 kernel, plain and persistent), attention and
+#     warp-specialized 128x256 kernel, plain, persistent and in clusters of
+#     two multicasting B), attention and
 #     the MoE expert MLPs against PyTorch's peers (peers.py).
 # Rows are printed and appended to the results file (default
 # bench/device/RESULTS.md) as a dated section.
@@ -71,6 +72,8 @@ checks=(
   "gemm_bf16_ws|--m=200 --n=130 --k=300"
   "gemm_bf16_ws_persistent|--m=1024 --n=1024 --k=1024"
   "gemm_bf16_ws_persistent|--m=1000 --n=1030 --k=520"
+  "gemm_bf16_ws_multicast|--m=1024 --n=1024 --k=1024"
+  "gemm_bf16_ws_multicast|--m=1000 --n=1030 --k=520"
   "gemm_bf16_plain|--m=512 --n=384 --k=256"
   "gemm_bf16_plain|--m=130 --n=100 --k=30"
   "gemm_w4a16|--m=1024 --n=1024 --k=1024"
@@ -132,9 +135,11 @@ bundles[gemm_bf16]=1
 # (c)'s GEMMs: the case's kind | bundle.
 gemm_variants=("gemm|gemm_bf16" "pgemm|gemm_bf16_persistent"
   "wgemm|gemm_bf16_wide" "wpgemm|gemm_bf16_wide_persistent"
-  "wsgemm|gemm_bf16_ws" "wspgemm|gemm_bf16_ws_persistent")
+  "wsgemm|gemm_bf16_ws" "wspgemm|gemm_bf16_ws_persistent"
+  "wsmgemm|gemm_bf16_ws_multicast")
 # Bundles with no sm_80 image (warp-specialized kernels need sm_90a).
-declare -A sm90_only=([gemm_bf16_ws]=1 [gemm_bf16_ws_persistent]=1)
+declare -A sm90_only=([gemm_bf16_ws]=1 [gemm_bf16_ws_persistent]=1
+  [gemm_bf16_ws_multicast]=1)
 for variant in "${gemm_variants[@]}"; do bundles[${variant#*|}]=1; done
 bundles[flash_attention]=1
 bundles[moe]=1
@@ -171,7 +176,7 @@ for row in "${micro[@]}"; do
   IFS='|' read -r name reference flags <<< "$row"
   echo "  compare $name against $reference: $flags"
 done
-for shape in "${gemms[@]}"; do echo "  time gemm $shape (128x128, 128x256, each plain and persistent; 128x256 warp-specialized, plain and persistent)"; done
+for shape in "${gemms[@]}"; do echo "  time gemm $shape (128x128, 128x256, each plain and persistent; 128x256 warp-specialized, plain, persistent and multicast)"; done
 for shape in "${attentions[@]}"; do echo "  time attention $shape"; done
 for shape in "${moes[@]}"; do echo "  time moe $shape"; done
 if [ $missing -ne 0 ]; then

@@ -205,6 +205,14 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     `tile.async_wait` that retires the group and a `tile.barrier`. Without
     `async` the data is visible after the next `tile.barrier`.
 
+    With `multicast` (an asynchronous fill of a ring by the producer role of
+    a kernel launched in clusters) every program of the cluster copies the
+    same window (tag-check proves it) and each receives the whole tile
+    while issuing only its share of it: the programs' copies are multicast
+    to all of them. The slot's releases then come from every program of the
+    cluster (the barriers the producer waits on before the fill are
+    `cluster` ones).
+
     ```mlir
     tile.copy %A[%m0, %k] -> %sA : !tile.view<?x?xbf16> -> !tile.shared<128x64xbf16>
     tile.copy %A[%m0, %k] -> %ring[%slot] async
@@ -216,9 +224,11 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
                        Arg<Tile_SharedType, "", [MemWrite]>:$dest,
                        Optional<Index>:$slot,
                        UnitAttr:$async,
+                       UnitAttr:$multicast,
                        OptionalAttr<TypedAttrInterface>:$pad);
   let assemblyFormat = [{
     $source `[` $offsets `]` `->` $dest (`[` $slot^ `]`)? (`async` $async^)?
+    (`multicast` $multicast^)?
     (`pad` `(` $pad^ `)`)? attr-dict `:` qualified(type($source)) `->` qualified(type($dest))
   }];
   let hasVerifier = 1;
@@ -533,14 +543,21 @@ def Tile_AllocMbarrierOp : Tile_Op<"alloc_mbarrier", [HasParent<"KernelOp">]> {
     in phase 0, with phase -1 (parity 1) taken as complete, so that a first
     wait for parity 1 returns at once.
 
+    A `cluster` array (in a kernel launched in clusters) is one per program
+    of the cluster, arrived on together: an arrival on slot s arrives on
+    slot s of every program's array, and a phase completes once every
+    program's arrivals came (the consumers' releases of ring slots that
+    multicast copies fill).
+
     ```mlir
     %full = tile.alloc_mbarrier arrivals(1) : !tile.mbarrier<4>
+    %empty = tile.alloc_mbarrier arrivals(1) cluster : !tile.mbarrier<4>
     ```
   }];
-  let arguments = (ins I64Attr:$arrivals);
+  let arguments = (ins I64Attr:$arrivals, UnitAttr:$cluster);
   let results = (outs Res<Tile_MbarrierType, "", [MemAlloc]>:$result);
-  let assemblyFormat =
-      "`arrivals` `(` $arrivals `)` attr-dict `:` qualified(type($result))";
+  let assemblyFormat = "`arrivals` `(` $arrivals `)` (`cluster` $cluster^)? "
+                       "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
 

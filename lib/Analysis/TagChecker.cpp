@@ -64,8 +64,7 @@ LogicalResult TagCheckSession::checkKernel(tile::KernelOp kernel,
   MLIRContext *context = kernel.getContext();
   bool printOps = context->shouldPrintOpOnDiagnostic();
   context->printOpOnDiagnostic(false);
-  auto restore =
-      llvm::make_scope_exit([&] { context->printOpOnDiagnostic(printOps); });
+  llvm::scope_exit restore([&] { context->printOpOnDiagnostic(printOps); });
   IRRewriter rewriter(context);
   auto roles = *copy.getBody().front().getOps<tile::WarpSpecializeOp>().begin();
   if (failed(tile::fuseWarpSpecialize(roles, rewriter, tile::FuseMode::Checked,

@@ -146,6 +146,19 @@ static LogicalResult loopRolesOverTiles(tile::WarpSpecializeOp roles,
           "arithmetic before the tile.warp_specialize into its roles' tile "
           "loops");
   }
+  // The programs of a cluster that multicast or release each other's
+  // slots would have to walk tiles with the same K ranges in step.
+  WalkResult clustered = roles->getParentOp()->walk([](Operation *op) {
+    auto alloc = dyn_cast<tile::AllocMbarrierOp>(op);
+    auto copy = dyn_cast<tile::CopyOp>(op);
+    return (alloc && alloc.getCluster()) || (copy && copy.getMulticast())
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (clustered.wasInterrupted())
+    return roles.emitOpError(
+        "multicasts copies or releases slots to its cluster; tile-persistent "
+        "does not walk a cluster's tiles in step yet");
   Location loc = roles.getLoc();
   OpBuilder b(roles);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);

@@ -112,7 +112,7 @@ void issueCopies(OpBuilder &builder, scf::ForOp loop, const LoopPlan &plan,
     auto issued = tile::CopyOp::create(
         builder, copy.getLoc(), mapping.lookupOrDefault(copy.getSource()),
         offsets, rings.lookup(copy.getDest()), slot, /*async=*/true,
-        copy.getPadAttr());
+        /*multicast=*/false, copy.getPadAttr());
     (void)issued;
   }
   tile::AsyncCommitOp::create(builder, loop.getLoc());

@@ -33,10 +33,10 @@ std::vector<double> bf16Values(const uint16_t *bits, int64_t count) {
 class GemmBF16 : public Problem {
 public:
   explicit GemmBF16(const Flags &flags, std::string kernel = "gemm_bf16",
-                    int64_t tileN = 128)
-      : kernel(std::move(kernel)), tileN(tileN), m(flags.get("m", 256)),
-        n(flags.get("n", 256)), k(flags.get("k", 256)), a({m, k}, 2),
-        b({k, n}, 2), c({m, n}, 2) {}
+                    int64_t tileN = 128, int64_t clusterX = 1)
+      : kernel(std::move(kernel)), tileN(tileN), clusterX(clusterX),
+        m(flags.get("m", 256)), n(flags.get("n", 256)), k(flags.get("k", 256)),
+        a({m, k}, 2), b({k, n}, 2), c({m, n}, 2) {}
 
   std::string describe() const override {
     return "M=" + std::to_string(m) + " N=" + std::to_string(n) +
@@ -51,7 +51,11 @@ public:
   }
   tessera_status launch(Launcher &launcher) override {
     void *args[] = {&a.view, &b.view, &c.view};
-    tessera_grid grid{(m + 127) / 128, (n + tileN - 1) / tileN, 1};
+    // Whole clusters along x: a program past the last row tile computes
+    // nothing it stores.
+    int64_t rows = (m + 127) / 128;
+    tessera_grid grid{(rows + clusterX - 1) / clusterX * clusterX,
+                      (n + tileN - 1) / tileN, 1};
     return launcher.launch(kernel, grid, args);
   }
   void results(std::vector<double> &out, std::vector<double> &ref) override {
@@ -67,7 +71,7 @@ public:
 
 private:
   std::string kernel;
-  int64_t tileN;
+  int64_t tileN, clusterX;
   int64_t m, n, k;
   Tensor a, b, c;
 };
@@ -84,6 +88,14 @@ class GemmBF16WarpSpecialized : public GemmBF16 {
 public:
   explicit GemmBF16WarpSpecialized(const Flags &flags)
       : GemmBF16(flags, "gemm_bf16_ws", 256) {}
+};
+
+/// The same in clusters of two programs that multicast B
+/// (gemm_bf16_ws_multicast.mlir).
+class GemmBF16Multicast : public GemmBF16 {
+public:
+  explicit GemmBF16Multicast(const Flags &flags)
+      : GemmBF16(flags, "gemm_bf16_ws_multicast", 256, 2) {}
 };
 
 /// C = A · dequant(W, S[, Z]): codes W[K, N] (int4 packed two per byte
@@ -238,7 +250,8 @@ private:
 const bool registered =
     registerProblem<GemmBF16>("gemm_bf16") &&
     registerProblem<GemmBF16Wide>("gemm_bf16_128x256") &&
-    registerProblem<GemmBF16WarpSpecialized>("gemm_bf16_ws");
+    registerProblem<GemmBF16WarpSpecialized>("gemm_bf16_ws") &&
+    registerProblem<GemmBF16Multicast>("gemm_bf16_ws_multicast");
 } // namespace
 
 std::optional<QuantizationScheme>

@@ -364,8 +364,17 @@ private:
   planDeferredReleases(mlir::scf::ForOp loop,
                        llvm::SmallVectorImpl<tile::MbarrierArriveOp> &releases);
   /// Spins until the phase of `parity` (an i32) of the mbarrier at
-  /// `barrier` has completed.
-  void spinOnParity(mlir::Value barrier, mlir::Value parity);
+  /// `barrier` has completed (acquiring at cluster scope where the
+  /// arrivals come from the cluster's programs).
+  void spinOnParity(mlir::Value barrier, mlir::Value parity,
+                    bool cluster = false);
+  /// One tile-level arrival on barrier `slot` (a lowered index) of the
+  /// mbarrier array `barrier`: on this program's, or for a cluster array on
+  /// every program's of the cluster (through distributed shared memory).
+  void arriveOn(mlir::Value barrier, mlir::Value slot);
+  /// Whether the kernel's roles multicast copies or arrive on cluster
+  /// mbarrier arrays (its programs then meet at cluster barriers).
+  bool rolesUseClusters();
   /// Whether the producer role fills `buffer` (its fills are waited for
   /// on the roles' mbarriers, not on the buffer's own).
   static bool filledByProducer(mlir::Value buffer);

@@ -66,12 +66,20 @@ bool tessera::isTmaBuffer(Value memory) {
                       .isAttrPresent(alloc);
 }
 
+/// The programs that share a copy's rows: those of its cluster for a
+/// multicast copy (each issues its share of the rows for all of them).
+static int64_t rowSharers(tile::CopyOp copy) {
+  return copy.getMulticast()
+             ? tile::clusterBlocks(copy->getParentOfType<tile::KernelOp>())
+             : 1;
+}
+
 GPULowering::TensorMap GPULowering::tensorMapOf(tile::CopyOp copy) {
   tile::SharedType type = copy.getDest().getType();
   int64_t bytes = type.getStoredElementBits() / 8;
   return {cast<BlockArgument>(copy.getSource()).getArgNumber(),
           swizzleSpan(type.getStoredShape()[1] * bytes) / bytes,
-          type.getShape()[0], Value()};
+          type.getShape()[0] / rowSharers(copy), Value()};
 }
 
 LogicalResult GPULowering::planTensorMaps(SmallVectorImpl<Type> &argTypes) {
@@ -90,6 +98,15 @@ LogicalResult GPULowering::planTensorMaps(SmallVectorImpl<Type> &argTypes) {
         rank > 3) {
       copy.emitOpError("into a tile.tma buffer must copy from a 2-D or 3-D "
                        "kernel argument");
+      return WalkResult::interrupt();
+    }
+    // A multicast copy's share of rows starts a 1024-byte swizzle atom (8
+    // rows of 128 bytes) in every panel.
+    if (int64_t sharers = rowSharers(copy);
+        sharers > 1 && copy.getDest().getType().getShape()[0] % (8 * sharers)) {
+      copy.emitOpError() << "multicast among " << sharers
+                         << " programs needs a multiple of " << 8 * sharers
+                         << " rows";
       return WalkResult::interrupt();
     }
     if (tensorMapFor(copy))
@@ -294,6 +311,27 @@ void GPULowering::issueTmaPanels(tile::CopyOp op, const TmaBuffer &buffer,
   int64_t panelBytes = buffer.rows * buffer.rowBytes;
   Value base = slotAddress(buffer, slot);
   int64_t panelCols = buffer.rowBytes / buffer.elementBytes;
+  // A multicast copy: this program issues rows [r R / N, (r + 1) R / N) of
+  // each panel (r its rank in the cluster of N) for every program.
+  int64_t sharers = rowSharers(op);
+  Value mask;
+  if (sharers > 1) {
+    int64_t rows = buffer.rows / sharers;
+    Value rank = NVVM::ClusterId::create(builder, loc, i32);
+    Value rowOffset = arith::MulIOp::create(
+        builder, loc, rank,
+        arith::ConstantIntOp::create(builder, loc, i32, rows));
+    coords[1] = arith::AddIOp::create(builder, loc, coords[1], rowOffset);
+    base = arith::AddIOp::create(
+        builder, loc, base,
+        arith::MulIOp::create(
+            builder, loc,
+            arith::ExtUIOp::create(builder, loc, builder.getI64Type(), rank),
+            arith::ConstantIntOp::create(builder, loc, builder.getI64Type(),
+                                         rows * buffer.rowBytes)));
+    mask = arith::ConstantIntOp::create(builder, loc, builder.getI16Type(),
+                                        (int64_t(1) << sharers) - 1);
+  }
   for (int64_t p = 0; p < buffer.panels; ++p) {
     // The destination is the block's own window of shared::cluster.
     Value dest = LLVM::AddrSpaceCastOp::create(
@@ -307,7 +345,7 @@ void GPULowering::issueTmaPanels(tile::CopyOp op, const TmaBuffer &buffer,
         builder, loc, coords[0],
         arith::ConstantIntOp::create(builder, loc, i32, p * panelCols));
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        builder, loc, dest, map, at, barrier, ValueRange{}, Value(), Value(),
+        builder, loc, dest, map, at, barrier, ValueRange{}, mask, Value(),
         NVVM::TMALoadMode::TILE, false, nullptr, Value());
   }
 }

@@ -276,9 +276,7 @@ LogicalResult GPULowering::lowerFor(scf::ForOp loop) {
       auto branch = scf::IfOp::create(builder, loc, notFirst);
       OpBuilder::InsertionGuard inner(builder);
       builder.setInsertionPointToStart(branch.thenBlock());
-      NVVM::MBarrierArriveOp::create(builder, loc, Type(),
-                                     mbarrierAt(release.getBarrier(), previous),
-                                     Value());
+      arriveOn(release.getBarrier(), previous);
       released.push_back(mapping.lookup(release.getSlot()));
     }
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
@@ -309,11 +307,8 @@ LogicalResult GPULowering::lowerFor(scf::ForOp loop) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(branch.thenBlock());
     for (auto [i, release] : llvm::enumerate(releases))
-      NVVM::MBarrierArriveOp::create(
-          builder, loc, Type(),
-          mbarrierAt(release.getBarrier(),
-                     newLoop.getResults()[loop.getNumResults() + i]),
-          Value());
+      arriveOn(release.getBarrier(),
+               newLoop.getResults()[loop.getNumResults() + i]);
   }
   return success();
 }

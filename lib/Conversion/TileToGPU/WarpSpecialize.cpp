@@ -65,7 +65,8 @@ LogicalResult GPULowering::lowerAllocMbarrier(tile::AllocMbarrierOp op) {
   // Nothing reads the array through a memref; map it to the shared base.
   mapping.map(op.getResult(), dynamicSharedMemory());
   int64_t count = op.getArrivals() *
-                  (arrivedByConsumers(op) ? kernel.getThreads() : int64_t(1));
+                  (arrivedByConsumers(op) ? kernel.getThreads() : int64_t(1)) *
+                  (op.getCluster() ? tile::clusterBlocks(kernel) : int64_t(1));
   auto init = scf::IfOp::create(builder, loc, isThreadZero());
   {
     OpBuilder::InsertionGuard guard(builder);
@@ -93,18 +94,51 @@ Value GPULowering::mbarrierAt(Value barrier, Value slot) {
       builder, loc, sharedAddress(mbarrierOffsets.at(barrier)), offset));
 }
 
-void GPULowering::spinOnParity(Value barrier, Value parity) {
+void GPULowering::spinOnParity(Value barrier, Value parity, bool cluster) {
   auto spin = scf::WhileOp::create(builder, loc, TypeRange{}, ValueRange{});
   OpBuilder::InsertionGuard guard(builder);
   builder.createBlock(&spin.getBefore());
   Value done = NVVM::MBarrierTryWaitOp::create(
-      builder, loc, builder.getI1Type(), barrier, parity, Value());
+      builder, loc, builder.getI1Type(), barrier, parity, Value(),
+      cluster ? NVVM::MemScopeKind::CLUSTER : NVVM::MemScopeKind::CTA);
   Value notDone = arith::XOrIOp::create(
       builder, loc, done,
       arith::ConstantIntOp::create(builder, loc, builder.getI1Type(), 1));
   scf::ConditionOp::create(builder, loc, notDone, ValueRange{});
   builder.createBlock(&spin.getAfter());
   scf::YieldOp::create(builder, loc);
+}
+
+static bool isClusterArray(Value barrier) {
+  return barrier.getDefiningOp<tile::AllocMbarrierOp>().getCluster();
+}
+
+bool GPULowering::rolesUseClusters() {
+  return kernel
+      .walk([](Operation *op) {
+        auto alloc = dyn_cast<tile::AllocMbarrierOp>(op);
+        auto copy = dyn_cast<tile::CopyOp>(op);
+        return (alloc && alloc.getCluster()) || (copy && copy.getMulticast())
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+void GPULowering::arriveOn(Value barrier, Value slot) {
+  Value local = mbarrierAt(barrier, slot);
+  if (!isClusterArray(barrier)) {
+    NVVM::MBarrierArriveOp::create(builder, loc, Type(), local, Value());
+    return;
+  }
+  // The same slot of every program's array, through its shared::cluster
+  // address (a release of this program's reads, at cluster scope).
+  auto remote = LLVM::LLVMPointerType::get(builder.getContext(), 7);
+  for (int64_t rank = 0; rank < tile::clusterBlocks(kernel); ++rank)
+    NVVM::MBarrierArriveOp::create(
+        builder, loc, Type(),
+        NVVM::MapaOp::create(builder, loc, remote, local, index32(rank)),
+        Value(), NVVM::MemScopeKind::CLUSTER);
 }
 
 LogicalResult GPULowering::lowerMbarrierOp(Operation *op) {
@@ -114,13 +148,12 @@ LogicalResult GPULowering::lowerMbarrierOp(Operation *op) {
   if (auto wait = dyn_cast<tile::MbarrierWaitOp>(op)) {
     Value parity = arith::ExtUIOp::create(builder, loc, builder.getI32Type(),
                                           mapping.lookup(wait.getParity()));
-    spinOnParity(mbarrierPointer(wait.getBarrier(), wait.getSlot()), parity);
+    spinOnParity(mbarrierPointer(wait.getBarrier(), wait.getSlot()), parity,
+                 isClusterArray(wait.getBarrier()));
     return success();
   }
   auto arrive = cast<tile::MbarrierArriveOp>(op);
-  NVVM::MBarrierArriveOp::create(
-      builder, loc, Type(),
-      mbarrierPointer(arrive.getBarrier(), arrive.getSlot()), Value());
+  arriveOn(arrive.getBarrier(), mapping.lookup(arrive.getSlot()));
   return success();
 }
 
@@ -171,6 +204,15 @@ LogicalResult GPULowering::lowerWarpSpecialize(tile::WarpSpecializeOp op) {
   if (isAmd() || target.asyncCopy != AsyncCopyKind::Tma)
     return op.emitOpError("needs sm_90a (TMA and mbarriers), not ")
            << target.chip;
+  // A cluster's programs reach each other's mbarriers (remote releases,
+  // multicast copies' transactions) only once all are initialized; no
+  // program exits while another may still reach its shared memory.
+  bool clusters = rolesUseClusters();
+  if (clusters) {
+    NVVM::FenceMbarrierInitOp::create(builder, loc);
+    NVVM::ClusterArriveOp::create(builder, loc, UnitAttr());
+    NVVM::ClusterWaitOp::create(builder, loc, UnitAttr());
+  }
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
   Value consumers = index(kernel.getThreads());
   Value isProducer = arith::CmpIOp::create(
@@ -193,6 +235,15 @@ LogicalResult GPULowering::lowerWarpSpecialize(tile::WarpSpecializeOp op) {
   builder.setInsertionPointToStart(split.elseBlock());
   NVVM::SetMaxRegisterOp::create(builder, loc, op.getConsumerRegisters(),
                                  NVVM::SetMaxRegisterAction::increase);
-  llvm::SaveAndRestore<Role> inRole(role, Role::Consumer);
-  return lowerBlock(op.getConsumer().front());
+  {
+    llvm::SaveAndRestore<Role> inRole(role, Role::Consumer);
+    if (failed(lowerBlock(op.getConsumer().front())))
+      return failure();
+  }
+  if (clusters) {
+    builder.setInsertionPointAfter(split);
+    NVVM::ClusterArriveOp::create(builder, loc, UnitAttr());
+    NVVM::ClusterWaitOp::create(builder, loc, UnitAttr());
+  }
+  return success();
 }

@@ -81,7 +81,7 @@ public:
   /// Finds each role's loop and checks the protocol's structure.
   LogicalResult analyze();
   /// Builds the interleaved code before `op` and erases `op`.
-  void fuse(RewriterBase &rewriter, FuseMode mode, IRMapping &map);
+  LogicalResult fuse(RewriterBase &rewriter, FuseMode mode, IRMapping &map);
 
 private:
   LogicalResult findLoop(RoleKind role);
@@ -91,7 +91,7 @@ private:
   /// value in their roles' tile iterations.
   bool equivalent(Value a, Value b, int depth = 16);
   /// Builds the interleaved main loop at the rewriter's insertion point.
-  void fuseMain(RewriterBase &rewriter, FuseMode mode, IRMapping &map);
+  LogicalResult fuseMain(RewriterBase &rewriter, FuseMode mode, IRMapping &map);
   /// Clones the consumers' ops in [from, to), reusing a producer's clone
   /// among `shared` wherever one computes the same pure value.
   void cloneConsumerPrologue(RewriterBase &rewriter, Operation *from,
@@ -112,6 +112,8 @@ private:
   /// carries (`base`) and the main loop continues (`counter`).
   scf::ForOp loops[2], tileLoops[2];
   BlockArgument bases[2], counters[2];
+  /// Whether the roles multicast copies or arrive on cluster barriers.
+  bool usesCluster = false;
   llvm::MapVector<Value, BarrierUse> barriers;
   llvm::MapVector<Value, SmallVector<RingAccess>> rings[2];
 };
@@ -248,6 +250,14 @@ LogicalResult Fuser::checkBarriers() {
       return first->emitOpError(
           "on a barrier the roles do not hand over: one role must arrive "
           "on it and the other wait on it, once per iteration");
+    if (alloc.getCluster()) {
+      usesCluster = true;
+      if (arriver != Consumer)
+        return alloc.emitOpError(
+            "is a cluster mbarrier array the producer arrives on: cluster "
+            "arrays are the consumers' releases of slots that every "
+            "program's multicast copies fill");
+    }
     int64_t count = use.arrives[arriver].size();
     if (count != alloc.getArrivals())
       return alloc.emitOpError()
@@ -317,6 +327,19 @@ LogicalResult Fuser::checkRings() {
     SmallVector<RingAccess> reads = rings[Consumer].lookup(ring);
     int64_t stages = cast<SharedType>(ring.getType()).getStages();
     for (const RingAccess &fill : fills) {
+      // A multicast fill writes every program's slot: each program's
+      // producer waits until every program released it.
+      if (cast<CopyOp>(fill.op).getMulticast()) {
+        usesCluster = true;
+        for (Value empty : fill.before)
+          if (!barriers.lookup(empty).arrives[Consumer].empty() &&
+              !empty.getDefiningOp<AllocMbarrierOp>().getCluster())
+            return fill.op->emitOpError(
+                "multicasts into a ring slot whose release is not a "
+                "cluster mbarrier array: another program's copy could "
+                "overwrite the slot before this program's consumers "
+                "released it");
+      }
       // Producer: wait empty, fill, arrive full; consumers: wait full,
       // read, arrive empty.
       Value full = fill.after.front();
@@ -396,6 +419,12 @@ LogicalResult Fuser::analyze() {
       failed(checkBarriers()) || failed(collectRings(Producer)) ||
       failed(collectRings(Consumer)) || failed(checkRings()))
     return failure();
+  if (usesCluster && tileLoops[Producer])
+    return tileLoops[Producer].emitOpError(
+        "loops over tiles in a kernel whose programs multicast copies or "
+        "release each other's slots: the programs of a cluster would need "
+        "the same tiles' K ranges in step, which tile-persistent does not "
+        "arrange yet");
   return success();
 }
 
@@ -498,9 +527,22 @@ static scf::ForOp createFusedLoop(RewriterBase &rewriter, scf::ForOp p,
   return fused;
 }
 
-void Fuser::fuseMain(RewriterBase &rewriter, FuseMode mode, IRMapping &map) {
+LogicalResult Fuser::fuseMain(RewriterBase &rewriter, FuseMode mode,
+                              IRMapping &map) {
   Location loc = op.getLoc();
   scf::ForOp p = loops[Producer], c = loops[Consumer];
+  auto kernel = op->getParentOfType<KernelOp>();
+  // Programs of a cluster that multicast copies or arrive on each other's
+  // barriers run the loop over the same range.
+  if (mode == FuseMode::Checked && usesCluster &&
+      failed(assertClusterUniform(
+          rewriter, c.getLoc(), kernel, c,
+          {{map.lookupOrDefault(c.getLowerBound()),
+            "the roles' loops' lower bound"},
+           {map.lookupOrDefault(c.getUpperBound()),
+            "the roles' loops' upper bound"},
+           {map.lookupOrDefault(c.getStep()), "the roles' loops' step"}})))
+    return failure();
   unsigned producerResults = p.getNumResults();
   scf::ForOp fused = createFusedLoop(rewriter, p, c, map);
   // Attributes of the consumers' loop (the computation's policies) stay.
@@ -525,6 +567,17 @@ void Fuser::fuseMain(RewriterBase &rewriter, FuseMode mode, IRMapping &map) {
       Operation *clone = rewriter.clone(inner, map);
       if (mode != FuseMode::Checked)
         continue;
+      if (auto copy = dyn_cast<CopyOp>(clone); copy && copy.getMulticast()) {
+        // Every program of the cluster copies this window.
+        OpBuilder b(clone);
+        SmallVector<std::pair<Value, std::string>> offsets;
+        for (auto [i, offset] : llvm::enumerate(copy.getOffsets()))
+          offsets.push_back(
+              {offset, "offset " + std::to_string(i) + " of a multicast copy"});
+        if (failed(assertClusterUniform(b, inner.getLoc(), kernel, fused,
+                                        offsets)))
+          return failure();
+      }
       bool ringAccess = llvm::any_of(rings[role], [&](auto &entry) {
         return llvm::any_of(entry.second, [&](const RingAccess &access) {
           return access.op == &inner;
@@ -560,6 +613,7 @@ void Fuser::fuseMain(RewriterBase &rewriter, FuseMode mode, IRMapping &map) {
   for (auto [i, result] : llvm::enumerate(c.getResults()))
     map.map(result, fused.getResult(producerResults + i));
   rewriter.setInsertionPointAfter(fused);
+  return success();
 }
 
 void Fuser::cloneConsumerPrologue(RewriterBase &rewriter, Operation *from,
@@ -586,7 +640,8 @@ void Fuser::cloneConsumerPrologue(RewriterBase &rewriter, Operation *from,
   }
 }
 
-void Fuser::fuse(RewriterBase &rewriter, FuseMode mode, IRMapping &map) {
+LogicalResult Fuser::fuse(RewriterBase &rewriter, FuseMode mode,
+                          IRMapping &map) {
   rewriter.setInsertionPoint(op);
   Block &producer = op.getProducer().front(),
         &consumer = op.getConsumer().front();
@@ -596,7 +651,8 @@ void Fuser::fuse(RewriterBase &rewriter, FuseMode mode, IRMapping &map) {
   cloneRange(rewriter, &producer.front(), p, map);
   cloneRange(rewriter, &consumer.front(), c, map);
   if (!tiled) {
-    fuseMain(rewriter, mode, map);
+    if (failed(fuseMain(rewriter, mode, map)))
+      return failure();
   } else {
     // One tile loop: both roles' code before their main loops (the
     // consumers' reusing the producer's tile coordinates and offsets),
@@ -622,7 +678,8 @@ void Fuser::fuse(RewriterBase &rewriter, FuseMode mode, IRMapping &map) {
       producerClones.push_back(rewriter.clone(*it, map));
     cloneConsumerPrologue(rewriter, &c.getBody()->front(), loops[Consumer],
                           producerClones, map);
-    fuseMain(rewriter, mode, map);
+    if (failed(fuseMain(rewriter, mode, map)))
+      return failure();
     cloneRange(rewriter, loops[Producer]->getNextNode(),
                p.getBody()->getTerminator(), map);
     cloneRange(rewriter, loops[Consumer]->getNextNode(),
@@ -641,6 +698,7 @@ void Fuser::fuse(RewriterBase &rewriter, FuseMode mode, IRMapping &map) {
   cloneRange(rewriter, p->getNextNode(), nullptr, map);
   cloneRange(rewriter, c->getNextNode(), nullptr, map);
   rewriter.eraseOp(op);
+  return success();
 }
 
 LogicalResult tile::fuseWarpSpecialize(WarpSpecializeOp op,
@@ -650,6 +708,5 @@ LogicalResult tile::fuseWarpSpecialize(WarpSpecializeOp op,
   if (failed(fuser.analyze()))
     return failure();
   IRMapping map;
-  fuser.fuse(rewriter, mode, clones ? *clones : map);
-  return success();
+  return fuser.fuse(rewriter, mode, clones ? *clones : map);
 }

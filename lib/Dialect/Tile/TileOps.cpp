@@ -304,6 +304,16 @@ LogicalResult CopyOp::verify() {
   if (!dest.isRing() && getSlot())
     return emitOpError("a slot is only meaningful for a ring buffer "
                        "(!tile.shared<..., stages = N>)");
+  if (getMulticast()) {
+    auto roles = (*this)->getParentOfType<WarpSpecializeOp>();
+    if (!getAsync() || !dest.isRing() || !roles ||
+        !roles.getProducer().isAncestor((*this)->getParentRegion()))
+      return emitOpError("multicast is an asynchronous fill of a ring by the "
+                         "producer role of a tile.warp_specialize");
+    if (clusterBlocks((*this)->getParentOfType<KernelOp>()) < 2)
+      return emitOpError("multicast needs a kernel launched in clusters of "
+                         "two programs or more (cluster(...))");
+  }
   return verifyPad(*this, getPad(), view.getElementType());
 }
 

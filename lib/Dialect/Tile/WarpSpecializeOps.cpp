@@ -30,7 +30,18 @@ LogicalResult AllocMbarrierOp::verify() {
   if (getArrivals() < 1 || getArrivals() > kMaxArrivals)
     return emitOpError() << "arrivals must be between 1 and " << kMaxArrivals
                          << ", got " << getArrivals();
+  if (getCluster() && clusterBlocks((*this)->getParentOfType<KernelOp>()) < 2)
+    return emitOpError("a cluster mbarrier array needs a kernel launched in "
+                       "clusters of two programs or more (cluster(...))");
   return success();
+}
+
+int64_t tessera::tile::clusterBlocks(KernelOp kernel) {
+  int64_t blocks = 1;
+  if (std::optional<ArrayRef<int32_t>> cluster = kernel.getCluster())
+    for (int32_t dim : *cluster)
+      blocks *= dim;
+  return blocks;
 }
 
 int64_t tessera::tile::launchedThreads(KernelOp kernel) {

@@ -102,6 +102,9 @@ template <int D> uint32_t emuClusterCtaid() { return block->clusterCtaid[D]; }
 template <int D> uint32_t emuClusterNctaid() { return block->cluster->dims[D]; }
 template <int D> uint32_t emuClusterId() { return block->cluster->id[D]; }
 template <int D> uint32_t emuNclusterId() { return block->cluster->count[D]; }
+/// fence.mbarrier_init: an initialization is visible to every block of
+/// the cluster at once here.
+void emuFenceMbarrierInit() {}
 uint32_t emuZero() { return 0; }
 uint32_t emuOne() { return 1; }
 
@@ -153,6 +156,8 @@ void tessera::emu::detail::addClusterEntries(
       {"llvm.nvvm.read.ptx.sreg.nclusterid.w",
        reinterpret_cast<void *>(emuOne)},
       {"llvm.nvvm.mapa", reinterpret_cast<void *>(emuMapa)},
+      {"llvm.nvvm.fence.mbarrier_init.release.cluster",
+       reinterpret_cast<void *>(emuFenceMbarrierInit)},
       {"llvm.nvvm.mapa.shared.cluster", reinterpret_cast<void *>(emuMapa)},
       {"llvm.nvvm.barrier.cluster.arrive",
        reinterpret_cast<void *>(emuClusterArrive)},

@@ -887,3 +887,34 @@ tile.kernel @k() threads(128) {
   }
   tile.return
 }
+
+// -----
+
+tile.kernel @k() threads(128) {
+  // expected-error @below {{a cluster mbarrier array needs a kernel launched in clusters of two programs or more (cluster(...))}}
+  %b = tile.alloc_mbarrier arrivals(1) cluster : !tile.mbarrier<2>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%A: !tile.view<?x?xf16>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %r = tile.alloc_shared : !tile.shared<32x32xf16, stages = 2>
+  tile.warp_specialize registers(40, 232) producer {
+    // expected-error @below {{multicast needs a kernel launched in clusters of two programs or more (cluster(...))}}
+    tile.copy %A[%c0, %c0] -> %r[%c0] async multicast : !tile.view<?x?xf16> -> !tile.shared<32x32xf16, stages = 2>
+  } consumer {
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%A: !tile.view<?x?xf16>) threads(128) cluster(2) {
+  %c0 = arith.constant 0 : index
+  %r = tile.alloc_shared : !tile.shared<32x32xf16, stages = 2>
+  // expected-error @below {{multicast is an asynchronous fill of a ring by the producer role of a tile.warp_specialize}}
+  tile.copy %A[%c0, %c0] -> %r[%c0] async multicast : !tile.view<?x?xf16> -> !tile.shared<32x32xf16, stages = 2>
+  tile.return
+}

@@ -176,6 +176,29 @@ tile.kernel @warp_specialized(%A: !tile.view<?x?xf16>, %K: index) threads(256) {
   tile.return
 }
 
+// A clustered hand-over: multicast fills, a cluster array of releases.
+// CHECK-LABEL: tile.kernel @multicast
+// CHECK-SAME: cluster(2)
+tile.kernel @multicast(%A: !tile.view<?x?xf16>, %K: index) threads(128) cluster(2) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %true = arith.constant true
+  %r = tile.alloc_shared : !tile.shared<32x32xf16, stages = 2>
+  %full = tile.alloc_mbarrier arrivals(1) : !tile.mbarrier<2>
+  // CHECK: tile.alloc_mbarrier arrivals(1) cluster : !tile.mbarrier<2>
+  %empty = tile.alloc_mbarrier arrivals(1) cluster : !tile.mbarrier<2>
+  tile.warp_specialize registers(40, 232) producer {
+    scf.for %k = %c0 to %K step %c32 {
+      tile.mbarrier_wait %empty[%c0], parity %true : !tile.mbarrier<2>
+      // CHECK: tile.copy %{{.*}}[%{{.*}}, %{{.*}}] -> %{{.*}}[%{{.*}}] async multicast : !tile.view<?x?xf16> -> !tile.shared<32x32xf16, stages = 2>
+      tile.copy %A[%c0, %k] -> %r[%c0] async multicast : !tile.view<?x?xf16> -> !tile.shared<32x32xf16, stages = 2>
+      tile.mbarrier_arrive %full[%c0] : !tile.mbarrier<2>
+    }
+  } consumer {
+  }
+  tile.return
+}
+
 // -----
 
 // CHECK-LABEL: tile.kernel @warp_specialize_policy

@@ -17,6 +17,7 @@
 
 #include "tessera/Dialect/Tile/TileDialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -45,6 +46,17 @@ mlir::LogicalResult fuseWarpSpecialize(WarpSpecializeOp op,
                                        mlir::RewriterBase &rewriter,
                                        FuseMode mode,
                                        mlir::IRMapping *clones = nullptr);
+
+/// Asserts (tag.assert at `loc`, in a loop over the programs of this
+/// program's cluster, built at `b`'s insertion point) that each value is
+/// the same when recomputed with another program's ids; `what` names it.
+/// Fails with an error where a value depends on the program otherwise
+/// than through pure arithmetic on its ids. `mainLoop`'s induction
+/// variable, like the kernel's arguments, is the same in every program.
+mlir::LogicalResult assertClusterUniform(
+    mlir::OpBuilder &b, mlir::Location loc, KernelOp kernel,
+    mlir::scf::ForOp mainLoop,
+    llvm::ArrayRef<std::pair<mlir::Value, std::string>> values);
 
 /// The ring slot `n mod slots` and the mbarrier parity `(n div slots +
 /// shift) mod 2` (an i1) of iteration `n`: what the protocol's waits use
