@@ -47,7 +47,8 @@ struct TestGPUPlantBugPass
                      "readlane-divergent, proxy-fence, "
                      "wgmma-layout, wgmma-register-a, wgmma-in-flight, "
                      "wgmma-release, wgmma-untied-wait, "
-                     "mbarrier-count, wgmma-descriptor, tma-destination, "
+                     "mbarrier-count, cluster-arrive, wgmma-descriptor, "
+                     "tma-destination, "
                      "buffer-extent, buffer-mask, buffer-store-mask, "
                      "inline-asm or unknown-intrinsic")};
 
@@ -399,6 +400,24 @@ struct TestGPUPlantBugPass
       init->setOperand(
           1, arith::ConstantIntOp::create(b, init.getLoc(), b.getI32Type(), 0));
       return success();
+    }
+    if (bug == "cluster-arrive") {
+      // The consumers' releases skip the last program of the cluster: its
+      // empty barrier never counts them, and its producer waits forever.
+      SmallVector<NVVM::MBarrierArriveOp> remote;
+      getOperation().walk([&](NVVM::MBarrierArriveOp arrive) {
+        if (arrive.getAddr().getDefiningOp<NVVM::MapaOp>())
+          remote.push_back(arrive);
+      });
+      bool planted = false;
+      for (NVVM::MBarrierArriveOp arrive : remote) {
+        auto mapa = arrive.getAddr().getDefiningOp<NVVM::MapaOp>();
+        if (auto rank = getConstantIntValue(mapa.getB()); rank && *rank == 1) {
+          arrive.erase();
+          planted = true;
+        }
+      }
+      return success(planted);
     }
     if (bug == "wgmma-in-flight" || bug == "wgmma-release") {
       // The K loop that keeps one wgmma group in flight keeps two
