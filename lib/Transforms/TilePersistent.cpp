@@ -46,13 +46,12 @@ static bool runsOnce(Operation &op) {
 
 /// Replaces the program's coordinates in `block` by the tile's and the
 /// number of programs by the launched grid's size.
-static void replaceProgramCoordinates(Block *block, tile::TileCoordsOp coords,
+static void replaceProgramCoordinates(Block *block, ValueRange coords,
                                       ArrayRef<Value> grid) {
   SmallVector<Operation *> replaced;
   block->walk([&](Operation *op) {
     if (auto id = dyn_cast<tile::ProgramIdOp>(op)) {
-      id.replaceAllUsesWith(
-          coords->getResult(static_cast<unsigned>(id.getDim())));
+      id.replaceAllUsesWith(coords[static_cast<unsigned>(id.getDim())]);
       replaced.push_back(op);
     } else if (auto count = dyn_cast<tile::NumProgramsOp>(op)) {
       count.replaceAllUsesWith(grid[static_cast<unsigned>(count.getDim())]);
@@ -147,7 +146,9 @@ static LogicalResult loopRolesOverTiles(tile::WarpSpecializeOp roles,
           "loops");
   }
   // The programs of a cluster that multicast or release each other's
-  // slots would have to walk tiles with the same K ranges in step.
+  // slots walk the tiles together: the cluster takes N neighbouring x
+  // tiles at a time (N its programs), each program the one of its rank,
+  // so that all run the same number of tiles with the same y and z.
   WalkResult clustered = roles->getParentOp()->walk([](Operation *op) {
     auto alloc = dyn_cast<tile::AllocMbarrierOp>(op);
     auto copy = dyn_cast<tile::CopyOp>(op);
@@ -155,18 +156,32 @@ static LogicalResult loopRolesOverTiles(tile::WarpSpecializeOp roles,
                ? WalkResult::interrupt()
                : WalkResult::advance();
   });
-  if (clustered.wasInterrupted())
-    return roles.emitOpError(
-        "multicasts copies or releases slots to its cluster; tile-persistent "
-        "does not walk a cluster's tiles in step yet");
+  auto kernel = roles->getParentOfType<tile::KernelOp>();
+  int64_t together =
+      clustered.wasInterrupted() ? tile::clusterBlocks(kernel) : 1;
   Location loc = roles.getLoc();
   OpBuilder b(roles);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value worker =
+  Value program =
       tile::ProgramIdOp::create(b, loc, b.getIndexType(), tile::Dim::x);
+  // The cluster's index and count (the runtime starts whole clusters),
+  // the program's rank, and the grid of groups of N x tiles.
+  Value worker = program, workers = grid[3], groups = grid[0], rank, n;
+  if (together > 1) {
+    n = arith::ConstantIndexOp::create(b, loc, together);
+    worker = arith::DivUIOp::create(b, loc, program, n);
+    workers = arith::DivUIOp::create(b, loc, grid[3], n);
+    rank = arith::RemUIOp::create(b, loc, program, n);
+    groups = arith::DivUIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc, grid[0],
+            arith::ConstantIndexOp::create(b, loc, together - 1)),
+        n);
+  }
   Value tiles = arith::MulIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, grid[0], grid[1]), grid[2]);
+      b, loc, arith::MulIOp::create(b, loc, groups, grid[1]), grid[2]);
 
   for (Region *region : {&roles.getProducer(), &roles.getConsumer()}) {
     bool producer = region == &roles.getProducer();
@@ -207,7 +222,7 @@ static LogicalResult loopRolesOverTiles(tile::WarpSpecializeOp roles,
 
     b.setInsertionPointToStart(&block);
     auto outer =
-        scf::ForOp::create(b, loc, worker, tiles, grid[3], ValueRange{zero});
+        scf::ForOp::create(b, loc, worker, tiles, workers, ValueRange{zero});
     Block *tileBody = outer.getBody();
     for (Operation &op : llvm::make_early_inc_range(block))
       if (&op != outer.getOperation())
@@ -215,7 +230,11 @@ static LogicalResult loopRolesOverTiles(tile::WarpSpecializeOp roles,
     b.setInsertionPointToStart(tileBody);
     auto coords = tile::TileCoordsOp::create(
         b, loc, SmallVector<Type>(3, b.getIndexType()), outer.getInductionVar(),
-        grid[0], grid[1], grid[2], policy.getGroup());
+        groups, grid[1], grid[2], policy.getGroup());
+    SmallVector<Value, 3> tile(coords.getResults());
+    if (together > 1)
+      tile[0] = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, tile[0], n), rank);
     // The kernel's per-tile arithmetic, recomputed in the role.
     IRMapping map;
     for (Operation *op : moved) {
@@ -226,7 +245,7 @@ static LogicalResult loopRolesOverTiles(tile::WarpSpecializeOp roles,
           return region->isAncestor(use.getOwner()->getParentRegion());
         });
     }
-    replaceProgramCoordinates(tileBody, coords, grid);
+    replaceProgramCoordinates(tileBody, tile, grid);
 
     // The main loop counts the role's iterations over all tiles.
     Value base = outer.getRegionIterArgs()[0];
@@ -333,7 +352,7 @@ static LogicalResult makePersistent(tile::KernelOp kernel,
   auto coords = tile::TileCoordsOp::create(
       b, loc, SmallVector<Type>(3, b.getIndexType()), loop.getInductionVar(),
       grid[0], grid[1], grid[2], policy.getGroup());
-  replaceProgramCoordinates(loopBody, coords, grid);
+  replaceProgramCoordinates(loopBody, coords.getResults(), grid);
   // The next tile's copies may refill buffers this tile still reads.
   if (hasShared) {
     b.setInsertionPoint(loopBody->getTerminator());

@@ -125,17 +125,3 @@ tile.kernel @producer_writes_buffer(%A: !tile.view<?x?xbf16>, %K: index)
   }
   tile.return
 }
-
-// -----
-
-// Clustered roles (multicast, cluster releases) are not made persistent.
-tile.kernel @clustered(%A: !tile.view<?x?xbf16>, %K: index) threads(128)
-    cluster(2) attributes {tile.persistent = #tile.persistent<group = 8>} {
-  %c0 = arith.constant 0 : index
-  %empty = tile.alloc_mbarrier arrivals(1) cluster : !tile.mbarrier<2>
-  // expected-error @below {{multicasts copies or releases slots to its cluster; tile-persistent does not walk a cluster's tiles in step yet}}
-  tile.warp_specialize registers(40, 232) producer {
-  } consumer {
-  }
-  tile.return
-}

@@ -4,6 +4,26 @@
 // tile-pipeline's warp-specialized loops, then made persistent: proved.
 // RUN: tessera-opt %kernels/gemm/gemm_bf16_wide.mlir --tile-pipeline=warp-specialize --tile-persistent=kernel=gemm_bf16_128x256 --tag-check -o /dev/null
 // RUN: tessera-opt %kernels/attention/flash_attention_fwd.mlir --tile-pipeline=warp-specialize "--tile-persistent=kernel=flash_attention_fwd group=4" --tag-check -o /dev/null
+// Clustered roles (gemm_bf16_ws_multicast): each cluster walks groups of
+// 2 neighbouring x tiles, its programs taking the one of their rank;
+// tag-check proves the tile loops' bounds, the K range and B's window the
+// same in both programs.
+// RUN: tessera-opt %kernels/gemm/gemm_bf16_ws_multicast.mlir --tile-persistent=kernel=gemm_bf16_ws_multicast | FileCheck %s --check-prefix=CLUSTER
+// RUN: tessera-opt %kernels/gemm/gemm_bf16_ws_multicast.mlir --tile-persistent=kernel=gemm_bf16_ws_multicast --tag-check -o /dev/null
+// CLUSTER-LABEL: tile.kernel @gemm_bf16_ws_multicast(
+// CLUSTER-SAME: %[[GX:[a-z0-9]+]]: index {tile.grid = 0 : i64}, %[[GY:[a-z0-9]+]]: index {tile.grid = 1 : i64}, %[[GZ:[a-z0-9]+]]: index {tile.grid = 2 : i64}, %[[P:[a-z0-9]+]]: index {tile.grid = 3 : i64})
+// CLUSTER: %[[PID:.*]] = tile.program_id x
+// CLUSTER: %[[W:.*]] = arith.divui %[[PID]], %[[TWO:.*]] : index
+// CLUSTER: %[[WS:.*]] = arith.divui %[[P]], %[[TWO]] : index
+// CLUSTER: %[[RANK:.*]] = arith.remui %[[PID]], %[[TWO]] : index
+// CLUSTER: %[[UP:.*]] = arith.addi %[[GX]], %c1{{.*}} : index
+// CLUSTER: %[[GROUPS:.*]] = arith.divui %[[UP]], %[[TWO]] : index
+// CLUSTER: tile.warp_specialize
+// CLUSTER-NEXT: scf.for %[[T:.*]] = %[[W]] to %{{.*}} step %[[WS]]
+// CLUSTER-NEXT: %[[X:.*]], %{{.*}}, %{{.*}} = tile.tile_coords %[[T]] of(%[[GROUPS]], %[[GY]], %[[GZ]]) group 8
+// CLUSTER-NEXT: %[[X2:.*]] = arith.muli %[[X]], %[[TWO]] : index
+// CLUSTER-NEXT: arith.addi %[[X2]], %[[RANK]] : index
+
 // The other order is refused with the order to use.
 // RUN: not tessera-opt %kernels/gemm/gemm_bf16_wide.mlir --tile-persistent=kernel=gemm_bf16_128x256 --tile-pipeline=warp-specialize -o /dev/null 2>&1 | FileCheck %s --check-prefix=ORDER
 // ORDER: warp specialization needs the loop at the top level of its kernel (run tile-persistent after tile-pipeline: it loops each role over the tiles)

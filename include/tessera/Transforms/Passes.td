@@ -236,7 +236,10 @@ def TilePersistent : Pass<"tile-persistent", "mlir::ModuleOp"> {
     count of the role's main-loop iterations from tile to tile (from 0,
     continued by the main loop), and every ring slot and barrier parity
     is rotated by that count, so that ring phases continue across tiles
-    without a barrier (run `tile-pipeline{warp-specialize}` first).
+    without a barrier (run `tile-pipeline{warp-specialize}` first). Roles
+    that multicast or release slots to their cluster of N programs walk
+    groups of N neighbouring x tiles a cluster at a time, each program
+    the tile of its rank.
 
     A kernel already made persistent (it has the grid arguments) is left as
     it is. Clusters must be one-dimensional (`cluster(n)`): the persistent

@@ -27,7 +27,7 @@ namespace {
 /// Recomputes values with other program ids.
 class PeerSlice {
 public:
-  PeerSlice(scf::ForOp mainLoop) : mainLoop(mainLoop) {}
+  PeerSlice(ArrayRef<Value> uniform) : uniform(uniform) {}
 
   /// `value` with each program id along `peer`'s dimensions replaced, or
   /// null where it depends on them through what cannot be recomputed (a
@@ -49,15 +49,15 @@ public:
 
 private:
   /// Whether `value` depends on a program id (or is a block argument other
-  /// than the main loop's induction variable and the kernel's arguments,
-  /// which may differ between programs).
+  /// than the kernel's and the loops' in `uniform`, which may differ
+  /// between programs).
   bool dependsOnProgram(Value value) {
     auto [it, inserted] = depends.try_emplace(value, true);
     if (!inserted)
       return it->second;
     bool result;
     if (auto arg = dyn_cast<BlockArgument>(value))
-      result = !(value == mainLoop.getInductionVar() ||
+      result = !(llvm::is_contained(uniform, value) ||
                  isa<KernelOp>(arg.getOwner()->getParentOp()));
     else if (value.getDefiningOp<ProgramIdOp>())
       result = true;
@@ -67,14 +67,14 @@ private:
     return depends[value] = result;
   }
 
-  scf::ForOp mainLoop;
+  ArrayRef<Value> uniform;
   llvm::DenseMap<Value, bool> depends;
 };
 } // namespace
 
 LogicalResult
 tile::assertClusterUniform(OpBuilder &b, Location loc, KernelOp kernel,
-                           scf::ForOp mainLoop,
+                           ArrayRef<Value> uniform,
                            ArrayRef<std::pair<Value, std::string>> values) {
   std::optional<ArrayRef<int32_t>> cluster = kernel.getCluster();
   if (!cluster || values.empty())
@@ -112,7 +112,7 @@ tile::assertClusterUniform(OpBuilder &b, Location loc, KernelOp kernel,
     return success();
   auto branch = scf::IfOp::create(b, loc, same);
   b.setInsertionPointToStart(branch.thenBlock());
-  PeerSlice slice(mainLoop);
+  PeerSlice slice(uniform);
   for (auto [value, what] : values) {
     IRMapping peer;
     // Every program id op of the kernel stands for this program's ids.

@@ -114,6 +114,16 @@ private:
   BlockArgument bases[2], counters[2];
   /// Whether the roles multicast copies or arrive on cluster barriers.
   bool usesCluster = false;
+  /// The interleaved tile loop's induction variable (persistent kernels).
+  Value fusedTile;
+  /// Induction variables the same in every program of a cluster at one
+  /// iteration: `main`'s and the interleaved tile loop's.
+  SmallVector<Value, 2> uniformIVs(Value main) {
+    SmallVector<Value, 2> ivs = {main};
+    if (fusedTile)
+      ivs.push_back(fusedTile);
+    return ivs;
+  }
   llvm::MapVector<Value, BarrierUse> barriers;
   llvm::MapVector<Value, SmallVector<RingAccess>> rings[2];
 };
@@ -419,12 +429,6 @@ LogicalResult Fuser::analyze() {
       failed(checkBarriers()) || failed(collectRings(Producer)) ||
       failed(collectRings(Consumer)) || failed(checkRings()))
     return failure();
-  if (usesCluster && tileLoops[Producer])
-    return tileLoops[Producer].emitOpError(
-        "loops over tiles in a kernel whose programs multicast copies or "
-        "release each other's slots: the programs of a cluster would need "
-        "the same tiles' K ranges in step, which tile-persistent does not "
-        "arrange yet");
   return success();
 }
 
@@ -536,7 +540,7 @@ LogicalResult Fuser::fuseMain(RewriterBase &rewriter, FuseMode mode,
   // barriers run the loop over the same range.
   if (mode == FuseMode::Checked && usesCluster &&
       failed(assertClusterUniform(
-          rewriter, c.getLoc(), kernel, c,
+          rewriter, c.getLoc(), kernel, uniformIVs(c.getInductionVar()),
           {{map.lookupOrDefault(c.getLowerBound()),
             "the roles' loops' lower bound"},
            {map.lookupOrDefault(c.getUpperBound()),
@@ -574,7 +578,8 @@ LogicalResult Fuser::fuseMain(RewriterBase &rewriter, FuseMode mode,
         for (auto [i, offset] : llvm::enumerate(copy.getOffsets()))
           offsets.push_back(
               {offset, "offset " + std::to_string(i) + " of a multicast copy"});
-        if (failed(assertClusterUniform(b, inner.getLoc(), kernel, fused,
+        if (failed(assertClusterUniform(b, inner.getLoc(), kernel,
+                                        uniformIVs(fused.getInductionVar()),
                                         offsets)))
           return failure();
       }
@@ -658,7 +663,19 @@ LogicalResult Fuser::fuse(RewriterBase &rewriter, FuseMode mode,
     // consumers' reusing the producer's tile coordinates and offsets),
     // the interleaved main loop, then both roles' code after it.
     unsigned producerResults = p.getNumResults();
+    // The programs of a cluster walk the same tiles in step.
+    if (mode == FuseMode::Checked && usesCluster &&
+        failed(assertClusterUniform(rewriter, c.getLoc(),
+                                    op->getParentOfType<KernelOp>(), {},
+                                    {{map.lookupOrDefault(c.getLowerBound()),
+                                      "the roles' tile loops' lower bound"},
+                                     {map.lookupOrDefault(c.getUpperBound()),
+                                      "the roles' tile loops' upper bound"},
+                                     {map.lookupOrDefault(c.getStep()),
+                                      "the roles' tile loops' step"}})))
+      return failure();
     scf::ForOp tiles = createFusedLoop(rewriter, p, c, map);
+    fusedTile = tiles.getInductionVar();
     map.map(bases[Consumer], map.lookup(bases[Producer]));
     if (mode == FuseMode::Checked) {
       // A count of iterations is far from wrapping around: at one

@@ -237,13 +237,29 @@ LogicalResult TileCoordsOp::verify() {
     return emitOpError() << "group must be between 1 and "
                          << kMaxPersistentGroup << ", got " << getGroup();
   // The grid is the one the runtime passes (positive, within its limits),
-  // whose coordinates tag-check assumes the results to be.
+  // whose coordinates tag-check assumes the results to be; along x it may
+  // be counted in groups of N tiles (a persistent cluster's), (gx + N - 1)
+  // div N, as positive and no larger.
+  auto inGroups = [](Value size) {
+    auto div = size.getDefiningOp<arith::DivUIOp>();
+    auto add = div ? div.getLhs().getDefiningOp<arith::AddIOp>() : nullptr;
+    std::optional<int64_t> n =
+        div ? getConstantIntValue(div.getRhs()) : std::nullopt;
+    std::optional<int64_t> rest =
+        add ? getConstantIntValue(add.getRhs()) : std::nullopt;
+    return n && rest && *n >= 1 && *rest == *n - 1 &&
+           persistentArgumentKind(add.getLhs()) == 0;
+  };
   for (int64_t d = 0; d < 3; ++d)
-    if (persistentArgumentKind(getOperand(d + 1)) != d)
+    if (persistentArgumentKind(getOperand(d + 1)) != d &&
+        !(d == 0 && inGroups(getOperand(1))))
       return emitOpError() << "grid size " << d
                            << " must be the kernel's argument marked "
                               "{tile.grid = "
-                           << d << "}";
+                           << d << "}"
+                           << (d == 0 ? " (or it counted in groups of N, "
+                                        "(gx + N - 1) div N)"
+                                      : "");
   return success();
 }
 

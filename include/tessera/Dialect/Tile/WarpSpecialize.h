@@ -51,11 +51,12 @@ mlir::LogicalResult fuseWarpSpecialize(WarpSpecializeOp op,
 /// program's cluster, built at `b`'s insertion point) that each value is
 /// the same when recomputed with another program's ids; `what` names it.
 /// Fails with an error where a value depends on the program otherwise
-/// than through pure arithmetic on its ids. `mainLoop`'s induction
-/// variable, like the kernel's arguments, is the same in every program.
+/// than through pure arithmetic on its ids. The block arguments in
+/// `uniform` (induction variables of loops whose bounds are proved the
+/// same), like the kernel's arguments, are the same in every program.
 mlir::LogicalResult assertClusterUniform(
     mlir::OpBuilder &b, mlir::Location loc, KernelOp kernel,
-    mlir::scf::ForOp mainLoop,
+    llvm::ArrayRef<mlir::Value> uniform,
     llvm::ArrayRef<std::pair<mlir::Value, std::string>> values);
 
 /// The ring slot `n mod slots` and the mbarrier parity `(n div slots +
