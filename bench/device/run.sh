@@ -87,6 +87,8 @@ checks=(
   "gemm_int8_pc|--m=200 --n=136 --k=192"
   "flash_attention|--batch=2 --heads=8 --kv-heads=2 --seq-q=512 --seq-kv=512 --causal=0"
   "flash_attention|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
+  "flash_attention_ws_persistent|--batch=2 --heads=8 --kv-heads=2 --seq-q=512 --seq-kv=512 --causal=0"
+  "flash_attention_ws_persistent|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
   "moe|--tokens=100 --experts=8 --topk=2 --hidden=256 --inter=192"
   "moe|--tokens=37 --experts=5 --topk=4 --hidden=100 --inter=36"
   "gemm_fp8_b128|--m=512 --n=512 --k=512"
@@ -143,6 +145,10 @@ gemm_variants=("gemm|gemm_bf16" "pgemm|gemm_bf16_persistent"
 declare -A sm90_only=([gemm_bf16_ws]=1 [gemm_bf16_ws_persistent]=1
   [gemm_bf16_ws_multicast]=1 [gemm_bf16_ws_multicast_persistent]=1)
 for variant in "${gemm_variants[@]}"; do bundles[${variant#*|}]=1; done
+# (c)'s attention kernels: the case's kind | bundle.
+attn_variants=("attn|flash_attention" "wspattn|flash_attention_ws_persistent")
+sm90_only[flash_attention_ws_persistent]=1
+for variant in "${attn_variants[@]}"; do bundles[${variant#*|}]=1; done
 bundles[flash_attention]=1
 bundles[moe]=1
 for name in "${!bundles[@]}"; do
@@ -179,7 +185,7 @@ for row in "${micro[@]}"; do
   echo "  compare $name against $reference: $flags"
 done
 for shape in "${gemms[@]}"; do echo "  time gemm $shape (128x128, 128x256, each plain and persistent; 128x256 warp-specialized, plain, persistent and multicast)"; done
-for shape in "${attentions[@]}"; do echo "  time attention $shape"; done
+for shape in "${attentions[@]}"; do echo "  time attention $shape (plain; warp-specialized and persistent on sm_90a)"; done
 for shape in "${moes[@]}"; do echo "  time moe $shape"; done
 if [ $missing -ne 0 ]; then
   echo "run.sh: the pack is incomplete; build it with" \
@@ -303,10 +309,14 @@ for shape in "${gemms[@]}"; do
 done
 for shape in "${attentions[@]}"; do
   read -r b h kvh s d c <<< "$shape"
-  # The shipped kernel's head dimension is 64.
-  [ "$d" = 64 ] && ours[attn:$b:$h:$kvh:$s:$d:$c]=$(tessera_ms flash_attention \
-    --batch=$b --heads=$h --kv-heads=$kvh --seq-q=$s --seq-kv=$s --causal=$c)
-  cases+=("attn:$b:$h:$kvh:$s:$d:$c")
+  for variant in "${attn_variants[@]}"; do
+    [ -n "${sm90_only[${variant#*|}]:-}" ] && [ "$chip" != sm_90a ] && continue
+    # The shipped kernel's head dimension is 64.
+    [ "$d" = 64 ] && ours[${variant%%|*}:$b:$h:$kvh:$s:$d:$c]=$(tessera_ms \
+      "${variant#*|}" --batch=$b --heads=$h --kv-heads=$kvh --seq-q=$s \
+      --seq-kv=$s --causal=$c)
+    cases+=("${variant%%|*}:$b:$h:$kvh:$s:$d:$c")
+  done
 done
 for shape in "${moes[@]}"; do
   read -r t e topk hid inter <<< "$shape"
@@ -317,8 +327,8 @@ for shape in "${moes[@]}"; do
 done
 peers=$(mktemp)
 if [ $dry -eq 0 ]; then
-  # The GEMM variants' peers are the GEMM's.
-  python3 "$here/peers.py" --budget "$budget" $(printf '%s\n' "${cases[@]}" | grep -v '^[a-z]\+gemm:') \
+  # The GEMM and attention variants' peers are the GEMM's and attention's.
+  python3 "$here/peers.py" --budget "$budget" $(printf '%s\n' "${cases[@]}" | grep -v '^[a-z]\+\(gemm\|attn\):') \
     2>&1 | tee "$peers" >&2
 fi
 
@@ -326,7 +336,7 @@ flops() { # case: floating-point operations (attention: causal halves them)
   IFS=: read -r kind a b c d e f <<< "$1"
   case $kind in
   *gemm) echo $((2 * a * b * c)) ;;
-  attn) echo $((4 * a * b * d * d * e / (1 + f))) ;;
+  *attn) echo $((4 * a * b * d * d * e / (1 + f))) ;;
   moe) echo $((6 * a * c * d * e)) ;;
   esac
 }
@@ -346,7 +356,7 @@ for case in "${cases[@]}"; do
   peer=$case
   case ${case%%:*} in
   *gemm) names=(cublas triton) peer=gemm:${case#*:} ;; # the variants' peers are the GEMM's
-  attn) names=(flash flex) ;;
+  *attn) names=(flash flex) peer=attn:${case#*:} ;;
   moe) names=(grouped_mm loop) ;;
   esac
   mine=${ours[$case]:-}
@@ -357,7 +367,7 @@ for case in "${cases[@]}"; do
     else echo "$1: $(grep "^$peer \($1\|all\) " "$peers" | cut -d' ' -f3- | head -1)"; fi
   }
   if [ -n "$mine" ]; then ourcell="$mine ms, $(tflops "$case" "$mine") TFLOP/s"
-  elif [ "${case%%:*}" = attn ]; then ourcell="no kernel (head dim 64 only)"
+  elif [[ ${case%%:*} == *attn ]]; then ourcell="no kernel (head dim 64 only)"
   else ourcell="failed"; fi
   emit "| $case | $ourcell | $(cell "${names[0]}" "$p1") | $(cell "${names[1]}" "$p2") | $(ratio "$mine" "$p1") | $(ratio "$mine" "$p2") |"
 done
