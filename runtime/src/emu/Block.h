@@ -2,10 +2,12 @@
 //
 // Private to runtime/src/emu: the block an OS thread runs (its GPU threads
 // as fibers, warps, shared memory, barriers) and the helpers the
-// instruction implementations share. Emulator.cpp runs blocks and
-// implements the sm_80 and AMD instructions, Hopper.cpp sm_90a's mbarriers,
-// TMA and wgmma, AmdBuffer.cpp AMD's buffer resources and buffer loads,
-// AmdMfma.cpp AMD's MFMAs.
+// instruction implementations share. Emulator.cpp runs clusters of blocks
+// and implements the sm_80 instructions and AMD's barrier, Hopper.cpp
+// sm_90a's mbarriers, TMA and wgmma, Cluster.cpp sm_90a's cluster ids,
+// mapa and cluster barriers, AmdBuffer.cpp AMD's buffer resources and
+// buffer loads, AmdLanes.cpp AMD's lane collectives, AmdMfma.cpp AMD's
+// MFMAs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -311,6 +313,26 @@ template <typename Compute> void collective(const char *kind, Compute compute) {
   waitUntil(kind, [&] { return w.generation != generation; });
 }
 
+/// A warp shuffle: each lane offers `value` with `key`; once all have, lane
+/// i receives the value of lane `source(i, key_i)`, or `missing(i)` when
+/// that lane is not in the warp.
+template <typename Source, typename Missing>
+uint32_t shuffle(const char *kind, uint32_t value, uint32_t key, Source source,
+                 Missing missing) {
+  Warp &w = warp();
+  uint32_t l = lane();
+  w.shuffled[l] = value;
+  w.laneMask[l] = key;
+  collective(kind, [&](Warp &w) {
+    unsigned lanes = lanesOfWarp();
+    for (unsigned i = 0; i < lanes; ++i) {
+      uint32_t from = source(i, w.laneMask[i]);
+      w.out[i][0] = from < lanes ? w.shuffled[from] : missing(w, i);
+    }
+  });
+  return warp().out[l][0];
+}
+
 /// The warpgroup (its first thread) one of whose wgmmas not yet waited for
 /// reads shared memory of `owner` (by default the running block) in
 /// [offset, offset + bytes), or -1 (Hopper.cpp).
@@ -328,6 +350,8 @@ void addHopperEntries(std::unordered_map<std::string_view, void *> &table);
 void addClusterEntries(std::unordered_map<std::string_view, void *> &table);
 /// A thread of the running block exits: barrier.cluster stops counting it.
 void clusterThreadExited();
+/// Adds AMD's lane collectives (AmdLanes.cpp) to the emulator's table.
+void addAmdLaneEntries(std::unordered_map<std::string_view, void *> &table);
 /// Adds AMD's buffer entries (AmdBuffer.cpp) to the emulator's table.
 void addAmdBufferEntries(std::unordered_map<std::string_view, void *> &table);
 /// Adds AMD's MFMA entries (AmdMfma.cpp) to the emulator's table.
