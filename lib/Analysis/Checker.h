@@ -207,6 +207,9 @@ private:
   void checkContract(tag::AssertContractOp op);
   void checkEquality(tag::AssertEqOp op);
   void checkCondition(tag::AssertOp op);
+  /// A division's or remainder's divisor is never zero (an obligation:
+  /// the targets define no result for it).
+  void checkDivisor(mlir::Operation *op);
   void checkSharedCapacity();
 
   // --- Reductions (Reductions.cpp) ---------------------------------------

@@ -615,6 +615,31 @@ void Checker::checkCondition(tag::AssertOp op) {
   facts.resize(before);
 }
 
+void Checker::checkDivisor(Operation *op) {
+  Value divisor = op->getOperand(1);
+  if (std::optional<int64_t> known = getConstantIntValue(divisor);
+      known && *known != 0)
+    return;
+  const Term *value = valueTerm(divisor);
+  size_t before = facts.size();
+  SmallVector<const Term *> indices;
+  if (auto tensor = dyn_cast<RankedTensorType>(divisor.getType())) {
+    indices = freshElement(tensor.getShape());
+    value = atIndices(value, indices);
+  }
+  std::string message =
+      ("the divisor of '" + op->getName().getStringRef() + "' may be zero")
+          .str();
+  prove(op, message, terms.lnot(terms.eq(value, terms.cst(0))), indices,
+        [&](InFlightDiagnostic &diag, const Outcome &outcome) {
+          diag.attachNote(op->getLoc())
+              << "the targets define no result for a division by zero: "
+                 "assume or check that "
+              << sourceNames.get(divisor) << " is not zero";
+        });
+  facts.resize(before);
+}
+
 void Checker::checkSharedCapacity() {
   int64_t total = 0;
   SmallVector<tile::AllocSharedOp> allocs;

@@ -515,6 +515,10 @@ LogicalResult Checker::processTags(Operation *op) {
       .Default([&](Operation *other) -> LogicalResult {
         if (isa_and_nonnull<arith::ArithDialect>(other->getDialect()) ||
             other->getName().getDialectNamespace() == "math") {
+          if (isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp,
+                  arith::RemSIOp, arith::CeilDivUIOp, arith::CeilDivSIOp,
+                  arith::FloorDivSIOp>(other))
+            checkDivisor(other);
           processElementwise(other);
           return success();
         }

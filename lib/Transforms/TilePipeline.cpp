@@ -320,6 +320,12 @@ LogicalResult specializeLoop(scf::ForOp loop, const LoopPlan &plan,
     llvm::append_range(worklist, op->getOperands());
   for (tile::CopyOp copy : plan.copies)
     llvm::append_range(worklist, copy->getOperands());
+  // Scalar assumptions (on sizes, group counts: what the producer's
+  // arithmetic may divide by) stay with every thread, with what they read.
+  for (auto assume : top.getOps<tag::AssumeOp>())
+    if (assume->isBeforeInBlock(loop) &&
+        !isa<ShapedType>(assume.getCondition().getType()))
+      worklist.push_back(assume.getCondition());
   while (!worklist.empty()) {
     Operation *def = worklist.pop_back_val().getDefiningOp();
     if (!def || def->getBlock() != &top || !needed.insert(def).second)

@@ -16,6 +16,8 @@ tile.kernel @correct(%Q: !tile.view<?x?x64xbf16>,
   %pid_q = tile.program_id x
   %bh = tile.program_id y
   %m0 = arith.muli %pid_q, %c128 : index
+  %group_pos = arith.cmpi sgt, %group, %c0 : index
+  tag.assume %group_pos, "the GQA group size is positive" : i1
   %kvh = arith.divui %bh, %group : index
   %seq_kv = tile.dim %K, 1 : !tile.view<?x?x64xbf16>
 
@@ -30,8 +32,6 @@ tile.kernel @correct(%Q: !tile.view<?x?x64xbf16>,
       : !tile.view<?x?x64xbf16>
   tag.bind %O as "O"(bh, q, d) = (d0, d1, d2) -> (d0, d1, d2)
       : !tile.view<?x?x64xbf16>
-  %pos_group = arith.cmpi sgt, %group, %c0 : index
-  tag.assume %pos_group, "the GQA group size is positive" : i1
 
   %q = tile.load %Q[%bh, %m0, %c0]
       : !tile.view<?x?x64xbf16> -> tensor<128x64xbf16>
@@ -161,6 +161,8 @@ tile.kernel @mask_shifted_keys(%Q: !tile.view<?x?x64xbf16>,
   %pid_q = tile.program_id x
   %bh = tile.program_id y
   %m0 = arith.muli %pid_q, %c128 : index
+  %group_pos = arith.cmpi sgt, %group, %c0 : index
+  tag.assume %group_pos, "the GQA group size is positive" : i1
   %kvh = arith.divui %bh, %group : index
   %seq_kv = tile.dim %K, 1 : !tile.view<?x?x64xbf16>
 
@@ -175,8 +177,6 @@ tile.kernel @mask_shifted_keys(%Q: !tile.view<?x?x64xbf16>,
       : !tile.view<?x?x64xbf16>
   tag.bind %O as "O"(bh, q, d) = (d0, d1, d2) -> (d0, d1, d2)
       : !tile.view<?x?x64xbf16>
-  %pos_group = arith.cmpi sgt, %group, %c0 : index
-  tag.assume %pos_group, "the GQA group size is positive" : i1
 
   %q = tile.load %Q[%bh, %m0, %c0]
       : !tile.view<?x?x64xbf16> -> tensor<128x64xbf16>
@@ -309,6 +309,8 @@ tile.kernel @gqa_wrong_head(%Q: !tile.view<?x?x64xbf16>,
   %pid_q = tile.program_id x
   %bh = tile.program_id y
   %m0 = arith.muli %pid_q, %c128 : index
+  %group_pos = arith.cmpi sgt, %group, %c0 : index
+  tag.assume %group_pos, "the GQA group size is positive" : i1
   %kvh = arith.divui %bh, %group : index
   %seq_kv = tile.dim %K, 1 : !tile.view<?x?x64xbf16>
 
@@ -323,8 +325,6 @@ tile.kernel @gqa_wrong_head(%Q: !tile.view<?x?x64xbf16>,
       : !tile.view<?x?x64xbf16>
   tag.bind %O as "O"(bh, q, d) = (d0, d1, d2) -> (d0, d1, d2)
       : !tile.view<?x?x64xbf16>
-  %pos_group = arith.cmpi sgt, %group, %c0 : index
-  tag.assume %pos_group, "the GQA group size is positive" : i1
 
   // expected-note @below {{was written here}}
   %q = tile.load %Q[%bh, %m0, %c0]
@@ -461,6 +461,8 @@ tile.kernel @output_wrong_rows(%Q: !tile.view<?x?x64xbf16>,
   %pid_q = tile.program_id x
   %bh = tile.program_id y
   %m0 = arith.muli %pid_q, %c128 : index
+  %group_pos = arith.cmpi sgt, %group, %c0 : index
+  tag.assume %group_pos, "the GQA group size is positive" : i1
   %kvh = arith.divui %bh, %group : index
   %seq_kv = tile.dim %K, 1 : !tile.view<?x?x64xbf16>
 
@@ -476,8 +478,6 @@ tile.kernel @output_wrong_rows(%Q: !tile.view<?x?x64xbf16>,
   // expected-note @below {{tag is bound here}}
   tag.bind %O as "O"(bh, q, d) = (d0, d1, d2) -> (d0, d1, d2)
       : !tile.view<?x?x64xbf16>
-  %pos_group = arith.cmpi sgt, %group, %c0 : index
-  tag.assume %pos_group, "the GQA group size is positive" : i1
 
   %q = tile.load %Q[%bh, %m0, %c0]
       : !tile.view<?x?x64xbf16> -> tensor<128x64xbf16>
@@ -611,6 +611,8 @@ tile.kernel @values_of_next_block(%Q: !tile.view<?x?x64xbf16>,
   %pid_q = tile.program_id x
   %bh = tile.program_id y
   %m0 = arith.muli %pid_q, %c128 : index
+  %group_pos = arith.cmpi sgt, %group, %c0 : index
+  tag.assume %group_pos, "the GQA group size is positive" : i1
   %kvh = arith.divui %bh, %group : index
   %seq_kv = tile.dim %K, 1 : !tile.view<?x?x64xbf16>
 
@@ -625,8 +627,6 @@ tile.kernel @values_of_next_block(%Q: !tile.view<?x?x64xbf16>,
       : !tile.view<?x?x64xbf16>
   tag.bind %O as "O"(bh, q, d) = (d0, d1, d2) -> (d0, d1, d2)
       : !tile.view<?x?x64xbf16>
-  %pos_group = arith.cmpi sgt, %group, %c0 : index
-  tag.assume %pos_group, "the GQA group size is positive" : i1
 
   %q = tile.load %Q[%bh, %m0, %c0]
       : !tile.view<?x?x64xbf16> -> tensor<128x64xbf16>

@@ -48,8 +48,9 @@ tile.kernel @next_rows(%ids_v: !tile.view<?xi32>) threads(128) {
 // when ids are not negative (the i32 division then rounds like floor
 // division and its quotient, at most the id, does not wrap). The bounds
 // the facts give (the ids' assumption instantiated at the element, the
-// division's operands' ranges) decide it without Z3.
-// CHECK: tag-check: @token_division: 1 proved structurally, 0 by Z3, 0 failed
+// division's operands' ranges) decide it without Z3, and the divisor's
+// assumption that it is not zero.
+// CHECK: tag-check: @token_division: 2 proved structurally, 0 by Z3, 0 failed
 tile.kernel @token_division(%ids_v: !tile.view<?xi32>, %topk: i32) threads(128) {
   %blk = tile.program_id x
   %c16 = arith.constant 16 : index
@@ -70,8 +71,9 @@ tile.kernel @token_division(%ids_v: !tile.view<?xi32>, %topk: i32) threads(128) 
 
 // -----
 
-// Without the assumption on the ids the token can be negative.
-// CHECK: tag-check: @token_division_unsigned_ids: 0 proved structurally, 0 by Z3, 1 failed
+// Without the assumption on the ids the token can be negative (the
+// divisor is still proved non-zero).
+// CHECK: tag-check: @token_division_unsigned_ids: 1 proved structurally, 0 by Z3, 1 failed
 tile.kernel @token_division_unsigned_ids(%ids_v: !tile.view<?xi32>, %topk: i32) threads(128) {
   %blk = tile.program_id x
   %c16 = arith.constant 16 : index

@@ -35,6 +35,9 @@ tile.kernel @correct(%W: !tile.view<?x?x?xf16>, %ids_v: !tile.view<?xi32>,
   %ok = arith.ori %pad2, %ok_e : tensor<16x16xi1>
   tag.assert %ok, "rows meet their own expert's weights" : tensor<16x16xi1>
   %topk_t = tile.splat %topk : i32 -> tensor<16xi32>
+  %zero_i32 = arith.constant 0 : i32
+  %topk_pos = arith.cmpi sgt, %topk, %zero_i32 : i32
+  tag.assume %topk_pos, "topk is positive" : i1
   %tok = arith.divsi %ids, %topk_t : tensor<16xi32>
   %wts = tile.gather %topk_w[%c0] rows(%ids) : !tile.view<?xf32>, tensor<16xi32> -> tensor<16xf32>
   %slot = tag.coord %wts("s") : tensor<16xf32> -> tensor<16xi32>
@@ -139,6 +142,9 @@ tile.kernel @wrong_combine_weight(%ids_v: !tile.view<?xi32>, %topk_w: !tile.view
   %ids = tile.load %ids_v[%r0] : !tile.view<?xi32> -> tensor<16xi32>
   %other = tile.load %ids_v[%r1] : !tile.view<?xi32> -> tensor<16xi32>
   %topk_t = tile.splat %topk : i32 -> tensor<16xi32>
+  %zero_i32 = arith.constant 0 : i32
+  %topk_pos = arith.cmpi sgt, %topk, %zero_i32 : i32
+  tag.assume %topk_pos, "topk is positive" : i1
   %tok = arith.divsi %ids, %topk_t : tensor<16xi32>
   %wts = tile.gather %topk_w[%c0] rows(%other) : !tile.view<?xf32>, tensor<16xi32> -> tensor<16xf32>
   %slot = tag.coord %wts("s") : tensor<16xf32> -> tensor<16xi32>
@@ -163,6 +169,9 @@ tile.kernel @wrong_token(%ids_v: !tile.view<?xi32>, %topk_w: !tile.view<?xf32>, 
   tag.bind %topk_w as "TW"(s) = (d0) -> (d0) : !tile.view<?xf32>
   %ids = tile.load %ids_v[%r0] : !tile.view<?xi32> -> tensor<16xi32>
   %topk_t = tile.splat %topk : i32 -> tensor<16xi32>
+  %zero_i32 = arith.constant 0 : i32
+  %topk_pos = arith.cmpi sgt, %topk, %zero_i32 : i32
+  tag.assume %topk_pos, "topk is positive" : i1
   %tok = arith.divsi %ids, %two : tensor<16xi32>
   %wts = tile.gather %topk_w[%c0] rows(%ids) : !tile.view<?xf32>, tensor<16xi32> -> tensor<16xf32>
   %slot = tag.coord %wts("s") : tensor<16xf32> -> tensor<16xi32>

@@ -62,6 +62,9 @@ tile.kernel @moe_gate_up_swiglu(%X: !tile.view<?x?xbf16>,
 
   %ids = tile.load %sorted_ids[%r0] : !tile.view<?xi32> -> tensor<64xi32>
   %topk_t = tile.splat %topk : i32 -> tensor<64xi32>
+  %zero_i32 = arith.constant 0 : i32
+  %topk_pos = arith.cmpi sgt, %topk, %zero_i32 : i32
+  tag.assume %topk_pos, "topk is positive" : i1
   %tok = arith.divsi %ids, %topk_t : tensor<64xi32>
   %tok2 = tile.broadcast %tok dims [1] : tensor<64xi32> -> tensor<64x64xi32>
   %blk_e = tile.load %expert_ids[%blk] : !tile.view<?xi32> -> tensor<1xi32>
