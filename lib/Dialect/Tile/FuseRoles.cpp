@@ -531,6 +531,15 @@ static scf::ForOp createFusedLoop(RewriterBase &rewriter, scf::ForOp p,
   return fused;
 }
 
+/// Maps `p`'s and then `c`'s results to `fused`'s (createFusedLoop's).
+static void mapFusedResults(scf::ForOp p, scf::ForOp c, scf::ForOp fused,
+                            IRMapping &map) {
+  unsigned next = 0;
+  for (scf::ForOp loop : {p, c})
+    for (Value result : loop.getResults())
+      map.map(result, fused.getResult(next++));
+}
+
 LogicalResult Fuser::fuseMain(RewriterBase &rewriter, FuseMode mode,
                               IRMapping &map) {
   Location loc = op.getLoc();
@@ -547,7 +556,6 @@ LogicalResult Fuser::fuseMain(RewriterBase &rewriter, FuseMode mode,
             "the roles' loops' upper bound"},
            {map.lookupOrDefault(c.getStep()), "the roles' loops' step"}})))
     return failure();
-  unsigned producerResults = p.getNumResults();
   scf::ForOp fused = createFusedLoop(rewriter, p, c, map);
   // Attributes of the consumers' loop (the computation's policies) stay.
   for (NamedAttribute attr : c->getDiscardableAttrs())
@@ -613,10 +621,7 @@ LogicalResult Fuser::fuseMain(RewriterBase &rewriter, FuseMode mode,
   }
   rewriter.setInsertionPointToEnd(body);
   scf::YieldOp::create(rewriter, c.getLoc(), yields);
-  for (auto [i, result] : llvm::enumerate(p.getResults()))
-    map.map(result, fused.getResult(i));
-  for (auto [i, result] : llvm::enumerate(c.getResults()))
-    map.map(result, fused.getResult(producerResults + i));
+  mapFusedResults(p, c, fused, map);
   rewriter.setInsertionPointAfter(fused);
   return success();
 }
@@ -662,7 +667,6 @@ LogicalResult Fuser::fuse(RewriterBase &rewriter, FuseMode mode,
     // One tile loop: both roles' code before their main loops (the
     // consumers' reusing the producer's tile coordinates and offsets),
     // the interleaved main loop, then both roles' code after it.
-    unsigned producerResults = p.getNumResults();
     // The programs of a cluster walk the same tiles in step.
     if (mode == FuseMode::Checked && usesCluster &&
         failed(assertClusterUniform(rewriter, c.getLoc(),
@@ -706,10 +710,7 @@ LogicalResult Fuser::fuse(RewriterBase &rewriter, FuseMode mode,
       for (Value yielded : loop.getBody()->getTerminator()->getOperands())
         yields.push_back(map.lookupOrDefault(yielded));
     scf::YieldOp::create(rewriter, c.getLoc(), yields);
-    for (auto [i, result] : llvm::enumerate(p.getResults()))
-      map.map(result, tiles.getResult(i));
-    for (auto [i, result] : llvm::enumerate(c.getResults()))
-      map.map(result, tiles.getResult(producerResults + i));
+    mapFusedResults(p, c, tiles, map);
   }
   rewriter.setInsertionPoint(op);
   cloneRange(rewriter, p->getNextNode(), nullptr, map);

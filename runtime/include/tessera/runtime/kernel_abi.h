@@ -22,9 +22,10 @@ extern "C" {
  * which runs program instances [begin, end) of the grid, numbered x
  * fastest (in an emulator image of a kernel with a thread-block cluster,
  * cluster by cluster: clusters x fastest in the grid of clusters, then
- * the rank within the cluster; [begin, end) whole clusters). args[i] points to argument i: for a view, its memref descriptor
- * as 64-bit words {allocated, aligned, offset, sizes[rank], strides[rank]};
- * for a scalar, its value (i1 as one byte, index as 64 bits). */
+ * the rank within the cluster; [begin, end) whole clusters). args[i] points to
+ * argument i: for a view, its memref descriptor as 64-bit words {allocated,
+ * aligned, offset, sizes[rank], strides[rank]}; for a scalar, its value (i1 as
+ * one byte, index as 64 bits). */
 #define TESSERA_KERNEL_SYMBOL_PREFIX "tessera_kernel_"
 typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
                                    int64_t grid_z, int64_t begin, int64_t end);
