@@ -62,14 +62,6 @@ static void replaceProgramCoordinates(Block *block, ValueRange coords,
     op->erase();
 }
 
-/// Whether `op` reads or writes a ring (a shared buffer of stages).
-static bool accessesRing(Operation *op) {
-  return llvm::any_of(op->getOperands(), [](Value v) {
-    auto shared = dyn_cast<tile::SharedType>(v.getType());
-    return shared && shared.isRing();
-  });
-}
-
 namespace {
 /// The rotation of one role's ring slots in one tile.
 struct Rotation {
@@ -149,16 +141,9 @@ static LogicalResult loopRolesOverTiles(tile::WarpSpecializeOp roles,
   // slots walk the tiles together: the cluster takes N neighbouring x
   // tiles at a time (N its programs), each program the one of its rank,
   // so that all run the same number of tiles with the same y and z.
-  WalkResult clustered = roles->getParentOp()->walk([](Operation *op) {
-    auto alloc = dyn_cast<tile::AllocMbarrierOp>(op);
-    auto copy = dyn_cast<tile::CopyOp>(op);
-    return (alloc && alloc.getCluster()) || (copy && copy.getMulticast())
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
-  });
   auto kernel = roles->getParentOfType<tile::KernelOp>();
   int64_t together =
-      clustered.wasInterrupted() ? tile::clusterBlocks(kernel) : 1;
+      tile::sharesWithCluster(kernel) ? tile::clusterBlocks(kernel) : 1;
   Location loc = roles.getLoc();
   OpBuilder b(roles);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
@@ -271,16 +256,14 @@ static LogicalResult loopRolesOverTiles(tile::WarpSpecializeOp roles,
         rotateSlot(b, &op, arrive.getSlotMutable(),
                    arrive.getBarrier().getType().getSlots(), rotation);
       else if (auto copy = dyn_cast<tile::CopyOp>(op);
-               copy && copy.getSlot() && accessesRing(copy))
+               copy && copy.getDest().getType().isRing())
         rotateSlot(b, &op, copy.getSlotMutable()[0],
-                   cast<tile::SharedType>(copy.getDest().getType()).getStages(),
-                   rotation);
-      else if (auto load = dyn_cast<tile::LoadOp>(op);
-               load && accessesRing(load))
-        rotateSlot(
-            b, &op, load.getIndicesMutable()[0],
-            cast<tile::SharedType>(load.getSource().getType()).getStages(),
-            rotation);
+                   copy.getDest().getType().getStages(), rotation);
+      else if (auto load = dyn_cast<tile::LoadOp>(op))
+        if (auto ring = dyn_cast<tile::SharedType>(load.getSource().getType());
+            ring && ring.isRing())
+          rotateSlot(b, &op, load.getIndicesMutable()[0], ring.getStages(),
+                     rotation);
     }
     b.setInsertionPointToEnd(tileBody);
     if (writesShared)

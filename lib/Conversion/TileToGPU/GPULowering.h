@@ -372,9 +372,6 @@ private:
   /// mbarrier array `barrier`: on this program's, or for a cluster array on
   /// every program's of the cluster (through distributed shared memory).
   void arriveOn(mlir::Value barrier, mlir::Value slot);
-  /// Whether the kernel's roles multicast copies or arrive on cluster
-  /// mbarrier arrays (its programs then meet at cluster barriers).
-  bool rolesUseClusters();
   /// Whether the producer role fills `buffer` (its fills are waited for
   /// on the roles' mbarriers, not on the buffer's own).
   static bool filledByProducer(mlir::Value buffer);

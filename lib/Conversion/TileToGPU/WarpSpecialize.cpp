@@ -113,18 +113,6 @@ static bool isClusterArray(Value barrier) {
   return barrier.getDefiningOp<tile::AllocMbarrierOp>().getCluster();
 }
 
-bool GPULowering::rolesUseClusters() {
-  return kernel
-      .walk([](Operation *op) {
-        auto alloc = dyn_cast<tile::AllocMbarrierOp>(op);
-        auto copy = dyn_cast<tile::CopyOp>(op);
-        return (alloc && alloc.getCluster()) || (copy && copy.getMulticast())
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 void GPULowering::arriveOn(Value barrier, Value slot) {
   Value local = mbarrierAt(barrier, slot);
   if (!isClusterArray(barrier)) {
@@ -207,7 +195,7 @@ LogicalResult GPULowering::lowerWarpSpecialize(tile::WarpSpecializeOp op) {
   // A cluster's programs reach each other's mbarriers (remote releases,
   // multicast copies' transactions) only once all are initialized; no
   // program exits while another may still reach its shared memory.
-  bool clusters = rolesUseClusters();
+  bool clusters = tile::sharesWithCluster(kernel);
   if (clusters) {
     NVVM::FenceMbarrierInitOp::create(builder, loc);
     NVVM::ClusterArriveOp::create(builder, loc, UnitAttr());

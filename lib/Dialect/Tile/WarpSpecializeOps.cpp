@@ -36,6 +36,18 @@ LogicalResult AllocMbarrierOp::verify() {
   return success();
 }
 
+bool tessera::tile::sharesWithCluster(KernelOp kernel) {
+  return kernel
+      .walk([](Operation *op) {
+        auto alloc = dyn_cast<AllocMbarrierOp>(op);
+        auto copy = dyn_cast<CopyOp>(op);
+        return (alloc && alloc.getCluster()) || (copy && copy.getMulticast())
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 int64_t tessera::tile::clusterBlocks(KernelOp kernel) {
   int64_t blocks = 1;
   if (std::optional<ArrayRef<int32_t>> cluster = kernel.getCluster())

@@ -62,6 +62,9 @@ constexpr int64_t kProducerThreads = 128;
 constexpr int64_t kRegisterFileSize = 65536;
 /// The programs in one of `kernel`'s clusters (1 without `cluster(...)`).
 int64_t clusterBlocks(KernelOp kernel);
+/// Whether `kernel`'s programs share ring slots with their cluster:
+/// multicast copies or `cluster` mbarrier arrays.
+bool sharesWithCluster(KernelOp kernel);
 /// The threads a kernel is launched with: its `threads`, plus the producer
 /// warpgroup of a warp-specialized kernel.
 int64_t launchedThreads(KernelOp kernel);
