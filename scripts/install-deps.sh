@@ -8,6 +8,7 @@ packages=(
   clang-22 lld-22 llvm-22-dev llvm-22-tools libclang-rt-22-dev
   libmlir-22-dev mlir-22-tools
   libz3-dev libgtest-dev libopenblas-dev libboost-context-dev libssl-dev
+  rocm-device-libs
 )
 
 missing=()

@@ -38,6 +38,12 @@ if config.tessera_include_tests:
     config.available_features.add("test-passes")
 if config.tessera_has_ptxas:
     config.available_features.add("ptxas")
+# Math on GPU tiles links the vendors' libraries: CUDA's libdevice and
+# ROCm's device libraries (Debian's rocm-device-libs).
+if config.tessera_has_libdevice:
+    config.available_features.add("libdevice")
+if config.tessera_has_rocm_device_libs:
+    config.available_features.add("rocm-device-libs")
 # The stand-in libcuda.so.1 of test/fakecuda: its directory, to put first in
 # LD_LIBRARY_PATH.
 config.substitutions.append(

@@ -1,13 +1,14 @@
 //===- AmdTarget.cpp - Tile kernels to AMD HSACO --------------------------===//
 //
-// Upstream's ROCDL lowering and LLVM optimization, then the AMDGPU backend
-// and ld.lld for the code object (the kernels call no ocml/ockl function,
-// so no device library is linked), and the kernels' resources from the
-// code object's msgpack metadata.
+// Upstream's ROCDL lowering (math through ocml, linked from ROCm's device
+// libraries) and LLVM optimization, then the AMDGPU backend and ld.lld for
+// the code object, and the kernels' resources from the code object's
+// msgpack metadata.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Target/AmdTarget.h"
+#include "DeviceLibraries.h"
 #include "tessera/Target/HostTarget.h"
 #include "tessera/Target/OccupancyGoals.h"
 #include "tessera/Target/TargetInfo.h"
@@ -42,6 +43,11 @@ void tessera::buildGPUToROCDLPipeline(OpPassManager &pm, StringRef chip) {
   // Code object v5: what ROCm 5.x and 6.x runtimes load.
   attach.abiVersion = "500";
   pm.addPass(createGpuROCDLAttachTarget(attach));
+  // Math on scalars becomes ocml calls (a module pass: it runs before the
+  // GPU modules' own pipeline).
+  ConvertMathToROCDLOptions math;
+  math.chipset = chip.str();
+  pm.addPass(createConvertMathToROCDL(math));
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   ConvertAMDGPUToROCDLPassOptions amdgpu;
   amdgpu.chipset = chip.str();
@@ -146,7 +152,13 @@ tessera::serializeToHsaco(ModuleOp module, StringRef chip,
   // the AMDGPU backend then compiles it (as llc -O3 would: the same code as
   // upstream's own binary format) and ld.lld links the code object, so no
   // ROCm toolkit directory is needed.
-  gpu::TargetOptions options({}, {}, {}, {}, gpu::CompilationTarget::Offload);
+  // Math calls ocml, which the serializer links from the device libraries.
+  if (failed(checkDeviceLibrary(module, /*amd=*/true)))
+    return failure();
+  defineIsaVersion(module, chip);
+  std::string deviceLibs = rocmDeviceLibsPath();
+  gpu::TargetOptions options(deviceLibs, {}, {}, {},
+                             gpu::CompilationTarget::Offload);
   if (failed(gpu::transformGpuModulesToBinaries(module, nullptr, options)))
     return failure();
   std::string bitcode;

@@ -7,7 +7,8 @@
 //    call through __tessera_emu_table (filled by the runtime from its
 //    emulator); calls returning a struct or a vector wider than 64 bits pass
 //    a pointer to the result first, such vector arguments go by pointer; an
-//    intrinsic the emulator does not implement, or inline asm, is a compile
+//    intrinsic the emulator does not implement, or inline asm other than
+//    libdevice's few instructions (EmulatorLibraryAsm.cpp), is a compile
 //    error;
 //  - the dynamic shared memory is the running block's buffer;
 //  - each kernel gets the host entry ABI, `tessera_kernel_<name>(args, gx,
@@ -24,6 +25,7 @@
 
 #include "tessera/Target/EmulatorTarget.h"
 
+#include "EmulatorLibraryAsm.h"
 #include "emu/Emulator.h"
 #include "tessera/runtime/kernel_abi.h"
 
@@ -281,12 +283,22 @@ LogicalResult EmulatorRewrite::rewriteIntrinsics() {
     if (f.getName().starts_with("llvm.nvvm.") ||
         f.getName().starts_with("llvm.amdgcn."))
       intrinsics.push_back(&f);
+  llvm::SmallVector<llvm::StringRef> missing;
+  for (llvm::Function *f : intrinsics)
+    if (!f->use_empty() && !emu::lookup(f->getName()))
+      missing.push_back(f->getName());
+  if (!missing.empty()) {
+    llvm::sort(missing);
+    InFlightDiagnostic diag = emitError(loc)
+                              << "the emulator does not implement ";
+    llvm::interleave(
+        missing, [&](llvm::StringRef name) { diag << "'" << name << "'"; },
+        [&] { diag << ", "; });
+    return diag;
+  }
   for (llvm::Function *f : intrinsics) {
     if (f->use_empty())
       continue;
-    if (!emu::lookup(f->getName()))
-      return emitError(loc)
-             << "the emulator does not implement '" << f->getName() << "'";
     unsigned index = entry(f->getName());
     llvm::FunctionType *type = f->getFunctionType();
     const llvm::DataLayout &layout = module.getDataLayout();
@@ -635,6 +647,7 @@ LogicalResult EmulatorRewrite::run(const std::vector<KernelInfo> &kernels,
   table = new llvm::GlobalVariable(
       module, wide, false, llvm::GlobalValue::ExternalLinkage,
       llvm::ConstantAggregateZero::get(wide), TESSERA_EMU_TABLE_SYMBOL);
+  rewriteLibraryAsm(module);
   if (failed(rewriteWgmma()) || failed(rewriteIntrinsics()) ||
       failed(rewriteSharedMemory()))
     return failure();

@@ -9,6 +9,7 @@
 #include "tessera/Target/NvidiaTarget.h"
 #include "tessera/Target/OccupancyGoals.h"
 
+#include "DeviceLibraries.h"
 #include "TempFile.h"
 
 #include "tessera/Conversion/Passes.h"
@@ -55,6 +56,8 @@ void tessera::buildGPUToNVVMPipeline(OpPassManager &pm, StringRef chip) {
   gpu.addPass(memref::createExpandStridedMetadataPass());
   gpu.addPass(createLowerAffinePass());
   gpu.addPass(createConvertGpuOpsToNVVMOps());
+  // Math that libdevice does not cover (trunc) as LLVM intrinsics.
+  gpu.addPass(createConvertMathToLLVMPass());
   // n-D vectors (ldmatrix results) and poison need their own patterns.
   gpu.addPass(createConvertVectorToLLVMPass());
   gpu.addPass(createUBToLLVMConversionPass());
@@ -101,12 +104,17 @@ tessera::serializeToPtx(ModuleOp module,
     llvm::WriteBitcodeToFile(llvmModule, os);
     withOptimizedIR(bitcode);
   };
-  gpu::TargetOptions options({}, {}, {}, {}, gpu::CompilationTarget::Assembly,
-                             {}, {}, {}, keepIR);
+  if (failed(checkDeviceLibrary(module, /*amd=*/false)))
+    return failure();
+  std::string toolkit = cudaToolkitPath();
+  gpu::TargetOptions options(toolkit, {}, {}, {},
+                             gpu::CompilationTarget::Assembly, {}, {}, {},
+                             keepIR);
   // Upstream's serializer always looks for libdevice in the CUDA toolkit and
-  // reports an error when there is none, then goes on: the lowering calls
-  // no libdevice function, so without a toolkit that report is noise. It is
-  // held back, and shown only if serialization fails.
+  // reports an error when there is none, then goes on: a module that calls
+  // no libdevice function (checkDeviceLibrary passed) needs none, so
+  // without a toolkit that report is noise. It is held back, and shown
+  // only if serialization fails.
   SmallVector<Diagnostic> libdeviceReports;
   LogicalResult serialized = success();
   {

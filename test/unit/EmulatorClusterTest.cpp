@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "emu/Emulator.h"
+#include "EmulatorEntry.h"
 #include "tessera/runtime/kernel_abi.h"
 
 #include "gtest/gtest.h"
@@ -21,11 +21,7 @@ using namespace tessera;
 
 namespace {
 
-template <typename F> F entry(const char *name) {
-  void *found = emu::lookup(name);
-  EXPECT_NE(found, nullptr) << name;
-  return reinterpret_cast<F>(found);
-}
+using test::emulatorEntry;
 
 using Sreg = uint32_t (*)();
 using Shared = void *(*)();
@@ -39,33 +35,35 @@ using Tma2d = void (*)(void *, void *, const void *, int32_t, int32_t, uint16_t,
                        uint64_t, uint32_t, uint32_t, uint32_t);
 
 struct Entries {
-  Sreg tid = entry<Sreg>("llvm.nvvm.read.ptx.sreg.tid.x");
-  Sreg ctaidX = entry<Sreg>("llvm.nvvm.read.ptx.sreg.ctaid.x");
-  Sreg ctaidY = entry<Sreg>("llvm.nvvm.read.ptx.sreg.ctaid.y");
-  Sreg rank = entry<Sreg>("llvm.nvvm.read.ptx.sreg.cluster.ctarank");
-  Sreg ranks = entry<Sreg>("llvm.nvvm.read.ptx.sreg.cluster.nctarank");
-  Sreg clusterCtaidX = entry<Sreg>("llvm.nvvm.read.ptx.sreg.cluster.ctaid.x");
-  Sreg clusterIdX = entry<Sreg>("llvm.nvvm.read.ptx.sreg.clusterid.x");
-  Sreg clusterIdY = entry<Sreg>("llvm.nvvm.read.ptx.sreg.clusterid.y");
-  Sreg clustersX = entry<Sreg>("llvm.nvvm.read.ptx.sreg.nclusterid.x");
-  Shared shared = entry<Shared>("tessera.emu.dynamic_shared");
-  Mapa mapa = entry<Mapa>("llvm.nvvm.mapa.shared.cluster");
-  Void arrive = entry<Void>("llvm.nvvm.barrier.cluster.arrive");
-  Void wait = entry<Void>("llvm.nvvm.barrier.cluster.wait");
-  Void sync = entry<Void>("llvm.nvvm.barrier0");
-  Init init = entry<Init>("llvm.nvvm.mbarrier.init.shared");
-  ArriveTx arriveTx = entry<ArriveTx>(
+  Sreg tid = emulatorEntry<Sreg>("llvm.nvvm.read.ptx.sreg.tid.x");
+  Sreg ctaidX = emulatorEntry<Sreg>("llvm.nvvm.read.ptx.sreg.ctaid.x");
+  Sreg ctaidY = emulatorEntry<Sreg>("llvm.nvvm.read.ptx.sreg.ctaid.y");
+  Sreg rank = emulatorEntry<Sreg>("llvm.nvvm.read.ptx.sreg.cluster.ctarank");
+  Sreg ranks = emulatorEntry<Sreg>("llvm.nvvm.read.ptx.sreg.cluster.nctarank");
+  Sreg clusterCtaidX =
+      emulatorEntry<Sreg>("llvm.nvvm.read.ptx.sreg.cluster.ctaid.x");
+  Sreg clusterIdX = emulatorEntry<Sreg>("llvm.nvvm.read.ptx.sreg.clusterid.x");
+  Sreg clusterIdY = emulatorEntry<Sreg>("llvm.nvvm.read.ptx.sreg.clusterid.y");
+  Sreg clustersX = emulatorEntry<Sreg>("llvm.nvvm.read.ptx.sreg.nclusterid.x");
+  Shared shared = emulatorEntry<Shared>("tessera.emu.dynamic_shared");
+  Mapa mapa = emulatorEntry<Mapa>("llvm.nvvm.mapa.shared.cluster");
+  Void arrive = emulatorEntry<Void>("llvm.nvvm.barrier.cluster.arrive");
+  Void wait = emulatorEntry<Void>("llvm.nvvm.barrier.cluster.wait");
+  Void sync = emulatorEntry<Void>("llvm.nvvm.barrier0");
+  Init init = emulatorEntry<Init>("llvm.nvvm.mbarrier.init.shared");
+  ArriveTx arriveTx = emulatorEntry<ArriveTx>(
       "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta");
-  RemoteArrive remoteArrive = entry<RemoteArrive>(
+  RemoteArrive remoteArrive = emulatorEntry<RemoteArrive>(
       "llvm.nvvm.mbarrier.arrive.scope.cluster.space.cluster");
-  TryWait tryWait = entry<TryWait>(
+  TryWait tryWait = emulatorEntry<TryWait>(
       "llvm.nvvm.mbarrier.try.wait.parity.scope.cluster.space.cta");
-  Tma2d tma = entry<Tma2d>("llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d");
+  Tma2d tma =
+      emulatorEntry<Tma2d>("llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d");
 };
 
 void runGrid(void (*thread)(void *), void *args, int64_t gx, int64_t gy,
              int64_t threads, int64_t sharedBytes, int64_t cx) {
-  auto run = entry<tessera_emu_run_grid>(TESSERA_EMU_RUN_GRID);
+  auto run = emulatorEntry<tessera_emu_run_grid>(TESSERA_EMU_RUN_GRID);
   emu::beginLaunch();
   run(thread, args, gx, gy, 1, 0, gx * gy, threads, sharedBytes, cx, 1, 1);
 }
@@ -139,7 +137,7 @@ TEST(EmulatorCluster, WaitWithoutArriveIsAnError) {
 TEST(EmulatorCluster, PartialClustersAreAnError) {
   Entries e;
   IdsArgs args{&e, nullptr};
-  auto run = entry<tessera_emu_run_grid>(TESSERA_EMU_RUN_GRID);
+  auto run = emulatorEntry<tessera_emu_run_grid>(TESSERA_EMU_RUN_GRID);
   emu::beginLaunch();
   // Programs 0 to 2 of clusters of 2: the image and the launch disagree.
   run(waitWithoutArrive, &args, 4, 1, 1, 0, 3, 32, 256, 2, 1, 1);

@@ -509,6 +509,13 @@ combinedBits(mlir::Operation *op, const LinearLayout &layout,
              llvm::function_ref<std::pair<bool, bool>(const Coord &)> moves,
              llvm::StringRef both, llvm::SmallVectorImpl<unsigned> &shuffleBits,
              llvm::SmallVectorImpl<unsigned> &warpBits);
+/// A math op on float tiles, `operands` its inputs' registers and `type`
+/// its result's (Math.cpp): each element through the vendor's library, or
+/// the hardware's approximation where the op's fastmath flags include
+/// `afn`. Null for ops on other types.
+mlir::Value lowerMathOp(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Operation *op, mlir::ValueRange operands,
+                        mlir::VectorType type, bool amd);
 /// Nibble `which` (an index, 0 or 1) of `byte`, sign-extended to i8.
 mlir::Value nibble(mlir::OpBuilder &b, mlir::Location loc, mlir::Value byte,
                    mlir::Value which);

@@ -313,64 +313,16 @@ LogicalResult GPULowering::lowerFor(scf::ForOp loop) {
   return success();
 }
 
-/// 2^x of each f32 element with the hardware's approximation, called as an
-/// intrinsic so that no kernel depends on libdevice or ocml: PTX's
-/// ex2.approx.ftz.f32 on NVIDIA, v_exp_f32 (llvm.amdgcn.exp2) on AMD.
-static Value exp2Approx(OpBuilder &b, Location loc, Value vector, bool amd) {
-  auto type = cast<VectorType>(vector.getType());
-  Value result = vector;
-  for (int64_t i = 0; i < type.getNumElements(); ++i) {
-    Value x = vector::ExtractOp::create(b, loc, vector, i);
-    Value y =
-        amd ? ROCDL::ROCDLExp2::create(b, loc, b.getF32Type(), x).getResult()
-            : LLVM::CallIntrinsicOp::create(
-                  b, loc, b.getF32Type(),
-                  b.getStringAttr("llvm.nvvm.ex2.approx.ftz.f32"),
-                  ValueRange{x})
-                  .getResult(0);
-    result = vector::InsertOp::create(b, loc, y, result, i);
-  }
-  return result;
-}
-
-/// Math on f32 tiles without libdevice or ocml (whose presence would change
-/// the code): |x| by clearing the sign bit, 2^x and e^x = 2^(x log2 e) with
-/// the hardware's approximate 2^x, as GPU kernels compute them. Null for
-/// other math.
-static Value lowerMath(OpBuilder &b, Location loc, Operation *op,
-                       ValueRange operands, VectorType type, bool amd) {
-  if (!type.getElementType().isF32())
-    return nullptr;
-  if (isa<math::AbsFOp>(op)) {
-    auto bits = VectorType::get(type.getShape(), b.getI32Type());
-    Value word = arith::BitcastOp::create(b, loc, bits, operands[0]);
-    Value mask = arith::ConstantOp::create(
-        b, loc, bits,
-        DenseElementsAttr::get(bits, b.getI32IntegerAttr(0x7fffffff)));
-    return arith::BitcastOp::create(b, loc, type,
-                                    arith::AndIOp::create(b, loc, word, mask));
-  }
-  auto exp2 = [&](Value x) { return exp2Approx(b, loc, x, amd); };
-  if (isa<math::Exp2Op>(op))
-    return exp2(operands[0]);
-  if (isa<math::ExpOp>(op)) {
-    Value log2e = arith::ConstantOp::create(
-        b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(M_LOG2E)));
-    return exp2(arith::MulFOp::create(b, loc, operands[0], log2e));
-  }
-  return nullptr;
-}
-
 LogicalResult GPULowering::lowerElementwise(Operation *op) {
   if (isa<math::MathDialect>(op->getDialect())) {
     SmallVector<Value> operands;
     for (Value operand : op->getOperands())
       operands.push_back(mapping.lookup(operand));
-    Value lowered = lowerMath(builder, loc, op, operands,
-                              vectorTypeOf(op->getResult(0)), isAmd());
+    Value lowered = lowerMathOp(builder, loc, op, operands,
+                                vectorTypeOf(op->getResult(0)), isAmd());
     if (!lowered)
-      return op->emitOpError("is not supported by convert-tile-to-gpu for ")
-             << target.chip << " yet (absf, exp and exp2 on f32 are)";
+      return op->emitOpError("is not supported by convert-tile-to-gpu (math "
+                             "on float tiles is)");
     mapping.map(op->getResult(0), lowered);
     return success();
   }

@@ -133,7 +133,7 @@ tile.kernel @moe_gate_up_swiglu(%X: !tile.view<?x?xbf16>,
   // SwiGLU: silu(g) * u = g * sigmoid(g) * u.
   %one = arith.constant dense<1.000000e+00> : tensor<64x64xf32>
   %neg_g = arith.negf %acc_g : tensor<64x64xf32>
-  %exp_neg = math.exp %neg_g : tensor<64x64xf32>
+  %exp_neg = math.exp %neg_g fastmath<afn> : tensor<64x64xf32>
   %denom = arith.addf %one, %exp_neg : tensor<64x64xf32>
   %silu = arith.divf %acc_g, %denom : tensor<64x64xf32>
   %act = arith.mulf %silu, %acc_u : tensor<64x64xf32>

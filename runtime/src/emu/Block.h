@@ -354,6 +354,9 @@ void clusterThreadExited();
 void addAmdLaneEntries(std::unordered_map<std::string_view, void *> &table);
 /// Adds AMD's buffer entries (AmdBuffer.cpp) to the emulator's table.
 void addAmdBufferEntries(std::unordered_map<std::string_view, void *> &table);
+/// Adds the float instructions of both vendors (Math.cpp) to the
+/// emulator's table.
+void addMathEntries(std::unordered_map<std::string_view, void *> &table);
 /// Adds AMD's MFMA entries (AmdMfma.cpp) to the emulator's table.
 void addAmdMfmaEntries(std::unordered_map<std::string_view, void *> &table);
 

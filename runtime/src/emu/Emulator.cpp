@@ -523,16 +523,6 @@ uint32_t shuffleXor(uint32_t value, uint32_t mask, uint32_t clamp) {
       [](uint32_t i, uint32_t key) { return i ^ key; },
       [](Warp &w, uint32_t i) { return w.shuffled[i]; });
 }
-float emuFabsF32(float x) { return std::fabs(x); }
-/// ex2.approx.ftz.f32: 2^x with subnormal inputs and results flushed to
-/// zero (the hardware's approximation error, 2 ulp, is not modelled).
-float emuEx2ApproxFtz(float x) {
-  if (std::fpclassify(x) == FP_SUBNORMAL)
-    x = std::copysign(0.0f, x);
-  float y = std::exp2(x);
-  return std::fpclassify(y) == FP_SUBNORMAL ? std::copysign(0.0f, y) : y;
-}
-
 uint32_t emuShflBflyI32(uint32_t, uint32_t value, uint32_t mask,
                         uint32_t clamp) {
   return shuffleXor(value, mask, clamp);
@@ -644,9 +634,6 @@ const std::unordered_map<std::string_view, void *> &registry() {
          reinterpret_cast<void *>(emuLdmatrix<4, false>)},
         {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3",
          reinterpret_cast<void *>(emuLdmatrix<4, true>)},
-        {"llvm.nvvm.fabs.f32", reinterpret_cast<void *>(emuFabsF32)},
-        {"llvm.nvvm.ex2.approx.ftz.f32",
-         reinterpret_cast<void *>(emuEx2ApproxFtz)},
         {"llvm.nvvm.shfl.sync.bfly.i32",
          reinterpret_cast<void *>(emuShflBflyI32)},
         {"llvm.nvvm.shfl.sync.bfly.f32",
@@ -664,14 +651,13 @@ const std::unordered_map<std::string_view, void *> &registry() {
         {"llvm.amdgcn.workgroup.id.y", reinterpret_cast<void *>(emuCtaidY)},
         {"llvm.amdgcn.workgroup.id.z", reinterpret_cast<void *>(emuCtaidZ)},
         {"llvm.amdgcn.s.barrier", reinterpret_cast<void *>(emuSBarrier)},
-        // v_exp_f32, modelled as ex2.approx.ftz is (its error is not).
-        {"llvm.amdgcn.exp2.f32", reinterpret_cast<void *>(emuEx2ApproxFtz)},
     };
     addHopperEntries(table);
     addClusterEntries(table);
     addAmdBufferEntries(table);
     addAmdLaneEntries(table);
     addAmdMfmaEntries(table);
+    addMathEntries(table);
     return table;
   }();
   return table;
