@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -15,6 +16,7 @@ config.test_exec_root = os.path.join(config.tessera_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%kernels", os.path.join(config.tessera_src_root, "runtime", "kernels")))
+config.substitutions.append(("%examples", os.path.join(config.tessera_src_root, "examples", "kernels")))
 config.substitutions.append(("%srcroot", config.tessera_src_root))
 # The C++ compiler Tessera was built with: projects the tests configure use
 # it too (a machine may have no default `c++`).
@@ -51,6 +53,8 @@ config.substitutions.append(
 # The stand-in libamdhip64.so of test/fakehip, likewise.
 config.substitutions.append(
     ("%fakehip", os.path.join(config.tessera_obj_root, "test", "fakehip")))
+# The Python running lit, for tests that stand in for a user's program.
+config.substitutions.append(("%python", sys.executable))
 # A FileCheck prefix for output that differs with and without ptxas.
 config.substitutions.append(
     ("%ptxas-prefix", "PTXAS" if config.tessera_has_ptxas else "NOPTXAS"))

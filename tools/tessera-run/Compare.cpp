@@ -18,13 +18,16 @@
 
 #include "Compare.h"
 #include "Launcher.h"
+#include "Npy.h"
 #include "Problems.h"
 
 #include "tessera/runtime/quantize.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <random>
 
 using namespace tessera::run;
@@ -89,6 +92,29 @@ double valueAt(const Buffer &b, int64_t i) {
   return double(v);
 }
 
+bool isFloat(const std::string &dtype) {
+  return dtype == "f32" || dtype == "bf16" || dtype == "f16" ||
+         dtype == "f8E4M3FN";
+}
+
+/// Stores `value` into element `e` of `b`, rounded to its element type.
+void storeValue(Buffer &b, int64_t e, double value) {
+  uint8_t *p = b.bytes.data() + e * elementBytes(b.dtype);
+  if (b.dtype == "f32") {
+    float v = float(value);
+    std::memcpy(p, &v, 4);
+  } else if (b.dtype == "bf16" || b.dtype == "f16") {
+    uint16_t v = b.dtype == "bf16" ? tessera::toBF16(float(value))
+                                   : tessera::toF16(float(value));
+    std::memcpy(p, &v, 2);
+  } else if (b.dtype == "f8E4M3FN") {
+    *p = tessera::toE4M3(float(value));
+  } else {
+    int64_t v = int64_t(value);
+    std::memcpy(p, &v, size_t(elementBytes(b.dtype)));
+  }
+}
+
 /// Random values: floats uniform in [-1, 1] times a magnitude per row and
 /// per column (2^u, u uniform in [-2, 2]; rows along the innermost
 /// dimension), so that data from the wrong row or column shows; small
@@ -109,22 +135,13 @@ void fill(Buffer &b, std::mt19937 &rng, bool exact) {
                  : uniform(rng) * rowScale[size_t(i / cols)] *
                        colScale[size_t(i % cols)];
   };
-  int64_t size = elementBytes(b.dtype);
   for (; i < b.elements(); ++i) {
-    uint8_t *p = b.bytes.data() + i * size;
-    if (b.dtype == "f32") {
-      float v = real(rng);
-      std::memcpy(p, &v, 4);
-    } else if (b.dtype == "bf16" || b.dtype == "f16") {
-      uint16_t v = b.dtype == "bf16" ? tessera::toBF16(real(rng))
-                                     : tessera::toF16(real(rng));
-      std::memcpy(p, &v, 2);
-    } else if (b.dtype == "f8E4M3FN") {
-      *p = tessera::toE4M3(exact ? real(rng) : 4.0f * real(rng));
-    } else {
-      int64_t v = small(rng);
-      std::memcpy(p, &v, size_t(size)); // little endian: the low bytes
-    }
+    if (b.dtype == "f8E4M3FN")
+      storeValue(b, i, exact ? real(rng) : 4.0f * real(rng));
+    else if (isFloat(b.dtype))
+      storeValue(b, i, real(rng));
+    else
+      storeValue(b, i, small(rng));
   }
 }
 
@@ -174,6 +191,141 @@ tessera_view denseView(Buffer &b) {
   return v;
 }
 
+/// Poison for an element of `dtype`: a quiet NaN whose payload computations
+/// do not make (x86-64 and GPUs produce the canonical NaNs), so that a NaN a
+/// kernel computes is told from one it never wrote; 0x5A bytes for
+/// integers (which the small random integers never are, though a kernel may
+/// compute them).
+void poison(Buffer &b) {
+  int64_t size = elementBytes(b.dtype);
+  for (int64_t e = 0; e < b.elements(); ++e) {
+    uint8_t *p = b.bytes.data() + e * size;
+    if (b.dtype == "f32") {
+      uint32_t nan = 0x7fc5a5a5;
+      std::memcpy(p, &nan, 4);
+    } else if (b.dtype == "bf16" || b.dtype == "f16") {
+      uint16_t nan = b.dtype == "bf16" ? 0x7fe5 : 0x7e5a;
+      std::memcpy(p, &nan, 2);
+    } else if (b.dtype == "f8E4M3FN") {
+      *p = 0x7f; // e4m3's only NaN
+    } else {
+      std::memset(p, 0x5a, size_t(size));
+    }
+  }
+}
+
+/// Whether element `e` of `b` holds its poison.
+bool isPoison(const Buffer &b, int64_t e) {
+  Buffer one{b.dtype, {1}, {}};
+  one.bytes.resize(size_t(elementBytes(b.dtype)));
+  poison(one);
+  return std::memcmp(b.bytes.data() + e * int64_t(one.bytes.size()),
+                     one.bytes.data(), one.bytes.size()) == 0;
+}
+
+bool sameElement(const Buffer &a, const Buffer &b, int64_t e) {
+  int64_t size = elementBytes(a.dtype);
+  return std::memcmp(a.bytes.data() + e * size, b.bytes.data() + e * size,
+                     size_t(size)) == 0;
+}
+
+/// NumPy's element type for a view's values: its own where NumPy has it,
+/// f32 for bf16 and fp8 (whose values f32 holds exactly).
+std::string npyType(const std::string &dtype) {
+  if (dtype == "f16")
+    return "<f2";
+  if (dtype == "i8")
+    return "|i1";
+  if (dtype == "i32")
+    return "<i4";
+  if (dtype == "i64")
+    return "<i8";
+  return "<f4";
+}
+
+/// One image of a kernel: its device, module and metadata.
+struct Image {
+  tessera::Device device;
+  tessera::Module module;
+  tessera_kernel_info info{};
+};
+
+/// The arguments of a launch: buffers (views) and scalars.
+struct Arguments {
+  std::vector<Buffer> buffers;
+  std::vector<int64_t> scalars;
+  std::vector<double> reals;
+  std::vector<float> floats;
+};
+
+/// Launches `image`'s kernel on `grid` with `args` (its buffers updated).
+bool launch(Image &image, const int64_t grid[3], Arguments &args,
+            std::string &error) {
+  const tessera_kernel_info &info = image.info;
+  std::vector<tessera_view> views(info.num_args);
+  std::vector<void *> pointers(info.num_args);
+  for (size_t i = 0; i < info.num_args; ++i) {
+    Buffer &b = args.buffers[i];
+    std::string spec = info.args[i];
+    if (!b.dtype.empty()) {
+      views[i] = denseView(b);
+      pointers[i] = &views[i];
+    } else if (spec == "scalar:f32") {
+      pointers[i] = &args.floats[i];
+    } else if (spec == "scalar:f64") {
+      pointers[i] = &args.reals[i];
+    } else {
+      pointers[i] = &args.scalars[i]; // index and integers, little endian
+    }
+  }
+  Launcher launcher(image.device.get(), image.module.get());
+  if (launcher.launch(info.name, {grid[0], grid[1], grid[2]},
+                      pointers.data()) ||
+      launcher.download()) {
+    error = tesseraGetLastError();
+    return false;
+  }
+  return true;
+}
+
+/// Prints the comparison of view `i`'s `out` against `ref`; whether it
+/// agrees (NaN where the reference has NaN is agreement).
+bool compareView(size_t i, const char *spec, const Buffer &out,
+                 const std::vector<double> &want, bool exact) {
+  std::vector<double> got, expected;
+  bool finite = true;
+  double scale = 0, worst = 0;
+  for (int64_t e = 0; e < out.elements(); ++e) {
+    double a = valueAt(out, e), r = want[size_t(e)];
+    if (std::isnan(a) != std::isnan(r))
+      finite = false;
+    bool both = std::isnan(a) && std::isnan(r);
+    got.push_back(both ? 0.0 : a);
+    expected.push_back(both ? 0.0 : r);
+    scale = std::max(scale, std::fabs(expected.back()));
+    worst = std::max(worst, std::fabs(got.back() - expected.back()));
+  }
+  // Exact: any difference is one. Otherwise the worst of the whole view's
+  // and each row's and column's RMS error relative to the reference's RMS
+  // there (compare()), so a wrong small row is not drowned.
+  double relative = exact ? (scale > 0 ? worst / scale : worst)
+                          : compare(got, expected, out.shape.back()).relative;
+  double tolerance = exact ? 0.0 : toleranceOf(out.dtype);
+  bool ok = finite && relative <= tolerance;
+  std::printf("argument %zu (%s): relative difference %.3e (tolerance "
+              "%.0e)%s\n",
+              i, spec, relative, tolerance,
+              finite ? "" : ", NaN in one image only");
+  return ok;
+}
+
+std::vector<double> valuesOf(const Buffer &b) {
+  std::vector<double> values(size_t(b.elements()));
+  for (int64_t e = 0; e < b.elements(); ++e)
+    values[size_t(e)] = valueAt(b, e);
+  return values;
+}
+
 } // namespace
 
 int tessera::run::runCompare(const CompareOptions &options) {
@@ -183,53 +335,66 @@ int tessera::run::runCompare(const CompareOptions &options) {
   };
   const std::string &refName = options.reference;
   bool exact = refName == "emu";
-  if (options.device == refName)
+  bool files = !options.expected.empty() || !options.saveInputs.empty();
+  if (!files && options.device == refName && options.referenceKernel.empty())
     return error("--compare=" + refName + " needs another device (--device=" +
                  (exact ? "host" : "emu") + ")");
   // The chip, race detection and threads go to the devices that take them.
-  auto open = [&](const std::string &name, std::string &why) {
+  auto open = [&](const std::string &name, const std::string &bundle,
+                  const std::string &kernel, Image &image) -> std::string {
     bool emulator = name == "emu", hostMemory = emulator || name == "host";
-    return openDevice(name, emulator ? options.chip : "",
-                      hostMemory ? options.threads : -1,
-                      emulator && options.races, why, options.programs);
+    std::string why;
+    image.device = openDevice(name, emulator ? options.chip : "",
+                              hostMemory ? options.threads : -1,
+                              emulator && options.races, why, options.programs);
+    if (!image.device)
+      return why;
+    image.module = tessera::Module::load(image.device, bundle.c_str());
+    if (!image.module)
+      return "cannot load the " + name + " image: " + tesseraGetLastError();
+    tessera_kernel *handle = nullptr;
+    if (kernel.empty()) {
+      if (tesseraModuleKernelCount(image.module.get()) != 1)
+        return "the bundle has several kernels; name one with --kernel";
+      tesseraModuleGetKernelAt(image.module.get(), 0, &handle);
+    } else if (tesseraModuleGetKernel(image.module.get(), kernel.c_str(),
+                                      &handle)) {
+      return tesseraGetLastError();
+    }
+    tesseraKernelGetInfo(handle, &image.info);
+    return "";
   };
-  std::string why;
-  tessera::Device host = open(refName, why);
-  tessera::Device target = host ? open(options.device, why) : tessera::Device();
-  if (!host || !target)
+  Image tested, reference;
+  if (std::string why =
+          open(options.device, options.bundle, options.kernel, tested);
+      !why.empty())
     return error(why);
-  tessera::Module reference =
-      tessera::Module::load(host, options.bundle.c_str());
-  if (!reference)
-    return error("cannot load the " + refName +
-                 " image: " + tesseraGetLastError());
-  tessera::Module tested =
-      tessera::Module::load(target, options.bundle.c_str());
-  if (!tested)
-    return error(std::string("cannot load the ") + options.device +
-                 " image: " + tesseraGetLastError());
-
-  tessera_kernel_info info, testedInfo;
-  tessera_kernel *handle = nullptr, *testedHandle = nullptr;
-  std::string kernel = options.kernel;
-  if (kernel.empty()) {
-    if (tesseraModuleKernelCount(reference.get()) != 1)
-      return error("the bundle has several kernels; name one with --kernel");
-    tesseraModuleGetKernelAt(reference.get(), 0, &handle);
-  } else if (tesseraModuleGetKernel(reference.get(), kernel.c_str(), &handle)) {
-    return error(tesseraGetLastError());
+  const tessera_kernel_info &info = tested.info;
+  std::string kernel = info.name;
+  if (!files) {
+    const std::string &refKernel =
+        options.referenceKernel.empty() ? kernel : options.referenceKernel;
+    const std::string &refBundle = options.referenceBundle.empty()
+                                       ? options.bundle
+                                       : options.referenceBundle;
+    if (std::string why = open(refName, refBundle, refKernel, reference);
+        !why.empty())
+      return error(why);
+    bool same = reference.info.num_args == info.num_args;
+    for (size_t i = 0; same && i < info.num_args; ++i)
+      same = std::string(reference.info.args[i]) == info.args[i];
+    if (!same)
+      return error("the reference kernel " + refKernel +
+                   " does not take the arguments " + kernel + " takes");
   }
-  tesseraKernelGetInfo(handle, &info);
-  kernel = info.name;
-  if (tesseraModuleGetKernel(tested.get(), kernel.c_str(), &testedHandle))
-    return error(tesseraGetLastError());
-  tesseraKernelGetInfo(testedHandle, &testedInfo);
 
   // Arguments: views from --view, scalars from --scalar.
-  std::vector<Buffer> buffers(info.num_args);
-  std::vector<int64_t> scalars(info.num_args, 0);
-  std::vector<double> reals(info.num_args, 0);
-  std::vector<float> floats(info.num_args, 0);
+  Arguments initial;
+  initial.buffers.resize(info.num_args);
+  initial.scalars.assign(info.num_args, 0);
+  initial.reals.assign(info.num_args, 0);
+  initial.floats.assign(info.num_args, 0);
+  std::vector<Buffer> &buffers = initial.buffers;
   std::vector<bool> given(info.num_args, false);
   for (const auto &[index, text] : options.views) {
     if (index < 0 || size_t(index) >= info.num_args ||
@@ -266,13 +431,13 @@ int tessera::run::runCompare(const CompareOptions &options) {
       return error("--compare does not pass " + scalarType +
                    " scalars yet (f32, f64, index and integers)");
     try {
-      scalars[size_t(index)] = std::stoll(text);
-      reals[size_t(index)] = std::stod(text);
+      initial.scalars[size_t(index)] = std::stoll(text);
+      initial.reals[size_t(index)] = std::stod(text);
     } catch (const std::exception &) {
       return error("--scalar=" + std::to_string(index) + ":" + text +
                    " is not a number");
     }
-    floats[size_t(index)] = float(reals[size_t(index)]);
+    initial.floats[size_t(index)] = float(initial.reals[size_t(index)]);
     given[size_t(index)] = true;
   }
   for (size_t i = 0; i < info.num_args; ++i)
@@ -284,79 +449,147 @@ int tessera::run::runCompare(const CompareOptions &options) {
                         : "scalar=") +
                    std::to_string(i) + ":...");
 
+  // Inputs: random, or a user's arrays (--inputs=DIR: argI.npy where
+  // present), which --save-inputs=DIR writes.
   std::mt19937 rng(uint32_t(options.seed));
-  for (Buffer &b : buffers)
-    if (!b.dtype.empty())
-      fill(b, rng, exact);
-  std::vector<Buffer> results[2] = {buffers, buffers};
-  tessera::Device *devices[2] = {&host, &target};
-  tessera::Module *modules[2] = {&reference, &tested};
-  for (int run = 0; run < 2; ++run) {
-    std::vector<tessera_view> views(info.num_args);
-    std::vector<void *> args(info.num_args);
+  for (size_t i = 0; i < info.num_args; ++i) {
+    Buffer &b = buffers[i];
+    if (b.dtype.empty())
+      continue;
+    fill(b, rng, exact);
+    if (options.inputs.empty())
+      continue;
+    std::string path = options.inputs + "/arg" + std::to_string(i) + ".npy";
+    if (!std::ifstream(path))
+      continue;
+    NpyArray array;
+    std::string why;
+    if (!readNpy(path, array, why))
+      return error(why);
+    if (array.shape != b.shape)
+      return error(path + " is not of the shape --view=" + std::to_string(i) +
+                   " gives");
+    for (int64_t e = 0; e < b.elements(); ++e)
+      storeValue(b, e, array.values[size_t(e)]);
+  }
+  if (!options.saveInputs.empty()) {
     for (size_t i = 0; i < info.num_args; ++i) {
-      Buffer &b = results[run][i];
-      std::string spec = info.args[i];
-      if (!b.dtype.empty()) {
-        views[i] = denseView(b);
-        args[i] = &views[i];
-      } else if (spec == "scalar:f32") {
-        args[i] = &floats[i];
-      } else if (spec == "scalar:f64") {
-        args[i] = &reals[i];
-      } else {
-        args[i] = &scalars[i]; // index and integers, little endian
-      }
+      const Buffer &b = buffers[i];
+      if (b.dtype.empty())
+        continue;
+      std::string path =
+          options.saveInputs + "/arg" + std::to_string(i) + ".npy";
+      std::string why;
+      if (!writeNpy(path, b.shape, valuesOf(b), npyType(b.dtype), why))
+        return error(why);
+      std::printf("argument %zu (%s): %s\n", i, info.args[i], path.c_str());
     }
-    Launcher launcher(devices[run]->get(), modules[run]->get());
-    if (launcher.launch(kernel,
-                        {options.grid[0], options.grid[1], options.grid[2]},
-                        args.data()) ||
-        launcher.download())
-      return error(std::string("launch on ") +
-                   (run ? options.device : refName) +
-                   " failed: " + tesseraGetLastError());
+    return 0;
   }
 
-  bool pass = true;
-  std::string clusters;
-  if (testedInfo.cluster[0] * testedInfo.cluster[1] * testedInfo.cluster[2] > 1)
-    clusters = ", in clusters of " + std::to_string(testedInfo.cluster[0]) +
-               "x" + std::to_string(testedInfo.cluster[1]) + "x" +
-               std::to_string(testedInfo.cluster[2]);
-  std::printf("kernel %s: %s against %s%s%s\n", kernel.c_str(),
-              options.device.c_str(), refName.c_str(), clusters.c_str(),
-              exact ? ", small-integer inputs, equal bits required" : "");
-  for (size_t i = 0; i < info.num_args; ++i) {
-    const Buffer &ref = results[0][i], &out = results[1][i];
-    if (ref.dtype.empty())
-      continue;
-    // NaN where the reference has NaN is agreement.
-    std::vector<double> got, want;
-    bool finite = true;
-    double scale = 0, worst = 0;
-    for (int64_t e = 0; e < ref.elements(); ++e) {
-      double a = valueAt(out, e), r = valueAt(ref, e);
-      if (std::isnan(a) != std::isnan(r))
-        finite = false;
-      bool both = std::isnan(a) && std::isnan(r);
-      got.push_back(both ? 0.0 : a);
-      want.push_back(both ? 0.0 : r);
-      scale = std::max(scale, std::fabs(want.back()));
-      worst = std::max(worst, std::fabs(got.back() - want.back()));
+  // Outputs start poisoned, so that an element the tested image does not
+  // write fails: the views named by --expected; or those the reference
+  // writes, except the ones it also reads (found by running it first with
+  // the inputs, then with the written views poisoned).
+  std::vector<bool> poisoned(info.num_args, false);
+  std::vector<Buffer> want(info.num_args);
+  auto poisonedCopy = [&]() {
+    Arguments args = initial;
+    for (size_t i = 0; i < info.num_args; ++i)
+      if (poisoned[i])
+        poison(args.buffers[i]);
+    return args;
+  };
+  std::vector<std::vector<double>> expected(info.num_args);
+  std::vector<Buffer> referenceOut; // the reference image's views
+  std::string why;
+  if (!options.expected.empty()) {
+    for (const auto &[index, path] : options.expected) {
+      if (index < 0 || size_t(index) >= info.num_args ||
+          buffers[size_t(index)].dtype.empty())
+        return error("--expected=" + std::to_string(index) +
+                     ":... names no view argument of " + kernel);
+      NpyArray array;
+      if (!readNpy(path, array, why))
+        return error(why);
+      if (array.shape != buffers[size_t(index)].shape)
+        return error(path + " is not of the shape --view=" +
+                     std::to_string(index) + " gives");
+      expected[size_t(index)] = std::move(array.values);
+      poisoned[size_t(index)] = true;
     }
-    // Exact: any difference is one. Otherwise the worst of the whole view's
-    // and each row's and column's RMS error relative to the reference's
-    // RMS there (compare()), so a wrong small row is not drowned.
-    double relative = exact ? (scale > 0 ? worst / scale : worst)
-                            : compare(got, want, ref.shape.back()).relative;
-    double tolerance = exact ? 0.0 : toleranceOf(ref.dtype);
-    bool ok = finite && relative <= tolerance;
-    pass &= ok;
-    std::printf("argument %zu (%s): relative difference %.3e (tolerance "
-                "%.0e)%s\n",
-                i, info.args[i], relative, tolerance,
-                finite ? "" : ", NaN in one image only");
+  } else {
+    Arguments first = initial;
+    if (!launch(reference, options.referenceGrid, first, why))
+      return error("launch on " + refName + " failed: " + why);
+    std::vector<bool> written(info.num_args, false);
+    for (size_t i = 0; i < info.num_args; ++i)
+      written[i] = poisoned[i] = !buffers[i].dtype.empty() &&
+                                 first.buffers[i].bytes != buffers[i].bytes;
+    Arguments second = poisonedCopy();
+    if (!launch(reference, options.referenceGrid, second, why))
+      return error("launch on " + refName + " failed: " + why);
+    bool reads = false;
+    for (size_t i = 0; i < info.num_args; ++i) {
+      if (!written[i])
+        continue;
+      const Buffer &b = buffers[i];
+      for (int64_t e = 0; e < b.elements() && poisoned[i]; ++e)
+        if (!sameElement(first.buffers[i], b, e) &&
+            isPoison(second.buffers[i], e) && !isPoison(first.buffers[i], e))
+          poisoned[i] = false;
+      reads |= !poisoned[i];
+    }
+    Arguments last = reads ? poisonedCopy() : std::move(second);
+    if (reads && !launch(reference, options.referenceGrid, last, why))
+      return error("launch on " + refName + " failed: " + why);
+    for (size_t i = 0; i < info.num_args; ++i)
+      if (!buffers[i].dtype.empty())
+        expected[i] = valuesOf(last.buffers[i]);
+    referenceOut = std::move(last.buffers);
+  }
+  Arguments out = poisonedCopy();
+  if (!launch(tested, options.grid, out, why))
+    return error("launch on " + options.device + " failed: " + why);
+
+  std::string clusters;
+  if (info.cluster[0] * info.cluster[1] * info.cluster[2] > 1)
+    clusters = ", in clusters of " + std::to_string(info.cluster[0]) + "x" +
+               std::to_string(info.cluster[1]) + "x" +
+               std::to_string(info.cluster[2]);
+  std::string against = !options.expected.empty() ? "the --expected arrays"
+                        : options.referenceKernel.empty()
+                            ? refName
+                            : options.referenceKernel + " on " + refName;
+  std::printf("kernel %s: %s against %s%s%s\n", kernel.c_str(),
+              options.device.c_str(), against.c_str(), clusters.c_str(),
+              exact ? ", small-integer inputs, equal bits required" : "");
+  std::string outputs;
+  for (size_t i = 0; i < info.num_args; ++i)
+    if (poisoned[i])
+      outputs += (outputs.empty() ? "" : ", ") + std::to_string(i);
+  std::printf("poisoned outputs: %s\n",
+              outputs.empty() ? "none" : outputs.c_str());
+  bool pass = true;
+  for (size_t i = 0; i < info.num_args; ++i) {
+    if (buffers[i].dtype.empty() || (!options.expected.empty() && !poisoned[i]))
+      continue;
+    pass &= compareView(i, info.args[i], out.buffers[i], expected[i], exact);
+    // An output no image wrote all of: the grid does not cover it, or both
+    // images share the bug (an independent reference tells which).
+    // (Integer outputs may hold the poison's value legitimately.)
+    int64_t unwritten = 0;
+    for (int64_t e = 0; poisoned[i] && isFloat(buffers[i].dtype) &&
+                        !referenceOut.empty() && e < out.buffers[i].elements();
+         ++e)
+      unwritten += isPoison(out.buffers[i], e) && isPoison(referenceOut[i], e);
+    if (unwritten) {
+      std::printf("argument %zu: %lld of %lld elements written by neither "
+                  "image\n",
+                  i, (long long)unwritten,
+                  (long long)out.buffers[i].elements());
+      pass = false;
+    }
   }
   std::printf("%s\n", pass ? "PASS" : "FAIL");
   return pass ? 0 : 1;

@@ -22,10 +22,22 @@ struct CompareOptions {
   /// (argument index, "D0xD1...") and (argument index, value).
   std::vector<std::pair<int64_t, std::string>> views, scalars;
   int64_t seed = 1, threads = -1, programs = -1;
+  /// Another kernel as the reference (of `referenceBundle`, or the same
+  /// bundle), launched on `referenceGrid`.
+  std::string referenceKernel, referenceBundle;
+  int64_t referenceGrid[3] = {1, 1, 1};
+  /// A user's inputs (DIR/argI.npy where present) and where to write the
+  /// inputs instead of running anything.
+  std::string inputs, saveInputs;
+  /// (view index, .npy file): the expected outputs, instead of a reference
+  /// image.
+  std::vector<std::pair<int64_t, std::string>> expected;
 };
 
 /// Runs the comparison; prints one line per view and PASS or FAIL. Returns
-/// 0 (pass), 1 (fail) or 2 (usage or setup error).
+/// 0 (pass), 1 (fail) or 2 (usage or setup error). Outputs start poisoned
+/// (NaN, or 0x5A bytes for integers) on both sides, so an element the
+/// tested image leaves unwritten fails.
 int runCompare(const CompareOptions &options);
 
 } // namespace tessera::run

@@ -10,7 +10,12 @@
 //
 // --compare=host runs any kernel (not only the shipped ones) on the host
 // image and on the device's (the emulator's by default) with the same random
-// inputs and compares every view afterwards (Compare.cpp); --compare=emu
+// inputs, outputs poisoned, and compares every view afterwards
+// (Compare.cpp); --reference-kernel=NAME takes another kernel (a naive
+// version, of --reference-bundle) as the reference; --save-inputs=DIR
+// writes the inputs as .npy files for a user's own reference program,
+// --inputs=DIR reads them back and --expected=I:FILE.npy compares view I
+// with what that program computed; --compare=emu
 // takes the emulator's image as the reference and demands equal bits, on
 // small-integer inputs (--device=cuda: the emulator's fragment and swizzle
 // tables against the GPU).
@@ -50,17 +55,23 @@ static void printUsage(FILE *out, const char *message) {
   if (message)
     std::fprintf(out, "tessera-run: %s\n", message);
   std::fprintf(
-      out, "usage: tessera-run BUNDLE [--check] [--bench] [--kernel=NAME] "
-           "[--device=host|emu|cuda|hip] [--chip=CHIP] [--races] [--threads=N] "
-           "[--programs=N] [--seed=S] [--iters=N]\n"
-           "  GEMM (also quantized ones): --m --n --k; attention: --batch "
-           "--heads --kv-heads "
-           "--seq-q --seq-kv --causal=0|1;\n"
-           "  MoE (also quantized): --tokens --experts --topk --hidden "
-           "--inter --routed-experts (default: half the experts)\n"
-           "   or: tessera-run BUNDLE --compare=host|emu [--kernel=NAME] "
-           "--grid=X[,Y[,Z]] --view=I:D0xD1... --scalar=I:VALUE "
-           "[--device=emu|cuda|hip] [--chip=CHIP] [--races]\n");
+      out,
+      "usage: tessera-run BUNDLE [--check] [--bench] [--kernel=NAME] "
+      "[--device=host|emu|cuda|hip] [--chip=CHIP] [--races] [--threads=N] "
+      "[--programs=N] [--seed=S] [--iters=N]\n"
+      "  GEMM (also quantized ones): --m --n --k; attention: --batch "
+      "--heads --kv-heads "
+      "--seq-q --seq-kv --causal=0|1;\n"
+      "  MoE (also quantized): --tokens --experts --topk --hidden "
+      "--inter --routed-experts (default: half the experts)\n"
+      "   or: tessera-run BUNDLE --compare=host|emu [--kernel=NAME] "
+      "--grid=X[,Y[,Z]] --view=I:D0xD1... --scalar=I:VALUE "
+      "[--device=emu|cuda|hip] [--chip=CHIP] [--races] "
+      "[--reference-kernel=NAME [--reference-bundle=FILE] "
+      "[--reference-grid=X[,Y[,Z]]]] [--inputs=DIR]\n"
+      "   or: tessera-run BUNDLE (--save-inputs=DIR | --expected=I:FILE.npy "
+      "[--inputs=DIR]) [--kernel=NAME] --grid=... --view=... "
+      "--scalar=... [--device=emu|host|cuda|hip]\n");
 }
 
 static int usage(const char *message) {
@@ -83,6 +94,7 @@ static int run(int argc, char **argv) {
   bool races = false;
   CompareOptions compareOptions;
   std::string compareWith;
+  bool referenceGrid = false;
   std::map<std::string, std::string> values;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -129,18 +141,35 @@ static int run(int argc, char **argv) {
         (name == "view" ? compareOptions.views : compareOptions.scalars)
             .push_back(
                 {integer(value.substr(0, colon)), value.substr(colon + 1)});
-      } else if (name == "grid") {
+      } else if (name == "grid" || name == "reference-grid") {
+        int64_t *grid =
+            name == "grid" ? compareOptions.grid : compareOptions.referenceGrid;
+        referenceGrid |= name == "reference-grid";
         size_t d = 0, start = 0;
         for (; d < 3 && start <= value.size(); ++d) {
           size_t comma = value.find(',', start);
-          compareOptions.grid[d] = integer(value.substr(
+          grid[d] = integer(value.substr(
               start, comma == std::string::npos ? comma : comma - start));
-          if (compareOptions.grid[d] < 1)
-            return usage("--grid sizes must be positive");
+          if (grid[d] < 1)
+            return usage(("--" + name + " sizes must be positive").c_str());
           if (comma == std::string::npos)
             break;
           start = comma + 1;
         }
+      } else if (name == "reference-kernel")
+        compareOptions.referenceKernel = value;
+      else if (name == "reference-bundle")
+        compareOptions.referenceBundle = value;
+      else if (name == "inputs")
+        compareOptions.inputs = value;
+      else if (name == "save-inputs")
+        compareOptions.saveInputs = value;
+      else if (name == "expected") {
+        size_t colon = value.find(':');
+        if (colon == std::string::npos)
+          return usage("--expected takes INDEX:FILE.npy");
+        compareOptions.expected.push_back(
+            {integer(value.substr(0, colon)), value.substr(colon + 1)});
       } else if (name == "threads")
         threads = integer(value);
       else if (name == "programs") {
@@ -164,15 +193,32 @@ static int run(int argc, char **argv) {
   }
   if (bundle.empty())
     return usage("no bundle given");
-  if (!compareWith.empty()) {
-    if (compareWith != "host" && compareWith != "emu")
+  bool files =
+      !compareOptions.expected.empty() || !compareOptions.saveInputs.empty();
+  if (files && !compareWith.empty())
+    return usage("--expected and --save-inputs take the place of --compare");
+  if (!files &&
+      (!compareOptions.referenceKernel.empty() ||
+       !compareOptions.referenceBundle.empty() || referenceGrid) &&
+      compareWith.empty())
+    return usage("--reference-kernel, --reference-bundle and "
+                 "--reference-grid go with --compare");
+  if (!compareOptions.inputs.empty() && compareWith.empty() && !files)
+    return usage("--inputs goes with --compare or --expected");
+  if (!referenceGrid)
+    std::copy(compareOptions.grid, compareOptions.grid + 3,
+              compareOptions.referenceGrid);
+  if (!compareWith.empty() || files) {
+    if (!files && compareWith != "host" && compareWith != "emu")
       return usage("--compare takes host or emu (the reference image)");
+    if (files)
+      compareWith = "host";
     compareOptions.reference = compareWith;
     compareOptions.bundle = bundle;
     compareOptions.kernel = kernel;
-    compareOptions.device = !device.empty()         ? device
-                            : compareWith == "host" ? "emu"
-                                                    : "host";
+    compareOptions.device = !device.empty()                  ? device
+                            : files || compareWith == "host" ? "emu"
+                                                             : "host";
     compareOptions.chip = chip;
     compareOptions.races = races;
     compareOptions.seed = seed;
