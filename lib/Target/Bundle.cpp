@@ -49,11 +49,19 @@ std::vector<KernelInfo> tessera::collectKernelInfo(ModuleOp module) {
       info.argNames.push_back(name.size() > 1 && name[0] == '%' ? name.substr(1)
                                                                 : "");
     }
-    for (Type type : kernel.getArgumentTypes()) {
-      if (auto view = dyn_cast<tile::ViewType>(type))
+    for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+      if (auto view = dyn_cast<tile::ViewType>(type)) {
         info.args.push_back("view:" + typeName(view.getElementType()) + ":" +
                             std::to_string(view.getRank()));
-      else
+        if (!llvm::all_of(view.getShape(), ShapedType::isDynamic)) {
+          std::string dims = TESSERA_DIMS_PREFIX + std::to_string(i) + ":";
+          for (auto [d, size] : llvm::enumerate(view.getShape()))
+            dims += (d ? "x" : "") + (ShapedType::isDynamic(size)
+                                          ? std::string("?")
+                                          : std::to_string(size));
+          info.dims.push_back(std::move(dims));
+        }
+      } else
         info.args.push_back("scalar:" + typeName(type));
     }
     info.persistent = tile::isPersistentKernel(kernel);
@@ -72,6 +80,8 @@ tessera::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
       os << ' ' << arg;
     if (kernel.persistent)
       os << ' ' << TESSERA_PERSISTENT_TOKEN;
+    for (const std::string &dims : kernel.dims)
+      os << ' ' << dims;
     for (const std::string &map : kernel.tensorMaps)
       os << ' ' << map;
     if (!kernel.cluster.empty())

@@ -59,6 +59,47 @@ bool parseArgument(const std::string &arg, ArgSpec &spec) {
   return true;
 }
 
+/// Parses `dims:<arg>:<d0>x<d1>...` of a view argument of that rank, each
+/// size "?" or below 2^48, at least one of them not "?", once per view.
+bool parseDims(const std::string &token, KernelEntry &kernel) {
+  std::string_view rest(token);
+  rest.remove_prefix(std::string_view(TESSERA_DIMS_PREFIX).size());
+  size_t colon = rest.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon > 4 ||
+      rest.substr(0, colon).find_first_not_of("0123456789") !=
+          std::string_view::npos)
+    return false;
+  size_t arg = std::stoul(std::string(rest.substr(0, colon)));
+  if (arg >= kernel.specs.size())
+    return false;
+  ArgSpec &spec = kernel.specs[arg];
+  if (!spec.view || !spec.fixed.empty())
+    return false;
+  std::vector<int64_t> sizes;
+  bool anyStatic = false;
+  std::string_view list = rest.substr(colon + 1);
+  while (true) {
+    size_t x = list.find('x');
+    std::string_view size = list.substr(0, x);
+    if (size == "?") {
+      sizes.push_back(-1);
+    } else {
+      if (size.empty() || size.size() > 14 ||
+          size.find_first_not_of("0123456789") != std::string_view::npos)
+        return false;
+      sizes.push_back(std::stoll(std::string(size)));
+      anyStatic = true;
+    }
+    if (x == std::string_view::npos)
+      break;
+    list.remove_prefix(x + 1);
+  }
+  if (!anyStatic || int64_t(sizes.size()) != spec.rank)
+    return false;
+  spec.fixed = std::move(sizes);
+  return true;
+}
+
 /// Parses `tmap:<arg>:<cols>x<rows>` of a 2-D or 3-D view argument, a box
 /// row of one swizzle span (128, 64 or 32 bytes) and at most 256 rows.
 bool parseTensorMap(const std::string &token, KernelEntry &kernel) {
@@ -115,7 +156,7 @@ bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
         kernel.sharedBytes < 0 || kernel.sharedBytes > kMaxSharedBytes)
       return false;
     std::string arg;
-    bool clustered = false;
+    bool clustered = false, dims = false;
     while (words >> arg) {
       if (clustered)
         return false; // the cluster comes last
@@ -124,7 +165,8 @@ bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
         // programs started, index scalars) the launch passes; before the
         // tensor maps.
         size_t count = kernel.args.size(), passed = TESSERA_PERSISTENT_ARGS;
-        if (kernel.persistent || !kernel.tensorMaps.empty() || count < passed)
+        if (kernel.persistent || !kernel.tensorMaps.empty() || dims ||
+            count < passed)
           return false;
         for (size_t i = count - passed; i < count; ++i)
           if (kernel.args[i] != "scalar:index")
@@ -140,13 +182,20 @@ bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
         clustered = true;
         continue;
       }
+      if (arg.rfind(TESSERA_DIMS_PREFIX, 0) == 0) {
+        // After the arguments, before the tensor maps.
+        if (!kernel.tensorMaps.empty() || !parseDims(arg, kernel))
+          return false;
+        dims = true;
+        continue;
+      }
       if (arg.rfind(TESSERA_TENSOR_MAP_PREFIX, 0) == 0) {
         if (!parseTensorMap(arg, kernel))
           return false;
         continue;
       }
-      if (!kernel.tensorMaps.empty() || kernel.persistent)
-        return false; // tensor maps follow the arguments
+      if (!kernel.tensorMaps.empty() || kernel.persistent || dims)
+        return false; // sizes and tensor maps follow the arguments
       ArgSpec spec;
       if (!parseArgument(arg, spec))
         return false;
@@ -292,6 +341,8 @@ tessera_status tessera::runtime::readBundle(std::string_view data,
                       "or scalar:<type> arguments, scalars integers or "
                       "floats of at most 64 bits, then `persistent` after "
                       "four scalar:index ones if the kernel is, then "
+                      "dims:<arg>:<d0>x<d1>... of view arguments (sizes or "
+                      "?, one per dimension, not all ?), then "
                       "tmap:<arg>:<cols>x<rows> tensor maps of 2-D or 3-D "
                       "views with box rows of 128, 64 or 32 bytes, then at "
                       "most one "

@@ -37,6 +37,9 @@ struct ArgSpec {
   std::string element; // the view's element type or the scalar's type
   int rank = 0;        // views
   size_t bytes = 0;    // scalars: the size of the value
+  /// Views: each dimension's size as the kernel's type fixes it, -1 where
+  /// it is dynamic (empty: all are).
+  std::vector<int64_t> fixed;
 };
 
 /// A tensor map an sm_90a kernel takes after its arguments (`tmap:`): of

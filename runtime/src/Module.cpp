@@ -51,6 +51,15 @@ tessera_status marshal(const KernelEntry &entry, void *const *args,
     if (view->rank != rank)
       return fail(TESSERA_ERROR_INVALID_ARGUMENT,
                   where(i) + " must be a view of rank " + std::to_string(rank));
+    // The sizes the kernel's type fixes (!tile.view<?x64xbf16>): the code
+    // is compiled for them.
+    for (int64_t r = 0; r < int64_t(spec.fixed.size()); ++r)
+      if (spec.fixed[size_t(r)] >= 0 && view->sizes[r] != spec.fixed[size_t(r)])
+        return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                    where(i) + ": dimension " + std::to_string(r) + " is " +
+                        std::to_string(view->sizes[r]) +
+                        ", but the kernel's type fixes it at " +
+                        std::to_string(spec.fixed[size_t(r)]));
     bool empty = false;
     for (int64_t r = 0; r < rank; ++r) {
       if (view->sizes[r] < 0 || view->sizes[r] >= kMaxViewSize)

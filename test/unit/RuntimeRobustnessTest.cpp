@@ -233,6 +233,12 @@ TEST(RuntimeRobustness, MetadataLaunchesTrustIsBounded) {
   ASSERT_EQ(readLine("scale 64 0 view:f32:1 view:f32:1 scalar:f32", images),
             TESSERA_SUCCESS);
   EXPECT_FALSE(images[0].kernels[0].hasCluster());
+  // The sizes a view's type fixes.
+  ASSERT_EQ(readLine("attn 128 0 view:bf16:3 view:f32:1 dims:0:?x?x64", images),
+            TESSERA_SUCCESS);
+  EXPECT_EQ(images[0].kernels[0].specs[0].fixed,
+            (std::vector<int64_t>{-1, -1, 64}));
+  EXPECT_TRUE(images[0].kernels[0].specs[1].fixed.empty());
   ASSERT_EQ(readLine("scale 1024 2147483647 view:f32:1 cluster:2x1x4", images),
             TESSERA_SUCCESS);
   const KernelEntry &entry = images[0].kernels[0];
@@ -252,6 +258,15 @@ TEST(RuntimeRobustness, MetadataLaunchesTrustIsBounded) {
            "scale 64 0 view:f32:1 cluster:2x1x1x", // trailing text
            "scale 64 0 cluster:2x1x1 view:f32:1",  // not last
            "scale 64 0 view:f32:1 cluster:2x1x1 cluster:2x1x1",
+           "scale 64 0 view:f32:2 dims:0:64",               // rank 1 of 2
+           "scale 64 0 view:f32:2 dims:0:?x?",              // nothing fixed
+           "scale 64 0 view:f32:2 dims:1:?x64",             // no argument 1
+           "scale 64 0 scalar:f32 dims:0:64",               // a scalar
+           "scale 64 0 view:f32:2 dims:0:?x-1",             // not a size
+           "scale 64 0 view:f32:2 dims:0:?x64x",            // trailing text
+           "scale 64 0 view:f32:2 dims:0:?x64 dims:0:?x64", // twice
+           "scale 64 0 dims:0:64 view:f32:1", // before the argument
+           "scale 64 0 view:f32:2 dims:0:?x64 view:f32:1", // argument after
        }) {
     EXPECT_EQ(readLine(bad, images), TESSERA_ERROR_INVALID_BUNDLE) << bad;
     EXPECT_NE(lastError().find("malformed kernel metadata"), std::string::npos)

@@ -39,6 +39,9 @@ struct KernelInfo {
   std::vector<std::string> args;
   /// The arguments' names in the source (without `%`), for headers.
   std::vector<std::string> argNames;
+  /// The sizes the view arguments' types fix (`dims:...`), for views with
+  /// a static size.
+  std::vector<std::string> dims;
   /// The tensor maps one target's image needs (`tmap:...`).
   std::vector<std::string> tensorMaps;
   /// A persistent kernel (tile-persistent): its last

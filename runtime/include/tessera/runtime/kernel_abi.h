@@ -31,13 +31,16 @@ typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
                                    int64_t grid_z, int64_t begin, int64_t end);
 
 /* The bundle metadata key of the kernel list, one line per kernel:
- * "<name> <threads> <shared bytes> <argument>... [persistent] <tensor map>...
- * [cluster]", each argument "view:<element>:<rank>" or "scalar:<type>";
+ * "<name> <threads> <shared bytes> <argument>... [persistent] <dims>...
+ * <tensor map>... [cluster]", each argument "view:<element>:<rank>" or
+ * "scalar:<type>";
  * "persistent" marks a persistent kernel (tile-persistent), whose last
  * TESSERA_PERSISTENT_ARGS arguments, scalar:index, the runtime passes: the
  * size of the grid its caller launched (x, y, z) and the number of program
  * instances it started instead, along x, which loop over that grid's
- * tiles; each tensor map
+ * tiles; each "dims:<argument>:<d0>x<d1>..." the sizes a view argument's
+ * type fixes ("?" for a dynamic one; only views with a static size have
+ * one), which a launch's view must have; each tensor map
  * "tmap:<argument>:<cols>x<rows>" (a trailing kernel parameter: the
  * 128-byte tensor map of a 2-D or 3-D view argument, encoded at launch),
  * and the cluster "cluster:<x>x<y>x<z>" (the image launches in thread-block
@@ -49,6 +52,7 @@ typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
 #define TESSERA_BUNDLE_DIGEST_KEY "tessera.sha256"
 #define TESSERA_TENSOR_MAP_PREFIX "tmap:"
 #define TESSERA_CLUSTER_PREFIX "cluster:"
+#define TESSERA_DIMS_PREFIX "dims:"
 #define TESSERA_PERSISTENT_TOKEN "persistent"
 #define TESSERA_PERSISTENT_ARGS 4
 
