@@ -8,6 +8,8 @@
 #ifndef TESSERA_INITALLTESSERA_H
 #define TESSERA_INITALLTESSERA_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 namespace mlir {
 class DialectRegistry;
 } // namespace mlir
@@ -21,6 +23,12 @@ void registerAllDialects(mlir::DialectRegistry &registry);
 /// Registers the upstream passes and Tessera's own passes with the global
 /// pass registry (idempotent).
 void registerAllPasses();
+
+/// Runs a tool's `main` on a thread with a large stack (512 MiB, reserved
+/// as it is used): the parser, the verifier and the passes recurse once per
+/// region level, and kernels nested thousands deep overflow the main
+/// thread's 8 MiB. Returns what `main` returned.
+int runWithLargeStack(llvm::function_ref<int()> main);
 } // namespace tessera
 
 #endif // TESSERA_INITALLTESSERA_H

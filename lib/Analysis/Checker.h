@@ -328,6 +328,9 @@ private:
 
   tile::KernelOp kernel;
   const TagCheckOptions &options;
+  /// Transfer steps taken (processOp), against options.workBudget.
+  uint64_t work = 0;
+  bool workExhausted = false;
   TagCheckStats &stats;
   TermContext &terms;
   SMTBackend &backend;

@@ -236,6 +236,13 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
     }
     if (reportNow)
       break;
+    // Outside a reporting walk (an enclosing loop's walk toward its own
+    // fixpoint) the fixpoint's state is all that is needed: walking it again
+    // would compute the same state. So each loop of a nest is walked twice
+    // per reporting walk of its parent, not twice per walk: quadratic in
+    // the depth, not exponential.
+    if (stable && !outerReporting)
+      break;
     // Not converged: whatever still changes is ⊤.
     if (!stable && pass + 2 >= maxPasses)
       for (auto [fn, grew] : llvm::zip_equal(carried, changed))

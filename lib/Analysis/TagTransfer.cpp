@@ -365,6 +365,18 @@ void Checker::processMma(tile::MmaOp op) {
 }
 
 LogicalResult Checker::processOp(Operation *op) {
+  work += 1 + loops.size();
+  if (work > options.workBudget) {
+    if (!workExhausted)
+      op->emitError() << "tag-check stopped here, inside " << loops.size()
+                      << " loops, past its budget of " << options.workBudget
+                      << " steps: the kernel's obligations are unknown; "
+                         "simplify its loop nest, raise the budget "
+                         "(tag-check{work-budget=N}) or skip the check "
+                         "(tessera-compile --no-tag-check)";
+    workExhausted = true;
+    return failure();
+  }
   processValues(op);
   LogicalResult result = processTags(op);
   propagateSums(op);

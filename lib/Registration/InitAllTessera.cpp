@@ -31,6 +31,7 @@
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVM/ROCDL/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/thread.h"
 
 void tessera::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<tile::TileDialect, tag::TagDialect>();
@@ -61,4 +62,13 @@ void tessera::registerAllPasses() {
     return true;
   }();
   (void)registered;
+}
+
+int tessera::runWithLargeStack(llvm::function_ref<int()> main) {
+  constexpr unsigned stackBytes = 512u << 20;
+  int result = 1;
+  llvm::thread thread(std::optional<unsigned>(stackBytes),
+                      [&] { result = main(); });
+  thread.join();
+  return result;
 }

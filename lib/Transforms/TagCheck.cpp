@@ -24,6 +24,7 @@ struct TagCheckPass : tessera::impl::TagCheckBase<TagCheckPass> {
     analysis::TagCheckOptions options;
     options.rlimit = rlimit;
     options.timeoutSeconds = timeout;
+    options.workBudget = workBudget;
     options.smtOutput = emitSmt ? &llvm::outs() : nullptr;
     options.maxSharedBytes = maxSharedBytes;
     if (maxSharedBytes < 0) {

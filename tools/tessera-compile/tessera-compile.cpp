@@ -579,14 +579,16 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "Tessera kernel compiler: tile kernels to a "
                               "multi-target bundle\n");
-  DialectRegistry registry;
-  tessera::registerAllDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  // Diagnostics point into the source; the pass pipeline's view of the
-  // whole kernel would bury them.
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sources;
-  SourceMgrDiagnosticHandler handler(sources, &context);
-  return failed(compile(context, sources)) ? 1 : 0;
+  return tessera::runWithLargeStack([] {
+    DialectRegistry registry;
+    tessera::registerAllDialects(registry);
+    MLIRContext context(registry);
+    context.loadAllAvailableDialects();
+    // Diagnostics point into the source; the pass pipeline's view of the
+    // whole kernel would bury them.
+    context.printOpOnDiagnostic(false);
+    llvm::SourceMgr sources;
+    SourceMgrDiagnosticHandler handler(sources, &context);
+    return failed(compile(context, sources)) ? 1 : 0;
+  });
 }

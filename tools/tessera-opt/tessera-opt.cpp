@@ -23,6 +23,8 @@ int main(int argc, char **argv) {
 #endif
   mlir::DialectRegistry registry;
   tessera::registerAllDialects(registry);
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "Tessera optimizer driver\n", registry));
+  return tessera::runWithLargeStack([&] {
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, "Tessera optimizer driver\n", registry));
+  });
 }

@@ -30,6 +30,11 @@ struct TagCheckOptions {
   unsigned timeoutSeconds = 60;
   /// Shared memory a program instance may use, in bytes.
   int64_t maxSharedBytes = 232448;
+  /// The transfer work a kernel may take, in steps: each visit of an op
+  /// counts 1 plus the loops around it (the facts it is checked under).
+  /// Past it the checker stops with an error naming the op: its
+  /// obligations are unknown (a deep loop nest, not a hang).
+  uint64_t workBudget = 100000000;
   /// When set, every query is also written here as SMT-LIB 2.
   llvm::raw_ostream *smtOutput = nullptr;
 };

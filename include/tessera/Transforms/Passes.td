@@ -35,6 +35,9 @@ def TagCheck : Pass<"tag-check", "mlir::ModuleOp"> {
     Option<"timeout", "timeout", "unsigned", /*default=*/"60",
            "Wall-clock backstop per query in seconds (0: none): stops the "
            "queries whose work Z3 does not count against the rlimit">,
+    Option<"workBudget", "work-budget", "uint64_t", /*default=*/"100000000",
+           "Transfer steps a kernel may take (each op visit: 1 plus its "
+           "enclosing loops); past it the check stops with an error">,
     Option<"emitSmt", "emit-smt", "bool", /*default=*/"false",
            "Print each verification condition as SMT-LIB 2 on stdout">,
     Option<"chip", "chip", "std::string", /*default=*/"",
