@@ -65,6 +65,7 @@ std::vector<KernelInfo> tessera::collectKernelInfo(ModuleOp module) {
         info.args.push_back("scalar:" + typeName(type));
     }
     info.persistent = tile::isPersistentKernel(kernel);
+    info.assumptions = launchAssumptions(kernel);
     kernels.push_back(std::move(info));
   });
   return kernels;
@@ -82,6 +83,8 @@ tessera::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
       os << ' ' << TESSERA_PERSISTENT_TOKEN;
     for (const std::string &dims : kernel.dims)
       os << ' ' << dims;
+    for (const std::string &assumption : kernel.assumptions)
+      os << ' ' << assumption;
     for (const std::string &map : kernel.tensorMaps)
       os << ' ' << map;
     if (!kernel.cluster.empty())

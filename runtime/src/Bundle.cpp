@@ -182,9 +182,20 @@ bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
         clustered = true;
         continue;
       }
+      if (arg.rfind(TESSERA_ASSUME_PREFIX, 0) == 0) {
+        // After the arguments (and their sizes), before the tensor maps.
+        Assumption assumption;
+        if (!kernel.tensorMaps.empty() ||
+            !parseAssumption(arg, kernel, assumption))
+          return false;
+        kernel.assumptions.push_back(std::move(assumption));
+        dims = true;
+        continue;
+      }
       if (arg.rfind(TESSERA_DIMS_PREFIX, 0) == 0) {
-        // After the arguments, before the tensor maps.
-        if (!kernel.tensorMaps.empty() || !parseDims(arg, kernel))
+        // After the arguments, before the assumptions and tensor maps.
+        if (!kernel.tensorMaps.empty() || !kernel.assumptions.empty() ||
+            !parseDims(arg, kernel))
           return false;
         dims = true;
         continue;
@@ -343,6 +354,8 @@ tessera_status tessera::runtime::readBundle(std::string_view data,
                       "four scalar:index ones if the kernel is, then "
                       "dims:<arg>:<d0>x<d1>... of view arguments (sizes or "
                       "?, one per dimension, not all ?), then "
+                      "assume:<expr>:<message> conditions on the arguments, "
+                      "then "
                       "tmap:<arg>:<cols>x<rows> tensor maps of 2-D or 3-D "
                       "views with box rows of 128, 64 or 32 bytes, then at "
                       "most one "

@@ -6,6 +6,7 @@
 #include "tessera/runtime/tessera_runtime.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,23 @@ struct TensorMapSpec {
   uint32_t boxCols = 0, boxRows = 0;
 };
 
+/// A node of an assumption's expression, in postfix order (operands
+/// first, the root last).
+struct AssumptionNode {
+  enum Kind { Const, Arg, Dim, Op } kind = Const;
+  int64_t value = 0;              // Const: the value; Dim: the dimension
+  size_t arg = 0;                 // Arg and Dim: the argument
+  const char *op = nullptr;       // Op: its name ("eq", "add", ...)
+  size_t operands[3] = {0, 0, 0}; // Op: its operands' nodes
+};
+
+/// A condition on the launch's arguments the kernel's proof assumed
+/// (`assume:<expr>:<message>`, kernel_abi.h).
+struct Assumption {
+  std::vector<AssumptionNode> nodes;
+  std::string message;
+};
+
 struct KernelEntry {
   std::string name;
   int64_t threads = 0;
@@ -63,6 +81,8 @@ struct KernelEntry {
   /// index arguments after `args` (the launched grid's size, the programs
   /// started), which the launch appends.
   bool persistent = false;
+  /// The conditions every launch's arguments must meet (`assume:`).
+  std::vector<Assumption> assumptions;
   bool hasCluster() const { return cluster[0] * cluster[1] * cluster[2] > 1; }
   std::vector<const char *> argPointers; // for tessera_kernel_info
 };
@@ -91,6 +111,18 @@ struct BundleImage {
 /// form, rank and scalar type.
 tessera_status readBundle(std::string_view data,
                           std::vector<BundleImage> &images);
+
+/// Parses an `assume:` token of `kernel`'s metadata (its arguments
+/// already parsed): false for malformed text, unknown operations, depth
+/// past 32, or arguments that are not integer scalars or view sizes.
+bool parseAssumption(std::string_view token, const KernelEntry &kernel,
+                     Assumption &out);
+/// The value of `assumption` on a launch's marshalled arguments (`slots`,
+/// as LaunchArgs holds them), in 64-bit integers; none where it divides by
+/// zero.
+std::optional<int64_t>
+evaluateAssumption(const Assumption &assumption, const KernelEntry &kernel,
+                   const std::vector<std::vector<int64_t>> &slots);
 
 } // namespace tessera::runtime
 

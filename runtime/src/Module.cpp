@@ -101,6 +101,12 @@ tessera_status marshal(const KernelEntry &entry, void *const *args,
     out.slots.push_back(std::move(slots));
     out.views.push_back(true);
   }
+  // What the kernel's proof assumed of its arguments (tag.assume).
+  for (const Assumption &assumption : entry.assumptions)
+    if (evaluateAssumption(assumption, entry, out.slots) == int64_t(0))
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                  entry.name + " assumes that " + assumption.message +
+                      " (its tag.assume), which these arguments break");
   for (const TensorMapSpec &map : entry.tensorMaps) {
     // Dimensions innermost first; a 3-D view's box is one deep.
     const auto *view = static_cast<const tessera_view *>(args[map.arg]);

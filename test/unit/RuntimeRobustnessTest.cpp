@@ -239,6 +239,27 @@ TEST(RuntimeRobustness, MetadataLaunchesTrustIsBounded) {
   EXPECT_EQ(images[0].kernels[0].specs[0].fixed,
             (std::vector<int64_t>{-1, -1, 64}));
   EXPECT_TRUE(images[0].kernels[0].specs[1].fixed.empty());
+  // Conditions on the arguments, evaluated on marshalled slots: i32 -1 is
+  // sign-extended, d0.1 reads the view's size.
+  ASSERT_EQ(readLine("k 64 0 view:f32:2 scalar:i32 dims:0:?x64 "
+                     "assume:and(sgt(a1,c-2),eq(d0.1,c64)):a%20b",
+                     images),
+            TESSERA_SUCCESS);
+  const KernelEntry &k = images[0].kernels[0];
+  ASSERT_EQ(k.assumptions.size(), 1u);
+  EXPECT_EQ(k.assumptions[0].message, "a b");
+  std::vector<std::vector<int64_t>> slots = {{0, 0, 0, 5, 64, 64, 1},
+                                             {0xffffffff}};
+  EXPECT_EQ(evaluateAssumption(k.assumptions[0], k, slots), 1);
+  slots[1][0] = 0xfffffffd; // -3
+  EXPECT_EQ(evaluateAssumption(k.assumptions[0], k, slots), 0);
+  // Deeper than 32 levels is refused.
+  std::string deep = "k 64 0 scalar:index assume:";
+  for (int i = 0; i < 40; ++i)
+    deep += "add(c1,";
+  deep += "a0";
+  deep += std::string(40, ')') + ":x";
+  EXPECT_EQ(readLine(deep, images), TESSERA_ERROR_INVALID_BUNDLE);
   ASSERT_EQ(readLine("scale 1024 2147483647 view:f32:1 cluster:2x1x4", images),
             TESSERA_SUCCESS);
   const KernelEntry &entry = images[0].kernels[0];
@@ -267,6 +288,15 @@ TEST(RuntimeRobustness, MetadataLaunchesTrustIsBounded) {
            "scale 64 0 view:f32:2 dims:0:?x64 dims:0:?x64", // twice
            "scale 64 0 dims:0:64 view:f32:1", // before the argument
            "scale 64 0 view:f32:2 dims:0:?x64 view:f32:1", // argument after
+           "scale 64 0 view:f32:1 scalar:index assume:pow(a1,c2):x",  // op
+           "scale 64 0 view:f32:1 scalar:index assume:sgt(a2,c0):x",  // arg
+           "scale 64 0 view:f32:1 scalar:index assume:sgt(a0,c0):x",  // view
+           "scale 64 0 view:f32:1 scalar:f32 assume:sgt(a1,c0):x",    // float
+           "scale 64 0 view:f32:1 assume:sgt(d0.1,c0):x",             // rank
+           "scale 64 0 view:f32:1 assume:sgt(d0.0,c0)",               // message
+           "scale 64 0 view:f32:1 assume:sgt(d0.0):x",                // arity
+           "scale 64 0 view:f32:1 assume:sgt(d0.0,c0):a%2",           // escape
+           "scale 64 0 view:f32:2 assume:sgt(d0.0,c0):x dims:0:?x64", // order
        }) {
     EXPECT_EQ(readLine(bad, images), TESSERA_ERROR_INVALID_BUNDLE) << bad;
     EXPECT_NE(lastError().find("malformed kernel metadata"), std::string::npos)

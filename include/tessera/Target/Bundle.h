@@ -42,6 +42,8 @@ struct KernelInfo {
   /// The sizes the view arguments' types fix (`dims:...`), for views with
   /// a static size.
   std::vector<std::string> dims;
+  /// The conditions on the arguments its proof assumed (`assume:...`).
+  std::vector<std::string> assumptions;
   /// The tensor maps one target's image needs (`tmap:...`).
   std::vector<std::string> tensorMaps;
   /// A persistent kernel (tile-persistent): its last
@@ -66,6 +68,10 @@ struct TargetImage {
 
 /// The launch metadata of every kernel in `module`.
 std::vector<KernelInfo> collectKernelInfo(mlir::ModuleOp module);
+
+/// The `assume:` tokens of `kernel` (LaunchAssumptions.cpp): its
+/// tag.assume conditions computed from the launch's arguments alone.
+std::vector<std::string> launchAssumptions(tile::KernelOp kernel);
 
 /// The metadata string of `kernels`.
 std::string serializeKernelInfo(const std::vector<KernelInfo> &kernels);

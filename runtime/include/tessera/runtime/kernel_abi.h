@@ -32,7 +32,7 @@ typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
 
 /* The bundle metadata key of the kernel list, one line per kernel:
  * "<name> <threads> <shared bytes> <argument>... [persistent] <dims>...
- * <tensor map>... [cluster]", each argument "view:<element>:<rank>" or
+ * <assume>... <tensor map>... [cluster]", each argument "view:<element>:<rank>" or
  * "scalar:<type>";
  * "persistent" marks a persistent kernel (tile-persistent), whose last
  * TESSERA_PERSISTENT_ARGS arguments, scalar:index, the runtime passes: the
@@ -40,7 +40,14 @@ typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
  * instances it started instead, along x, which loop over that grid's
  * tiles; each "dims:<argument>:<d0>x<d1>..." the sizes a view argument's
  * type fixes ("?" for a dynamic one; only views with a static size have
- * one), which a launch's view must have; each tensor map
+ * one), which a launch's view must have; each
+ * "assume:<expr>:<message>" a condition on the arguments the kernel's proof
+ * assumed (tag.assume), which every launch must meet: <expr> in prefix
+ * form over "a<i>" (integer scalar argument i, sign-extended), "d<i>.<k>"
+ * (size k of view argument i), "c<v>" (a constant) and
+ * "<op>(x,y[,z])" (arith's eq ne slt sle sgt sge ult ule ugt uge add sub
+ * mul divui divsi remui remsi and or xor minui minsi maxui maxsi select, on
+ * 64-bit integers), <message> percent-encoded; each tensor map
  * "tmap:<argument>:<cols>x<rows>" (a trailing kernel parameter: the
  * 128-byte tensor map of a 2-D or 3-D view argument, encoded at launch),
  * and the cluster "cluster:<x>x<y>x<z>" (the image launches in thread-block
@@ -53,6 +60,7 @@ typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
 #define TESSERA_TENSOR_MAP_PREFIX "tmap:"
 #define TESSERA_CLUSTER_PREFIX "cluster:"
 #define TESSERA_DIMS_PREFIX "dims:"
+#define TESSERA_ASSUME_PREFIX "assume:"
 #define TESSERA_PERSISTENT_TOKEN "persistent"
 #define TESSERA_PERSISTENT_ARGS 4
 
