@@ -20,17 +20,42 @@ namespace {
 
 constexpr int kMaxDepth = 32;
 
-/// The operations an expression may apply, with their operand counts.
+/// The operations an expression may apply: their names, operand counts and
+/// values on 64-bit integers (unsigned ones on the bits); select is
+/// evaluated where it is used.
+using Fn = int64_t (*)(int64_t, int64_t);
 struct OpInfo {
   const char *name;
   int operands;
+  Fn fn;
 };
+uint64_t u(int64_t x) { return uint64_t(x); }
 constexpr OpInfo kOps[] = {
-    {"eq", 2},    {"ne", 2},    {"slt", 2},   {"sle", 2},   {"sgt", 2},
-    {"sge", 2},   {"ult", 2},   {"ule", 2},   {"ugt", 2},   {"uge", 2},
-    {"add", 2},   {"sub", 2},   {"mul", 2},   {"divui", 2}, {"divsi", 2},
-    {"remui", 2}, {"remsi", 2}, {"and", 2},   {"or", 2},    {"xor", 2},
-    {"minui", 2}, {"minsi", 2}, {"maxui", 2}, {"maxsi", 2}, {"select", 3},
+    {"eq", 2, [](int64_t x, int64_t y) -> int64_t { return x == y; }},
+    {"ne", 2, [](int64_t x, int64_t y) -> int64_t { return x != y; }},
+    {"slt", 2, [](int64_t x, int64_t y) -> int64_t { return x < y; }},
+    {"sle", 2, [](int64_t x, int64_t y) -> int64_t { return x <= y; }},
+    {"sgt", 2, [](int64_t x, int64_t y) -> int64_t { return x > y; }},
+    {"sge", 2, [](int64_t x, int64_t y) -> int64_t { return x >= y; }},
+    {"ult", 2, [](int64_t x, int64_t y) -> int64_t { return u(x) < u(y); }},
+    {"ule", 2, [](int64_t x, int64_t y) -> int64_t { return u(x) <= u(y); }},
+    {"ugt", 2, [](int64_t x, int64_t y) -> int64_t { return u(x) > u(y); }},
+    {"uge", 2, [](int64_t x, int64_t y) -> int64_t { return u(x) >= u(y); }},
+    {"add", 2, [](int64_t x, int64_t y) { return int64_t(u(x) + u(y)); }},
+    {"sub", 2, [](int64_t x, int64_t y) { return int64_t(u(x) - u(y)); }},
+    {"mul", 2, [](int64_t x, int64_t y) { return int64_t(u(x) * u(y)); }},
+    {"divui", 2, [](int64_t x, int64_t y) { return int64_t(u(x) / u(y)); }},
+    {"divsi", 2, [](int64_t x, int64_t y) { return x / y; }},
+    {"remui", 2, [](int64_t x, int64_t y) { return int64_t(u(x) % u(y)); }},
+    {"remsi", 2, [](int64_t x, int64_t y) { return x % y; }},
+    {"and", 2, [](int64_t x, int64_t y) { return x & y; }},
+    {"or", 2, [](int64_t x, int64_t y) { return x | y; }},
+    {"xor", 2, [](int64_t x, int64_t y) { return x ^ y; }},
+    {"minui", 2, [](int64_t x, int64_t y) { return u(x) < u(y) ? x : y; }},
+    {"minsi", 2, [](int64_t x, int64_t y) { return x < y ? x : y; }},
+    {"maxui", 2, [](int64_t x, int64_t y) { return u(x) > u(y) ? x : y; }},
+    {"maxsi", 2, [](int64_t x, int64_t y) { return x > y ? x : y; }},
+    {"select", 3, nullptr},
 };
 
 bool parseInt(std::string_view &text, int64_t &value, bool allowSign) {
@@ -187,63 +212,19 @@ std::optional<int64_t> tessera::runtime::evaluateAssumption(
     case AssumptionNode::Op: {
       std::string_view op = node.op;
       int64_t x = values[node.operands[0]];
-      int64_t y = op == "select" ? 0 : values[node.operands[1]];
-      uint64_t ux = uint64_t(x), uy = uint64_t(y);
-      if ((op == "divui" || op == "remui" || op == "divsi" || op == "remsi") &&
-          y == 0)
-        return std::nullopt; // undecided: the kernel defines, not divides
-      if ((op == "divsi" || op == "remsi") && x == INT64_MIN && y == -1)
-        return std::nullopt;
-      if (op == "eq")
-        v = x == y;
-      else if (op == "ne")
-        v = x != y;
-      else if (op == "slt")
-        v = x < y;
-      else if (op == "sle")
-        v = x <= y;
-      else if (op == "sgt")
-        v = x > y;
-      else if (op == "sge")
-        v = x >= y;
-      else if (op == "ult")
-        v = ux < uy;
-      else if (op == "ule")
-        v = ux <= uy;
-      else if (op == "ugt")
-        v = ux > uy;
-      else if (op == "uge")
-        v = ux >= uy;
-      else if (op == "add")
-        v = int64_t(ux + uy);
-      else if (op == "sub")
-        v = int64_t(ux - uy);
-      else if (op == "mul")
-        v = int64_t(ux * uy);
-      else if (op == "divui")
-        v = int64_t(ux / uy);
-      else if (op == "divsi")
-        v = x / y;
-      else if (op == "remui")
-        v = int64_t(ux % uy);
-      else if (op == "remsi")
-        v = x % y;
-      else if (op == "and")
-        v = x & y;
-      else if (op == "or")
-        v = x | y;
-      else if (op == "xor")
-        v = x ^ y;
-      else if (op == "minui")
-        v = ux < uy ? x : y;
-      else if (op == "minsi")
-        v = x < y ? x : y;
-      else if (op == "maxui")
-        v = ux > uy ? x : y;
-      else if (op == "maxsi")
-        v = x > y ? x : y;
-      else if (op == "select")
+      if (op == "select") {
         v = x & 1 ? values[node.operands[1]] : values[node.operands[2]];
+        break;
+      }
+      int64_t y = values[node.operands[1]];
+      // Undecided where the kernel defines a result instead of dividing.
+      bool signedDivision = op == "divsi" || op == "remsi";
+      bool division = signedDivision || op == "divui" || op == "remui";
+      if (division && (y == 0 || (signedDivision && x == INT64_MIN && y == -1)))
+        return std::nullopt;
+      for (const OpInfo &info : kOps)
+        if (op == info.name)
+          v = info.fn(x, y);
       break;
     }
     }

@@ -13,7 +13,8 @@
 // exp2 and exp (x log2 e), lg2.approx / v_log_f32 for log2 and log,
 // rsqrt.approx / v_rsq_f32, sqrt.approx / v_sqrt_f32, sin.approx and
 // cos.approx / v_sin_f32 and v_cos_f32 (which take revolutions) and, on
-// NVIDIA, tanh.approx. absf clears the sign bit.
+// NVIDIA, tanh.approx. absf clears the sign bit. On integer tiles absi,
+// ctlz, cttz and ctpop become LLVM's intrinsics.
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,9 +135,24 @@ static Value perElement(OpBuilder &b, Location loc, VectorType type,
 Value tessera::lowerMathOp(OpBuilder &b, Location loc, Operation *op,
                            ValueRange operands, VectorType type, bool amd) {
   Type element = type.getElementType();
-  if (!isa<FloatType>(element) || llvm::any_of(operands, [&](Value v) {
+  if (llvm::any_of(operands, [&](Value v) {
         return getElementTypeOrSelf(v.getType()) != element;
       }))
+    return nullptr;
+  // Bit counts and |x| of integers: LLVM's intrinsics, element by element.
+  if (isa<IntegerType>(element)) {
+    if (!isa<math::AbsIOp, math::CountLeadingZerosOp,
+             math::CountTrailingZerosOp, math::CtPopOp>(op))
+      return nullptr;
+    return perElement(b, loc, type, operands, [&](ValueRange xs) {
+      OperationState state(loc, op->getName());
+      state.addOperands(xs);
+      state.addTypes(element);
+      state.addAttributes(op->getAttrs());
+      return b.create(state)->getResult(0);
+    });
+  }
+  if (!isa<FloatType>(element))
     return nullptr;
   Type f32 = b.getF32Type();
   if (isa<math::AbsFOp>(op) && element.isF32()) {

@@ -322,7 +322,8 @@ LogicalResult GPULowering::lowerElementwise(Operation *op) {
                                 vectorTypeOf(op->getResult(0)), isAmd());
     if (!lowered)
       return op->emitOpError("is not supported by convert-tile-to-gpu (math "
-                             "on float tiles is)");
+                             "on float tiles is, and absi, ctlz, cttz and "
+                             "ctpop on integer ones)");
     mapping.map(op->getResult(0), lowered);
     return success();
   }

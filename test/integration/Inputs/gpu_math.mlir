@@ -167,3 +167,26 @@ tile.kernel @math_minmax(%X: !tile.view<?x?xf32>, %Y: !tile.view<?x?x?xf32>)
   tile.store %maxnum -> %Y[%c3, %r0, %c0] : tensor<8x64xf32> -> !tile.view<?x?x?xf32>
   tile.return
 }
+
+// Integer math: Y[0..4) = absi, ctlz, cttz and ctpop of X (LLVM's
+// intrinsics on every target).
+tile.kernel @math_bits(%X: !tile.view<?x?xi32>, %Y: !tile.view<?x?x?xi32>)
+    threads(64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %pid = tile.program_id x
+  %r0 = arith.muli %pid, %c8 : index
+  %x = tile.load %X[%r0, %c0] : !tile.view<?x?xi32> -> tensor<8x64xi32>
+  %abs = math.absi %x : tensor<8x64xi32>
+  %lz = math.ctlz %x : tensor<8x64xi32>
+  %tz = math.cttz %x : tensor<8x64xi32>
+  %pop = math.ctpop %x : tensor<8x64xi32>
+  tile.store %abs -> %Y[%c0, %r0, %c0] : tensor<8x64xi32> -> !tile.view<?x?x?xi32>
+  tile.store %lz -> %Y[%c1, %r0, %c0] : tensor<8x64xi32> -> !tile.view<?x?x?xi32>
+  tile.store %tz -> %Y[%c2, %r0, %c0] : tensor<8x64xi32> -> !tile.view<?x?x?xi32>
+  tile.store %pop -> %Y[%c3, %r0, %c0] : tensor<8x64xi32> -> !tile.view<?x?x?xi32>
+  tile.return
+}
