@@ -12,8 +12,9 @@
 // hardware's approximations are used instead: ex2.approx / v_exp_f32 for
 // exp2 and exp (x log2 e), lg2.approx / v_log_f32 for log2 and log,
 // rsqrt.approx / v_rsq_f32, sqrt.approx / v_sqrt_f32, sin.approx and
-// cos.approx / v_sin_f32 and v_cos_f32 (which take revolutions) and, on
-// NVIDIA, tanh.approx. absf clears the sign bit. On integer tiles absi,
+// cos.approx / v_sin_f32 and v_cos_f32 (which take revolutions), and
+// tanh.approx on NVIDIA, 1 - 2 / (e^(2x) + 1) from v_exp_f32 and v_rcp_f32
+// on AMD. absf clears the sign bit. On integer tiles absi,
 // ctlz, cttz and ctpop become LLVM's intrinsics.
 //
 //===----------------------------------------------------------------------===//
@@ -76,7 +77,8 @@ static std::optional<Approximation> approximationOf(Operation *op) {
                              1};
       })
       .Case([](math::TanhOp) {
-        // No NVVM intrinsic: inline PTX (sm_75 and later).
+        // No NVVM intrinsic: inline PTX (sm_75 and later); AMD's is
+        // amdFastTanh.
         return Approximation{"tanh.approx.f32", ""};
       })
       .Default([](Operation *) -> std::optional<Approximation> {
@@ -116,6 +118,32 @@ static Value callIntrinsic(OpBuilder &b, Location loc, StringRef name, Value x,
   return LLVM::CallIntrinsicOp::create(b, loc, f32, b.getStringAttr(name),
                                        ValueRange{x})
       .getResult(0);
+}
+
+/// tanh(x) from AMD's approximate 2^x and 1/x (what `afn` allows where the
+/// hardware has no tanh): 1 - 2 / (e^(2x) + 1), which saturates to +-1
+/// and propagates NaN; below |x| = 1/16, where that form loses relative
+/// accuracy to cancellation, x (1 - x^2 / 3 + 2 x^4 / 15).
+static Value amdFastTanh(OpBuilder &b, Location loc, Value x) {
+  Type f32 = b.getF32Type();
+  auto c = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  };
+  Value x2 = arith::MulFOp::create(b, loc, x, x);
+  Value inner = math::FmaOp::create(b, loc, x2, c(2.0 / 15), c(-1.0 / 3));
+  Value series = arith::MulFOp::create(
+      b, loc, x, math::FmaOp::create(b, loc, x2, inner, c(1)));
+  Value e = ROCDL::ROCDLExp2::create(
+      b, loc, f32, arith::MulFOp::create(b, loc, x, c(2 * M_LOG2E)));
+  Value r = LLVM::CallIntrinsicOp::create(
+                b, loc, f32, b.getStringAttr("llvm.amdgcn.rcp.f32"),
+                ValueRange{arith::AddFOp::create(b, loc, e, c(1))})
+                .getResult(0);
+  Value saturating = math::FmaOp::create(b, loc, r, c(-2), c(1));
+  Value small =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                            math::AbsFOp::create(b, loc, x), c(1.0 / 16));
+  return arith::SelectOp::create(b, loc, small, series, saturating);
 }
 
 /// Each element of `vector` through `scalar`.
@@ -175,6 +203,10 @@ Value tessera::lowerMathOp(OpBuilder &b, Location loc, Operation *op,
   std::optional<Approximation> fast;
   if (allowsApproximation(op) && !element.isF64())
     fast = approximationOf(op);
+  if (fast && amd && isa<math::TanhOp>(op))
+    return perElement(b, loc, type, operands, [&](ValueRange xs) {
+      return fromCompute(amdFastTanh(b, loc, toCompute(xs[0])));
+    });
   StringRef intrinsic = fast ? (amd ? fast->amd : fast->nvidia) : "";
   if (!intrinsic.empty()) {
     // sin and cos: NVIDIA's take radians, AMD's revolutions.

@@ -1,6 +1,7 @@
 // The hardware's approximations (fastmath<afn>): Y[i] = op_i(X) for exp,
 // exp2, log, log2, rsqrt, sqrt, sin, cos and tanh (the logarithms and roots
-// on |x| + 1/2). tanh has none on AMD (ocml's is used).
+// on |x| + 1/2). AMD has no tanh instruction: 1 - 2 / (e^(2x) + 1) from
+// v_exp_f32 and v_rcp_f32 (a series near 0).
 tile.kernel @math_fast(%X: !tile.view<?x?xf32>, %Y: !tile.view<?x?x?xf32>)
     threads(64) {
   %c0 = arith.constant 0 : index
