@@ -32,12 +32,11 @@ typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
 
 /* The bundle metadata key of the kernel list, one line per kernel:
  * "<name> <threads> <shared bytes> <argument>... [persistent] <dims>...
- * <assume>... <tensor map>... [cluster]", each argument "view:<element>:<rank>" or
- * "scalar:<type>";
- * "persistent" marks a persistent kernel (tile-persistent), whose last
- * TESSERA_PERSISTENT_ARGS arguments, scalar:index, the runtime passes: the
- * size of the grid its caller launched (x, y, z) and the number of program
- * instances it started instead, along x, which loop over that grid's
+ * <assume>... <tensor map>... [cluster]", each argument "view:<element>:<rank>"
+ * or "scalar:<type>"; "persistent" marks a persistent kernel (tile-persistent),
+ * whose last TESSERA_PERSISTENT_ARGS arguments, scalar:index, the runtime
+ * passes: the size of the grid its caller launched (x, y, z) and the number of
+ * program instances it started instead, along x, which loop over that grid's
  * tiles; each "dims:<argument>:<d0>x<d1>..." the sizes a view argument's
  * type fixes ("?" for a dynamic one; only views with a static size have
  * one), which a launch's view must have; each
