@@ -196,31 +196,31 @@ tessera_view denseView(Buffer &b) {
 /// kernel computes is told from one it never wrote; 0x5A bytes for
 /// integers (which the small random integers never are, though a kernel may
 /// compute them).
-void poison(Buffer &b) {
-  int64_t size = elementBytes(b.dtype);
-  for (int64_t e = 0; e < b.elements(); ++e) {
-    uint8_t *p = b.bytes.data() + e * size;
-    if (b.dtype == "f32") {
-      uint32_t nan = 0x7fc5a5a5;
-      std::memcpy(p, &nan, 4);
-    } else if (b.dtype == "bf16" || b.dtype == "f16") {
-      uint16_t nan = b.dtype == "bf16" ? 0x7fe5 : 0x7e5a;
-      std::memcpy(p, &nan, 2);
-    } else if (b.dtype == "f8E4M3FN") {
-      *p = 0x7f; // e4m3's only NaN
-    } else {
-      std::memset(p, 0x5a, size_t(size));
-    }
+std::vector<uint8_t> poisonElement(const std::string &dtype) {
+  std::vector<uint8_t> bytes(size_t(elementBytes(dtype)), 0x5a);
+  if (dtype == "f32") {
+    uint32_t nan = 0x7fc5a5a5;
+    std::memcpy(bytes.data(), &nan, 4);
+  } else if (dtype == "bf16" || dtype == "f16") {
+    uint16_t nan = dtype == "bf16" ? 0x7fe5 : 0x7e5a;
+    std::memcpy(bytes.data(), &nan, 2);
+  } else if (dtype == "f8E4M3FN") {
+    bytes[0] = 0x7f; // e4m3's only NaN
   }
+  return bytes;
 }
 
-/// Whether element `e` of `b` holds its poison.
-bool isPoison(const Buffer &b, int64_t e) {
-  Buffer one{b.dtype, {1}, {}};
-  one.bytes.resize(size_t(elementBytes(b.dtype)));
-  poison(one);
-  return std::memcmp(b.bytes.data() + e * int64_t(one.bytes.size()),
-                     one.bytes.data(), one.bytes.size()) == 0;
+/// Fills `b` with its poison.
+void poison(Buffer &b) {
+  std::vector<uint8_t> element = poisonElement(b.dtype);
+  for (size_t at = 0; at < b.bytes.size(); at += element.size())
+    std::memcpy(b.bytes.data() + at, element.data(), element.size());
+}
+
+/// Whether element `e` of `b` holds `element` (poisonElement's bytes).
+bool isPoison(const Buffer &b, int64_t e, const std::vector<uint8_t> &element) {
+  return std::memcmp(b.bytes.data() + e * int64_t(element.size()),
+                     element.data(), element.size()) == 0;
 }
 
 bool sameElement(const Buffer &a, const Buffer &b, int64_t e) {
@@ -534,9 +534,11 @@ int tessera::run::runCompare(const CompareOptions &options) {
       if (!written[i])
         continue;
       const Buffer &b = buffers[i];
+      std::vector<uint8_t> element = poisonElement(b.dtype);
       for (int64_t e = 0; e < b.elements() && poisoned[i]; ++e)
         if (!sameElement(first.buffers[i], b, e) &&
-            isPoison(second.buffers[i], e) && !isPoison(first.buffers[i], e))
+            isPoison(second.buffers[i], e, element) &&
+            !isPoison(first.buffers[i], e, element))
           poisoned[i] = false;
       reads |= !poisoned[i];
     }
@@ -579,10 +581,12 @@ int tessera::run::runCompare(const CompareOptions &options) {
     // images share the bug (an independent reference tells which).
     // (Integer outputs may hold the poison's value legitimately.)
     int64_t unwritten = 0;
+    std::vector<uint8_t> element = poisonElement(buffers[i].dtype);
     for (int64_t e = 0; poisoned[i] && isFloat(buffers[i].dtype) &&
                         !referenceOut.empty() && e < out.buffers[i].elements();
          ++e)
-      unwritten += isPoison(out.buffers[i], e) && isPoison(referenceOut[i], e);
+      unwritten += isPoison(out.buffers[i], e, element) &&
+                   isPoison(referenceOut[i], e, element);
     if (unwritten) {
       std::printf("argument %zu: %lld of %lld elements written by neither "
                   "image\n",

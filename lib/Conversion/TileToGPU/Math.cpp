@@ -146,6 +146,16 @@ static Value amdFastTanh(OpBuilder &b, Location loc, Value x) {
   return arith::SelectOp::create(b, loc, small, series, saturating);
 }
 
+/// `op` (a math op on tiles) on the scalars `xs`, its result of `type`.
+static Value onScalars(OpBuilder &b, Location loc, Operation *op, ValueRange xs,
+                       Type type) {
+  OperationState state(loc, op->getName());
+  state.addOperands(xs);
+  state.addTypes(type);
+  state.addAttributes(op->getAttrs());
+  return b.create(state)->getResult(0);
+}
+
 /// Each element of `vector` through `scalar`.
 static Value perElement(OpBuilder &b, Location loc, VectorType type,
                         ValueRange vectors,
@@ -173,11 +183,7 @@ Value tessera::lowerMathOp(OpBuilder &b, Location loc, Operation *op,
              math::CountTrailingZerosOp, math::CtPopOp>(op))
       return nullptr;
     return perElement(b, loc, type, operands, [&](ValueRange xs) {
-      OperationState state(loc, op->getName());
-      state.addOperands(xs);
-      state.addTypes(element);
-      state.addAttributes(op->getAttrs());
-      return b.create(state)->getResult(0);
+      return onScalars(b, loc, op, xs, element);
     });
   }
   if (!isa<FloatType>(element))
@@ -230,11 +236,9 @@ Value tessera::lowerMathOp(OpBuilder &b, Location loc, Operation *op,
   // The library's function, one element at a time (the upstream lowerings
   // match scalar math ops).
   return perElement(b, loc, type, operands, [&](ValueRange xs) {
-    OperationState state(loc, op->getName());
+    SmallVector<Value> computed;
     for (Value x : xs)
-      state.addOperands(toCompute(x));
-    state.addTypes(widen ? f32 : element);
-    state.addAttributes(op->getAttrs());
-    return fromCompute(b.create(state)->getResult(0));
+      computed.push_back(toCompute(x));
+    return fromCompute(onScalars(b, loc, op, computed, widen ? f32 : element));
   });
 }

@@ -84,6 +84,16 @@ float directed(float rounded, double error, int mode) {
   return keep ? rounded : std::nextafter(rounded, limit);
 }
 
+/// x + y - rounded, whose sign is exact: the double sum and its exact error
+/// (Knuth's two-sum) are a pair that holds x + y exactly, and `rounded`, an
+/// f32 rounding of x + y, is within a factor 2 of the sum.
+double errorAgainst(float rounded, double x, double y) {
+  double sum = x + y;
+  double yv = sum - x;
+  double error = (x - (sum - yv)) + (y - yv);
+  return (sum - double(rounded)) + error;
+}
+
 /// a + b rounded toward zero, -inf or +inf (rounded to nearest even for
 /// FE_TONEAREST): the double sum and its exact error (Knuth's two-sum) give
 /// the sign of the f32 rounding's error.
@@ -98,10 +108,7 @@ template <int Mode> float addDirected(float a, float b) {
                                       : false;
     return keep ? rounded : std::copysign(FLT_MAX, rounded);
   }
-  double sum = double(a) + double(b);
-  double bv = sum - double(a);
-  double error = (double(a) - (sum - bv)) + (double(b) - bv);
-  return directed(rounded, (sum - double(rounded)) + error, Mode);
+  return directed(rounded, errorAgainst(rounded, double(a), double(b)), Mode);
 }
 /// a * b of two floats is exact in double.
 template <int Mode> float mulDirected(float a, float b) {
@@ -116,11 +123,8 @@ template <int Mode> float fmaDirected(float a, float b, float c) {
   float rounded = std::fma(a, b, c);
   if (!std::isfinite(rounded))
     return rounded;
-  double product = double(a) * double(b);
-  double sum = product + double(c);
-  double cv = sum - product;
-  double error = (product - (sum - cv)) + (double(c) - cv);
-  return directed(rounded, (sum - double(rounded)) + error, Mode);
+  return directed(
+      rounded, errorAgainst(rounded, double(a) * double(b), double(c)), Mode);
 }
 
 /// cvt.rni/rzi/rmi/rpi.s32.f32: saturating, NaN to 0.
