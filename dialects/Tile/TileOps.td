@@ -234,6 +234,43 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def Tile_CopyOutOp : Tile_Op<"copy_out", [AttrSizedOperandSegments]> {
+  let summary = "Copies a shared buffer into a tile of global memory";
+  let description = [{
+    The mirror of `tile.copy`: writes the shared buffer `source` (a ring's
+    slot in brackets) into the tile of `dest` that starts at `offsets`.
+    Elements that fall outside the view are not written (ragged edges are
+    masked). The buffer's contents must be visible to all threads, as for a
+    `tile.load` from it (a `tile.barrier` after the stores into it).
+
+    With `async` the copy joins the current commit group and goes on in
+    the background (a TMA store on sm_90a, where the buffer is stored the
+    way TMA reads it): the buffer may only be written again after the
+    `tile.async_wait` that retires the group and a `tile.barrier`. The
+    kernel's end waits for every copy. Without `async` the buffer may be
+    written again after the next `tile.barrier`. On targets without bulk
+    stores the threads copy the tile themselves.
+
+    ```mlir
+    tile.store %c -> %sC : tensor<128x128xbf16> -> !tile.shared<128x128xbf16>
+    tile.barrier
+    tile.copy_out %sC -> %C[%m0, %n0] async
+        : !tile.shared<128x128xbf16> -> !tile.view<?x?xbf16>
+    tile.async_commit
+    ```
+  }];
+  let arguments = (ins Arg<Tile_SharedType, "", [MemRead]>:$source,
+                       Optional<Index>:$slot,
+                       Arg<Tile_ViewType, "", [MemWrite]>:$dest,
+                       Variadic<Index>:$offsets,
+                       UnitAttr:$async);
+  let assemblyFormat = [{
+    $source (`[` $slot^ `]`)? `->` $dest `[` $offsets `]` (`async` $async^)?
+    attr-dict `:` qualified(type($source)) `->` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_LoadOp : Tile_Op<"load"> {
   let summary = "Loads a register tile from a view or a shared buffer";
   let description = [{

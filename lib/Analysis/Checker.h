@@ -177,6 +177,7 @@ private:
   // synchronisation (TagMemory.cpp):
   void transfer(tag::BindOp bind);
   void transfer(tile::CopyOp copy);
+  void transfer(tile::CopyOutOp copy);
   void transfer(tile::LoadOp load);
   void transfer(tile::GatherOp gather);
   void transfer(tile::StoreOp store);

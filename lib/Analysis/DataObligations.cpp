@@ -88,8 +88,11 @@ void Checker::checkStore(Operation *op, Value dest, Value data,
 
   // Element e of the stored tile lands at indices(e) of the view.
   size_t before = facts.size();
+  // The data is a register tile, or a shared buffer's tile (tile.copy_out).
+  auto buffer = dyn_cast<tile::SharedType>(data.getType());
   SmallVector<const Term *> element =
-      freshElement(cast<RankedTensorType>(data.getType()).getShape());
+      freshElement(buffer ? buffer.getShape()
+                          : cast<RankedTensorType>(data.getType()).getShape());
   SmallVector<const Term *> at;
   for (const Term *index : indices)
     at.push_back(atIndices(index, element));

@@ -223,9 +223,11 @@ LogicalResult Checker::processFor(scf::ForOp loop) {
           rings, [&](const RingPlan &ring) { return ring.buffer == current; });
       if (planned)
         end.pending.clear();
-      for (PendingCopy &copy : end.pending)
+      for (PendingCopy &copy : end.pending) {
         if (copy.slot && terms.mentions(copy.slot, iv))
           copy.slot = nullptr;
+        copy.carried = true;
+      }
       Hazard joined = head;
       joined.join(end);
       if (!(joined == head)) {
@@ -352,8 +354,11 @@ SmallVector<Checker::RingPlan> Checker::planRings(scf::ForOp loop) {
     if (auto store = dyn_cast<tile::StoreOp>(op)) {
       auto shared = dyn_cast<tile::SharedType>(store.getDest().getType());
       auto load = store.getValue().getDefiningOp<tile::LoadOp>();
+      // Buffers copied out hold results, not the next iteration's operands.
+      bool copiedOut = llvm::any_of(store.getDest().getUsers(),
+                                    llvm::IsaPred<tile::CopyOutOp>);
       if (!shared || shared.isRing() || writes[store.getDest()] != 1 || !load ||
-          load->getBlock() != loop.getBody() ||
+          copiedOut || load->getBlock() != loop.getBody() ||
           !isa<tile::ViewType>(load.getSource().getType()) ||
           !ofInduction(load.getIndices()))
         continue;

@@ -96,7 +96,19 @@ TagFn Checker::overwriteSlot(const TagFn &ring, TagFn data, const Term *isSlot,
 void Checker::writeBuffer(Value buffer, Value slot, TagFn data,
                           Operation *writer, bool async) {
   BufferState &state = buffers[buffer];
-  if (state.hazard.unsyncedRead)
+  const Term *slotTerm = slot ? valueTerm(slot) : nullptr;
+  auto reading = llvm::find_if(state.hazard.pending, [&](auto &copy) {
+    return copy.reads && mayAlias(copy.slot, slotTerm);
+  });
+  if (reading != state.hazard.pending.end())
+    hazard(writer,
+           "write-after-read race: " + sourceNames.get(buffer) +
+               " is overwritten while its asynchronous copy out may still "
+               "read it",
+           reading->op,
+           "the copy out, not yet retired by tile.async_wait and a barrier",
+           reading->carried);
+  else if (state.hazard.unsyncedRead)
     hazard(writer,
            "write-after-read race: " + sourceNames.get(buffer) +
                " is overwritten while other threads may still read it",
@@ -123,7 +135,7 @@ TagFn Checker::readBuffer(Value buffer, Value slot, Operation *reader) {
   BufferState &state = buffers[buffer];
   const Term *slotTerm = slot ? valueTerm(slot) : nullptr;
   auto inFlight = llvm::find_if(state.hazard.pending, [&](auto &copy) {
-    return mayAlias(copy.slot, slotTerm);
+    return !copy.reads && mayAlias(copy.slot, slotTerm);
   });
   if (inFlight != state.hazard.pending.end())
     hazard(reader,
@@ -249,6 +261,26 @@ void Checker::transfer(tile::CopyOp copy) {
   writeBuffer(copy.getDest(), copy.getSlot(), data, copy, copy.getAsync());
 }
 
+void Checker::transfer(tile::CopyOutOp copy) {
+  Value source = copy.getSource();
+  TagFn data = readBuffer(source, copy.getSlot(), copy);
+  if (copy.getAsync())
+    buffers[source].hazard.pending.push_back(
+        {copy, copy.getSlot() ? valueTerm(copy.getSlot()) : nullptr, -1,
+         /*reads=*/true});
+  ArrayRef<int64_t> shape = copy.getSource().getType().getShape();
+  const Term *inBounds;
+  SmallVector<const Term *> indices =
+      viewIndices(copy.getDest(), copy.getOffsets(), shape.size(), 0, inBounds);
+  checkOffsets(copy, copy.getDest(), indices, inBounds, shape, 0);
+  checkLands(copy, copy.getDest(), indices, shape);
+  // The stores' obligations on the tile read (a ring's slot): the buffer
+  // holds just that tile while they are checked.
+  TagFn whole = std::exchange(buffers[source].tag, data);
+  checkStore(copy, copy.getDest(), source, indices, inBounds);
+  buffers[source].tag = whole;
+}
+
 void Checker::transfer(tile::LoadOp load) {
   Value source = load.getSource();
   if (isa<tile::SharedType>(source.getType())) {
@@ -339,7 +371,8 @@ void Checker::transfer(tile::AsyncWaitOp wait) {
     };
     for (const PendingCopy &copy : state.hazard.pending)
       if (retired(copy))
-        state.hazard.unsyncedWrite = copy.op;
+        (copy.reads ? state.hazard.unsyncedRead : state.hazard.unsyncedWrite) =
+            copy.op;
     llvm::erase_if(state.hazard.pending, retired);
   }
 }

@@ -118,15 +118,20 @@ struct Sums {
 };
 
 /// An asynchronous copy not yet retired by tile.async_wait: into `slot` of a
-/// ring (null: the whole buffer), with `groupsAfter` commits since its own
-/// (-1: its group is still open).
+/// ring (null: the whole buffer), or out of it when it `reads` it
+/// (tile.copy_out), with `groupsAfter` commits since its own (-1: its group
+/// is still open).
 struct PendingCopy {
   mlir::Operation *op;
   const Term *slot;
   int groupsAfter;
+  bool reads = false;
+  /// It came around a loop's back edge (barriers since do not retire it).
+  bool carried = false;
   bool operator==(const PendingCopy &other) const {
     return op == other.op && slot == other.slot &&
-           groupsAfter == other.groupsAfter;
+           groupsAfter == other.groupsAfter && reads == other.reads &&
+           carried == other.carried;
   }
 };
 

@@ -475,8 +475,8 @@ LogicalResult Checker::processTags(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       // Tags bound to views and buffers, data movement and synchronisation
       // (TagMemory.cpp).
-      .Case<tag::BindOp, tile::CopyOp, tile::LoadOp, tile::GatherOp,
-            tile::StoreOp, tile::AtomicAddOp, tile::BarrierOp,
+      .Case<tag::BindOp, tile::CopyOp, tile::CopyOutOp, tile::LoadOp,
+            tile::GatherOp, tile::StoreOp, tile::AtomicAddOp, tile::BarrierOp,
             tile::AsyncCommitOp, tile::AsyncWaitOp, tag::ResetOp>(
           [&](auto memoryOp) {
             transfer(memoryOp);

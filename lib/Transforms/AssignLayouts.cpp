@@ -15,6 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CopyOuts.h"
+
 #include "tessera/Dialect/Tag/TagDialect.h"
 #include "tessera/Dialect/Tile/TileDialect.h"
 #include "tessera/Layout/MmaLayouts.h"
@@ -725,6 +727,7 @@ struct TileAssignLayoutsPass
     for (auto kernel : module.getOps<tile::KernelOp>()) {
       // tag-check has proved what the tags say; lay out what runs.
       tag::eraseTagOps(kernel);
+      planCopyOuts(kernel, *target);
       if (failed(LayoutAssigner(kernel, *target).run()))
         return signalPassFailure();
     }

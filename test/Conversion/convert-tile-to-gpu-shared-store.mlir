@@ -76,12 +76,13 @@ tile.kernel @nibbles(%A: !tile.view<?x?xbf16>, %W: !tile.view<?x?x2xi4>, %S: !ti
 
 // -----
 
-// A tile.tma buffer takes TMA copies only (their swizzle and mbarriers).
+// A tile.tma buffer is sm_90a's (the threads' stores into it are fenced for
+// TMA stores).
 tile.kernel @store_into_tma(%X: !tile.view<?x?xbf16>) threads(128) {
   %c0 = arith.constant 0 : index
   %s = tile.alloc_shared {tile.tma} : !tile.shared<64x64xbf16>
   %x = tile.load %X[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<64x64xbf16>
-  // expected-error @below {{'tile.store' op into a tile.tma buffer is not supported by convert-tile-to-gpu (TMA copies fill it)}}
+  // expected-error @below {{'tile.store' op into a tile.tma buffer needs sm_90a, not}}
   tile.store %x -> %s : tensor<64x64xbf16> -> !tile.shared<64x64xbf16>
   tile.return
 }

@@ -48,7 +48,7 @@ struct TestGPUPlantBugPass
                      "wgmma-layout, wgmma-register-a, wgmma-in-flight, "
                      "wgmma-release, wgmma-untied-wait, "
                      "mbarrier-count, cluster-arrive, wgmma-descriptor, "
-                     "tma-destination, "
+                     "tma-destination, bulk-wait, "
                      "buffer-extent, buffer-mask, buffer-store-mask, "
                      "inline-asm or unknown-intrinsic")};
 
@@ -361,6 +361,16 @@ struct TestGPUPlantBugPass
       for (NVVM::FenceProxyOp fence : fences)
         fence.erase();
       return success(!fences.empty());
+    }
+    if (bug == "bulk-wait") {
+      // TMA stores are never waited for: the block may end (or rewrite
+      // the buffer) while they still read it.
+      SmallVector<NVVM::CpAsyncBulkWaitGroupOp> waits;
+      getOperation().walk(
+          [&](NVVM::CpAsyncBulkWaitGroupOp w) { waits.push_back(w); });
+      for (NVVM::CpAsyncBulkWaitGroupOp wait : waits)
+        wait.erase();
+      return success(!waits.empty());
     }
     if (bug == "wgmma-layout") {
       // The wgmma reads B in the other major order (K-major for N-major).

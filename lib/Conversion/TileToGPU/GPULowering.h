@@ -283,9 +283,23 @@ private:
   /// The map a copy into a TMA buffer reads through: its source argument
   /// and a box of one swizzle span of a row by the buffer's rows (no
   /// parameter yet).
-  static TensorMap tensorMapOf(tile::CopyOp copy);
-  /// The planned tensor map a copy into a TMA buffer reads, if any.
-  TensorMap *tensorMapFor(tile::CopyOp copy);
+  /// The same for a TMA store (tile.copy_out of a TMA buffer) into its
+  /// destination argument.
+  static TensorMap tensorMapOf(mlir::Operation *copy);
+  /// The planned tensor map a copy into (or out of) a TMA buffer uses, if
+  /// any.
+  TensorMap *tensorMapFor(mlir::Operation *copy);
+  /// The byte offset in a slot of TMA buffer `buffer` of 16-byte chunk
+  /// `chunk` of row `row` (index values): its panel's, then the row's,
+  /// then the chunk's swizzled place in the row.
+  mlir::Value tmaChunkOffset(const TmaBuffer &buffer, mlir::Value row,
+                             mlir::Value chunk);
+  /// TMA stores (TmaStores.cpp): a register tile into a TMA buffer (stored
+  /// as TMA reads it, then fenced for the async proxy), and the buffer to
+  /// its destination view (cp.async.bulk.tensor from one thread, or the
+  /// threads' masked stores when the runtime gave no tensor map).
+  mlir::LogicalResult lowerTmaStore(tile::StoreOp op);
+  mlir::LogicalResult lowerCopyOut(tile::CopyOutOp op);
   mlir::LogicalResult lowerTmaAlloc(tile::AllocSharedOp op);
   mlir::LogicalResult lowerTmaCopy(tile::CopyOp op);
   mlir::LogicalResult lowerTmaLoad(tile::LoadOp op);
@@ -472,6 +486,9 @@ private:
   /// parity masks, and the slot each wgmma operand reads.
   llvm::SmallVector<TensorMap> tensorMaps;
   llvm::DenseMap<mlir::Value, TmaBuffer> tmaBuffers;
+  /// Whether the kernel has TMA stores: commits and waits then close and
+  /// wait for bulk groups too, and the kernel's end waits for them.
+  bool hasTmaStores = false;
   int64_t barrierOffset = -1, nextBarrier = 0;
   mlir::Value phases, sharedBase;
   llvm::DenseMap<mlir::Value, std::pair<TmaBuffer, mlir::Value>>

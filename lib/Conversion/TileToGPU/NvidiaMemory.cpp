@@ -415,8 +415,7 @@ LogicalResult GPULowering::lowerSharedLoad(tile::LoadOp op) {
 
 LogicalResult GPULowering::lowerSharedStore(tile::StoreOp op) {
   if (isTmaBuffer(op.getDest()))
-    return op.emitOpError("into a tile.tma buffer is not supported by "
-                          "convert-tile-to-gpu (TMA copies fill it)");
+    return lowerTmaStore(op);
   const SharedBuffer &buffer = shared.at(op.getDest());
   if (buffer.packed)
     return op.emitOpError("into a buffer of int4 nibble pairs is not "

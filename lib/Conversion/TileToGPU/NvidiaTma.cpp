@@ -74,12 +74,16 @@ static int64_t rowSharers(tile::CopyOp copy) {
              : 1;
 }
 
-GPULowering::TensorMap GPULowering::tensorMapOf(tile::CopyOp copy) {
-  tile::SharedType type = copy.getDest().getType();
+GPULowering::TensorMap GPULowering::tensorMapOf(Operation *op) {
+  auto copy = dyn_cast<tile::CopyOp>(op);
+  auto out = dyn_cast<tile::CopyOutOp>(op);
+  tile::SharedType type =
+      copy ? copy.getDest().getType() : out.getSource().getType();
+  Value arg = copy ? copy.getSource() : out.getDest();
   int64_t bytes = type.getStoredElementBits() / 8;
-  return {cast<BlockArgument>(copy.getSource()).getArgNumber(),
+  return {cast<BlockArgument>(arg).getArgNumber(),
           swizzleSpan(type.getStoredShape()[1] * bytes) / bytes,
-          type.getShape()[0] / rowSharers(copy), Value()};
+          type.getShape()[0] / (copy ? rowSharers(copy) : 1), Value()};
 }
 
 LogicalResult GPULowering::planTensorMaps(SmallVectorImpl<Type> &argTypes) {
@@ -115,11 +119,24 @@ LogicalResult GPULowering::planTensorMaps(SmallVectorImpl<Type> &argTypes) {
     argTypes.push_back(pointer);
     return WalkResult::advance();
   });
-  return failure(walk.wasInterrupted());
+  if (walk.wasInterrupted())
+    return failure();
+  // TMA stores: tile-assign-layouts marked their buffers for sm_90a only,
+  // copying into a 2-D or 3-D kernel argument.
+  kernel.walk([&](tile::CopyOutOp out) {
+    if (!isTmaBuffer(out.getSource()))
+      return;
+    hasTmaStores = true;
+    if (tensorMapFor(out))
+      return;
+    tensorMaps.push_back(tensorMapOf(out));
+    argTypes.push_back(pointer);
+  });
+  return success();
 }
 
-GPULowering::TensorMap *GPULowering::tensorMapFor(tile::CopyOp copy) {
-  TensorMap want = tensorMapOf(copy);
+GPULowering::TensorMap *GPULowering::tensorMapFor(Operation *op) {
+  TensorMap want = tensorMapOf(op);
   for (TensorMap &map : tensorMaps)
     if (map.arg == want.arg && map.boxCols == want.boxCols &&
         map.boxRows == want.boxRows)
@@ -157,12 +174,19 @@ LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
     return op.emitOpError("marked tile.tma must have rows of 32, 64 or a "
                           "multiple of 128 bytes, a multiple of 8 and at "
                           "most 256 rows");
-  // The first TMA buffer also places the mbarriers (8 bytes per slot of
-  // every TMA buffer) and has thread 0 initialize them.
-  if (barrierOffset < 0) {
+  // The first TMA buffer that copies fill also places the mbarriers (8
+  // bytes per slot of every such buffer) and has thread 0 initialize them.
+  // Buffers that TMA stores read (tile.copy_out) need none.
+  auto filled = [](Value buffer) {
+    return llvm::any_of(buffer.getUsers(), [](Operation *user) {
+      return isa<tile::CopyOp>(user);
+    });
+  };
+  bool fills = filled(op.getResult());
+  if (fills && barrierOffset < 0) {
     int64_t count = 0;
     kernel.walk([&](tile::AllocSharedOp alloc) {
-      if (isTmaBuffer(alloc.getResult()))
+      if (isTmaBuffer(alloc.getResult()) && filled(alloc.getResult()))
         count += std::max<int64_t>(1, alloc.getType().getStages());
     });
     if (count > 32)
@@ -205,7 +229,8 @@ LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
   buffer.slotBytes = llvm::alignTo(shape[0] * shape[1] * bytes, kSwizzleBytes);
   buffer.firstBarrier = nextBarrier;
   buffer.elementBytes = bytes;
-  nextBarrier += slots;
+  if (fills)
+    nextBarrier += slots;
   sharedBytes = buffer.offset + slots * buffer.slotBytes;
   tmaBuffers[op.getResult()] = buffer;
   // Nothing reads the buffer through a memref; map it to the shared base.
@@ -350,6 +375,31 @@ void GPULowering::issueTmaPanels(tile::CopyOp op, const TmaBuffer &buffer,
   }
 }
 
+Value GPULowering::tmaChunkOffset(const TmaBuffer &buffer, Value row,
+                                  Value chunk) {
+  // Chunk c of row r of panel p sits at p * panel + r * R +
+  // 16 (c xor (r R / 128) % (R / 16)) for rows of R bytes (c xor r % 8
+  // for 128).
+  int64_t panelChunks = buffer.rowBytes / 16;
+  Value panel = arith::DivUIOp::create(builder, loc, chunk, index(panelChunks));
+  Value rowOffset =
+      arith::MulIOp::create(builder, loc, row, index(buffer.rowBytes));
+  Value swizzled = arith::XOrIOp::create(
+      builder, loc,
+      arith::RemUIOp::create(builder, loc, chunk, index(panelChunks)),
+      arith::RemUIOp::create(
+          builder, loc,
+          arith::DivUIOp::create(builder, loc, rowOffset, index(kRowBytes)),
+          index(panelChunks)));
+  return arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(builder, loc, panel,
+                            index(buffer.rows * buffer.rowBytes)),
+      arith::AddIOp::create(
+          builder, loc, rowOffset,
+          arith::MulIOp::create(builder, loc, swizzled, index(16))));
+}
+
 void GPULowering::copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
                                  Value slot, Value first, Value stride) {
   // Thread t stores 16-byte chunks first, first + stride, ... of the tile
@@ -365,7 +415,6 @@ void GPULowering::copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
     offsets.push_back(mapping.lookup(offset));
   int64_t vec = 16 / buffer.elementBytes;
   int64_t chunksPerRow = type.getShape()[1] / vec;
-  int64_t panelChunks = buffer.rowBytes / 16;
   Value base = slotAddress(buffer, slot);
   auto loop = scf::ForOp::create(builder, loc, first,
                                  index(buffer.rows * chunksPerRow), stride);
@@ -396,27 +445,7 @@ void GPULowering::copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
       scf::YieldOp::create(builder, loc, data);
       data = load.getResult(0);
     }
-    // Chunk c of row r of panel p sits at p * panel + r * R +
-    // 16 (c xor (r R / 128) % (R / 16)) for rows of R bytes (c xor r % 8
-    // for 128).
-    Value panel =
-        arith::DivUIOp::create(builder, loc, chunk, index(panelChunks));
-    Value rowOffset =
-        arith::MulIOp::create(builder, loc, row, index(buffer.rowBytes));
-    Value swizzled = arith::XOrIOp::create(
-        builder, loc,
-        arith::RemUIOp::create(builder, loc, chunk, index(panelChunks)),
-        arith::RemUIOp::create(
-            builder, loc,
-            arith::DivUIOp::create(builder, loc, rowOffset, index(kRowBytes)),
-            index(panelChunks)));
-    Value offset = arith::AddIOp::create(
-        builder, loc,
-        arith::MulIOp::create(builder, loc, panel,
-                              index(buffer.rows * buffer.rowBytes)),
-        arith::AddIOp::create(
-            builder, loc, rowOffset,
-            arith::MulIOp::create(builder, loc, swizzled, index(16))));
+    Value offset = tmaChunkOffset(buffer, row, chunk);
     Value address = arith::AddIOp::create(
         builder, loc, base,
         arith::IndexCastOp::create(builder, loc, builder.getI64Type(), offset));
@@ -486,6 +515,10 @@ LogicalResult GPULowering::lowerTmaLoad(tile::LoadOp op) {
 void GPULowering::drainTma() {
   for (int64_t id = 0; id < nextBarrier; ++id)
     waitPending(index32(id));
+  // TMA stores still reading the block's shared memory.
+  if (hasTmaStores)
+    NVVM::CpAsyncBulkWaitGroupOp::create(builder, loc, 0,
+                                         builder.getUnitAttr());
 }
 
 /// A wgmma matrix descriptor of an operand at shared `address` swizzled

@@ -571,14 +571,23 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
   if (auto copy = dyn_cast<tile::CopyOp>(op))
     return role == Role::Producer ? lowerRoleCopy(copy) : lowerCopy(copy);
   // On AMD copies are complete when issued: no groups to commit or wait.
+  if (auto out = dyn_cast<tile::CopyOutOp>(op))
+    return lowerCopyOut(out);
   if (isa<tile::AsyncCommitOp>(op)) {
     if (!isAmd())
       NVVM::CpAsyncCommitGroupOp::create(builder, loc);
+    // Bulk groups are counted apart: every commit closes one of each.
+    if (hasTmaStores)
+      NVVM::CpAsyncBulkCommitGroupOp::create(builder, loc);
     return success();
   }
   if (auto wait = dyn_cast<tile::AsyncWaitOp>(op)) {
     if (!isAmd())
       NVVM::CpAsyncWaitGroupOp::create(builder, loc, wait.getPending());
+    // A TMA store's group retires once it has read its buffer.
+    if (hasTmaStores && wait.getPending() > 0)
+      NVVM::CpAsyncBulkWaitGroupOp::create(builder, loc, wait.getPending(),
+                                           builder.getUnitAttr());
     // TMA fills are waited for where they are read; all of them here.
     if (wait.getPending() == 0)
       drainTma();

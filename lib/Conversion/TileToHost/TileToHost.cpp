@@ -365,6 +365,15 @@ LogicalResult HostLowering::lowerOp(Operation *op) {
             copyOp.getPadAttr(), /*store=*/false);
         return success();
       })
+      .Case([&](tile::CopyOutOp copyOut) {
+        // Asynchronous or not, the copy is done when the op is.
+        viewTransfer(scalar(copyOut.getDest()),
+                     viewElements.lookup(copyOut.getDest()),
+                     copyOut.getOffsets(),
+                     sharedTile(copyOut.getSource(), copyOut.getSlot()),
+                     Attribute(), /*store=*/true);
+        return success();
+      })
       .Case([&](tile::LoadOp load) {
         if (isa<tile::SharedType>(load.getSource().getType())) {
           Value slot =

@@ -80,7 +80,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     auto bits = dyn_cast<IntegerAttr>(value);
     if (!bits || (bits.getInt() != 32 && bits.getInt() != 64))
       return wrongKind("32 or 64");
-    if (!isa<CopyOp, LoadOp, StoreOp, GatherOp, AtomicAddOp>(op))
+    if (!isa<CopyOp, CopyOutOp, LoadOp, StoreOp, GatherOp, AtomicAddOp>(op))
       return wrongOp("view accesses");
     return success();
   }

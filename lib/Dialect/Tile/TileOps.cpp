@@ -333,6 +333,24 @@ LogicalResult CopyOp::verify() {
   return verifyPad(*this, getPad(), view.getElementType());
 }
 
+LogicalResult CopyOutOp::verify() {
+  SharedType source = getSource().getType();
+  auto tile = RankedTensorType::get(source.getShape(), source.getElementType());
+  if (failed(verifyViewAccess(*this, getDest().getType(), getOffsets().size(),
+                              tile, "shared tile")))
+    return failure();
+  if (source.isRing() && !getSlot())
+    return emitOpError("copying out of a ring buffer needs a slot: "
+                       "`%ring[%slot] ->`");
+  if (!source.isRing() && getSlot())
+    return emitOpError("a slot is only meaningful for a ring buffer "
+                       "(!tile.shared<..., stages = N>)");
+  if (isNibblePairs(source.getElementType(), source.getShape()))
+    return emitOpError("out of a buffer of int4 nibble pairs is not "
+                       "supported");
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
   RankedTensorType result = getResult().getType();
   if (failed(verifyTile(*this, result, "result")))

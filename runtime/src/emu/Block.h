@@ -59,6 +59,17 @@ struct Shadow {
   const char *writeSite = nullptr, *readSite = nullptr;
 };
 
+/// An sm_90a bulk tensor store (shared to global): its box is read from
+/// shared offset `src` and written when its thread waits for its group
+/// (cp.async.bulk.wait_group.read), so a kernel that overwrites the bytes
+/// before stores what it overwrote with.
+struct BulkStore {
+  int64_t src;
+  const TensorMap *map;
+  int32_t c[3]; // innermost first
+  const char *site;
+};
+
 struct Thread {
   boost::context::fiber self, sink;
   /// Plain shared accesses so far (stores, and reads: a write after them
@@ -81,6 +92,11 @@ struct Thread {
   const char *waitingFor = nullptr;
   std::vector<Copy> open;
   std::deque<std::vector<Copy>> groups;
+  /// Bulk tensor stores (BulkStores.cpp) issued since the last
+  /// cp.async.bulk.commit_group and those of the committed groups not yet
+  /// waited for.
+  std::vector<BulkStore> bulkOpen;
+  std::deque<std::vector<BulkStore>> bulkGroups;
 };
 
 /// Lanes in the widest warp (AMD's wave64).
@@ -202,6 +218,8 @@ struct Block {
   /// sm_90a: mbarriers by shared offset, warpgroups (made on first use).
   std::map<int64_t, MBarrier> mbarriers;
   std::vector<std::unique_ptr<Warpgroup>> warpgroups;
+  /// Bulk tensor stores issued and not yet performed, all threads'.
+  uint32_t pendingBulkStores = 0;
   /// AMD: the buffer resources made so far (a kernel's pointers to them
   /// stand for the 128-bit descriptors), by their fields.
   std::map<std::tuple<const char *, uint64_t, uint32_t, uint32_t>,
@@ -338,6 +356,16 @@ uint32_t shuffle(const char *kind, uint32_t value, uint32_t key, Source source,
 /// [offset, offset + bytes), or -1 (Hopper.cpp).
 int64_t wgmmaReader(int64_t offset, int64_t bytes,
                     const Block *owner = nullptr);
+
+/// The thread with a bulk tensor store not yet waited for that reads shared
+/// memory of the running block in [offset, offset + bytes), or -1
+/// (BulkStores.cpp).
+int64_t bulkStoreReader(int64_t offset, int64_t bytes);
+/// The running thread ends: a bulk tensor store it has not waited for is an
+/// error (the block's shared memory goes away under it).
+void bulkStoresAtExit();
+/// Adds the bulk tensor store entries (BulkStores.cpp) to the table.
+void addBulkStoreEntries(std::unordered_map<std::string_view, void *> &table);
 
 /// The block of the running block's cluster whose shared memory holds
 /// `address`, or null.

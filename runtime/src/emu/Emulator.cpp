@@ -165,6 +165,13 @@ void access(const void *address, size_t bytes, bool write, const char *op,
                       std::to_string(group / 128) +
                       " may still read: not every thread of the warpgroup "
                       "has waited for its group (wgmma.wait_group)");
+  if (int64_t reader = write ? bulkStoreReader(offset, int64_t(bytes)) : -1;
+      reader >= 0)
+    return reportRace(who(tid) + " " + op + at(site) + " writes shared byte " +
+                      std::to_string(offset) + " that a bulk tensor store " +
+                      "of " + who(uint32_t(reader)) +
+                      " may still read: it has not waited for the store's "
+                      "group (cp.async.bulk.wait_group.read)");
   int64_t epoch = int64_t(b.barrierGeneration);
   if (since < 0)
     since = epoch;
@@ -262,6 +269,7 @@ void runCluster(Cluster &cluster, void (*thread)(void *), void *args) {
                            [&th, thread, args](ctx::fiber &&sink) {
                              th.sink = std::move(sink);
                              thread(args);
+                             bulkStoresAtExit();
                              th.done = true;
                              ++block->progress;
                              clusterThreadExited();
@@ -653,6 +661,7 @@ const std::unordered_map<std::string_view, void *> &registry() {
         {"llvm.amdgcn.s.barrier", reinterpret_cast<void *>(emuSBarrier)},
     };
     addHopperEntries(table);
+    addBulkStoreEntries(table);
     addClusterEntries(table);
     addAmdBufferEntries(table);
     addAmdLaneEntries(table);

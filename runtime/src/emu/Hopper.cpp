@@ -312,6 +312,14 @@ void queueCopy(Block &target, const BulkCopy &copy, void *address) {
                " that a wgmma of warpgroup " + std::to_string(group / 128) +
                " may still read: not every thread of the warpgroup has "
                "waited for its group (wgmma.wait_group)");
+  if (int64_t reader = &target == block ? bulkStoreReader(start, bytes) : -1;
+      reader >= 0)
+    reportRace("bulk tensor copy" + at(block->running->site) + " by " +
+               who(block->running->tid) + " writes shared bytes " +
+               std::to_string(start) + " to " + std::to_string(start + bytes) +
+               " that a bulk tensor store of " + who(uint32_t(reader)) +
+               " may still read: it has not waited for the store's group "
+               "(cp.async.bulk.wait_group.read)");
   MBarrier *bar = findBarrier(
       target.shared + (static_cast<char *>(address) - block->shared),
       "cp.async.bulk.tensor", &target);

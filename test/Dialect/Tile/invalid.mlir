@@ -260,6 +260,42 @@ tile.kernel @k(%A: !tile.view<?x?xf32>, %i: index) threads(32) {
 // -----
 
 tile.kernel @k(%A: !tile.view<?x?xf32>, %i: index) threads(32) {
+  %s = tile.alloc_shared : !tile.shared<16x16xf32, stages = 2>
+  // expected-error @below {{copying out of a ring buffer needs a slot}}
+  tile.copy_out %s -> %A[%i, %i] : !tile.shared<16x16xf32, stages = 2> -> !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%A: !tile.view<?x?xf32>, %i: index) threads(32) {
+  %s = tile.alloc_shared : !tile.shared<16x16xf32>
+  // expected-error @below {{a slot is only meaningful for a ring buffer}}
+  tile.copy_out %s[%i] -> %A[%i, %i] : !tile.shared<16x16xf32> -> !tile.view<?x?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%A: !tile.view<?x?xf16>, %i: index) threads(32) {
+  %s = tile.alloc_shared : !tile.shared<16x16xf32>
+  // expected-error @below {{element type mismatch: the view holds 'f16' but the shared tile holds 'f32'}}
+  tile.copy_out %s -> %A[%i, %i] : !tile.shared<16x16xf32> -> !tile.view<?x?xf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%A: !tile.view<?x?x?xf32>, %i: index) threads(32) {
+  %s = tile.alloc_shared : !tile.shared<16x16xf32>
+  // expected-error @below {{expects 3 offsets, one per dimension of the view, but got 2}}
+  tile.copy_out %s -> %A[%i, %i] : !tile.shared<16x16xf32> -> !tile.view<?x?x?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%A: !tile.view<?x?xf32>, %i: index) threads(32) {
   %s = tile.alloc_shared : !tile.shared<16x16xf32>
   // expected-error @below {{pad value 0 : i32 must have the element type 'f32'}}
   tile.copy %A[%i, %i] -> %s pad(0 : i32) : !tile.view<?x?xf32> -> !tile.shared<16x16xf32>

@@ -31,6 +31,8 @@ tile.kernel @memory(%A: !tile.view<?x?xbf16>, %X: !tile.view<?x?x64xbf16>,
   %r = tile.alloc_shared : !tile.shared<64x64xbf16, stages = 3>
   // CHECK: tile.copy %{{.*}}[%{{.*}}, %{{.*}}] -> %[[S]] : !tile.view<?x?xbf16> -> !tile.shared<128x64xbf16>
   tile.copy %A[%i, %j] -> %s : !tile.view<?x?xbf16> -> !tile.shared<128x64xbf16>
+  // CHECK: tile.copy_out %[[S]] -> %{{.*}}[%{{.*}}, %{{.*}}] async : !tile.shared<128x64xbf16> -> !tile.view<?x?xbf16>
+  tile.copy_out %s -> %A[%i, %j] async : !tile.shared<128x64xbf16> -> !tile.view<?x?xbf16>
   // CHECK: tile.copy %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] -> %[[R]][%{{.*}}] async pad(1.000000e+00 : bf16) :
   tile.copy %X[%i, %j, %i] -> %r[%j] async pad(1.0 : bf16)
       : !tile.view<?x?x64xbf16> -> !tile.shared<64x64xbf16, stages = 3>

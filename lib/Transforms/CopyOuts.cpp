@@ -1,0 +1,74 @@
+//===- CopyOuts.cpp - TMA stores, or copies out by the threads ------------===//
+//
+// tile.copy_out runs as TMA stores where the chip has them and the buffer
+// can be laid out as TMA reads it; elsewhere the threads copy the tile:
+// a tile.load of the buffer and a masked tile.store into the view, which
+// the layout assignment then lays out like any other (coalesced).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CopyOuts.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace tessera;
+
+/// Whether TMA can store `alloc`'s buffer: see planCopyOuts.
+static bool isTmaStoreBuffer(tile::KernelOp kernel, tile::AllocSharedOp alloc) {
+  tile::SharedType type = alloc.getType();
+  SmallVector<int64_t> shape = type.getStoredShape();
+  if (tile::isNibblePairs(type.getElementType(), type.getShape()) ||
+      shape.size() != 2 || shape[0] % 8 || shape[0] > 256)
+    return false;
+  int64_t rowBytes = shape[1] * type.getStoredElementBits() / 8;
+  if (rowBytes % 128 && rowBytes != 64 && rowBytes != 32)
+    return false;
+  bool copiedOut = false;
+  for (Operation *user : alloc->getUsers()) {
+    if (auto store = dyn_cast<tile::StoreOp>(user);
+        store && store.getDest() == alloc.getResult())
+      continue;
+    auto out = dyn_cast<tile::CopyOutOp>(user);
+    if (!out)
+      return false;
+    auto arg = dyn_cast<BlockArgument>(out.getDest());
+    int64_t rank = out.getDest().getType().getRank();
+    if (!arg || arg.getOwner()->getParentOp() != kernel || rank < 2 || rank > 3)
+      return false;
+    copiedOut = true;
+  }
+  return copiedOut;
+}
+
+void tessera::planCopyOuts(tile::KernelOp kernel, const TargetInfo &target) {
+  MLIRContext *ctx = kernel.getContext();
+  auto tma = tile::TileDialect::TmaAttrHelper(ctx);
+  if (target.asyncCopy == AsyncCopyKind::Tma)
+    for (auto alloc : kernel.getBody().getOps<tile::AllocSharedOp>())
+      if (isTmaStoreBuffer(kernel, alloc))
+        tma.setAttr(alloc, UnitAttr::get(ctx));
+  SmallVector<tile::CopyOutOp> copies;
+  kernel.walk([&](tile::CopyOutOp out) {
+    if (auto alloc = out.getSource().getDefiningOp<tile::AllocSharedOp>();
+        !alloc || !tma.isAttrPresent(alloc))
+      copies.push_back(out);
+  });
+  auto indexBits = tile::TileDialect::IndexBitsAttrHelper(ctx);
+  for (tile::CopyOutOp out : copies) {
+    OpBuilder builder(out);
+    tile::SharedType type = out.getSource().getType();
+    auto tileType =
+        RankedTensorType::get(type.getShape(), type.getElementType());
+    SmallVector<Value> slot;
+    if (out.getSlot())
+      slot.push_back(out.getSlot());
+    Value value = tile::LoadOp::create(builder, out.getLoc(), tileType,
+                                       out.getSource(), slot, TypedAttr());
+    auto store = tile::StoreOp::create(builder, out.getLoc(), value,
+                                       out.getDest(), out.getOffsets());
+    if (auto bits = indexBits.getAttr(out))
+      indexBits.setAttr(store, bits);
+    out.erase();
+  }
+}
