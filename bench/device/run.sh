@@ -20,8 +20,9 @@
 # (c) timings side by side in the same run: the bf16 GEMM (128x128 and
 #     128x256 tiles, each also made persistent by tile-persistent: as many
 #     programs as the GPU keeps resident loop over the tiles; on sm_90a the
-#     warp-specialized 128x256 kernel, plain, persistent and in clusters of
-#     two multicasting B, plain and persistent), attention and
+#     warp-specialized 128x256 kernel, plain, persistent, in clusters of
+#     two multicasting B and with its epilogue through TMA stores, the last
+#     two plain and persistent), attention and
 #     the MoE expert MLPs against PyTorch's peers (peers.py).
 # Rows are printed and appended to the results file (default
 # bench/device/RESULTS.md) as a dated section.
@@ -75,6 +76,9 @@ checks=(
   "gemm_bf16_ws_multicast|--m=1024 --n=1024 --k=1024"
   "gemm_bf16_ws_multicast|--m=1000 --n=1030 --k=520"
   "gemm_bf16_ws_multicast_persistent|--m=1000 --n=1030 --k=520"
+  "gemm_bf16_ws_tma_store|--m=1024 --n=1024 --k=1024"
+  "gemm_bf16_ws_tma_store|--m=1000 --n=1030 --k=520"
+  "gemm_bf16_ws_tma_store_persistent|--m=1000 --n=1030 --k=520"
   "gemm_bf16_plain|--m=512 --n=384 --k=256"
   "gemm_bf16_plain|--m=130 --n=100 --k=30"
   "gemm_w4a16|--m=1024 --n=1024 --k=1024"
@@ -140,10 +144,13 @@ gemm_variants=("gemm|gemm_bf16" "pgemm|gemm_bf16_persistent"
   "wgemm|gemm_bf16_wide" "wpgemm|gemm_bf16_wide_persistent"
   "wsgemm|gemm_bf16_ws" "wspgemm|gemm_bf16_ws_persistent"
   "wsmgemm|gemm_bf16_ws_multicast"
-  "wsmpgemm|gemm_bf16_ws_multicast_persistent")
+  "wsmpgemm|gemm_bf16_ws_multicast_persistent"
+  "wstgemm|gemm_bf16_ws_tma_store"
+  "wstpgemm|gemm_bf16_ws_tma_store_persistent")
 # Bundles with no sm_80 image (warp-specialized kernels need sm_90a).
 declare -A sm90_only=([gemm_bf16_ws]=1 [gemm_bf16_ws_persistent]=1
-  [gemm_bf16_ws_multicast]=1 [gemm_bf16_ws_multicast_persistent]=1)
+  [gemm_bf16_ws_multicast]=1 [gemm_bf16_ws_multicast_persistent]=1
+  [gemm_bf16_ws_tma_store]=1 [gemm_bf16_ws_tma_store_persistent]=1)
 for variant in "${gemm_variants[@]}"; do bundles[${variant#*|}]=1; done
 # (c)'s attention kernels: the case's kind | bundle.
 attn_variants=("attn|flash_attention" "wspattn|flash_attention_ws_persistent")

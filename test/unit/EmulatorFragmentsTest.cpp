@@ -58,6 +58,39 @@ TEST(EmulatorFragments, LdmatrixDeliversTheAtomLayouts) {
     }
 }
 
+TEST(EmulatorFragments, StmatrixStoresTheAtomLayouts) {
+  // Each lane's registers hold the coordinates the ldmatrix atom gives them;
+  // stmatrix must put every one at that coordinate, and write nothing else.
+  for (bool trans : {false, true})
+    for (unsigned n : {1u, 2u, 4u}) {
+      LinearLayout atom = atoms::ldmatrix(n, trans);
+      uint16_t m[16][16];
+      std::memset(m, 0xff, sizeof m);
+      void *rows[32];
+      for (unsigned lane = 0; lane < 32; ++lane) {
+        unsigned j = (lane / 8) % n, i = lane % 8;
+        rows[lane] = &m[8 * (j & 1) + i][8 * (j >> 1)];
+      }
+      uint32_t in[32][4] = {};
+      for (unsigned lane = 0; lane < 32; ++lane)
+        for (unsigned e = 0; e < 2 * n; ++e) {
+          Coord c = atom.apply(e, lane, 0);
+          in[lane][e / 2] |= uint32_t(c[0] * 16 + c[1]) << (16 * (e % 2));
+        }
+      emu::stmatrix(rows, n, trans, in);
+      int written = 0;
+      for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c) {
+          if (m[r][c] == 0xffff)
+            continue;
+          ++written;
+          EXPECT_EQ(m[r][c], r * 16 + c) << "x" << n << (trans ? ".trans" : "")
+                                         << " at " << r << ", " << c;
+        }
+      EXPECT_EQ(written, int(64 * n));
+    }
+}
+
 class EmulatorMma : public ::testing::TestWithParam<bool> {};
 
 TEST_P(EmulatorMma, MatchesTheAtomLayouts) {

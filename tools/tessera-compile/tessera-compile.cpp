@@ -3,7 +3,8 @@
 //   tessera-compile a.mlir [b.mlir...] --target=host[,sm_80,sm_90a,gfx942,
 //       gfx90a] -o k.bundle
 //       [--emit-header=k.h] [--emit-embed=k.cpp] [--passes=PIPELINE]
-//       [--no-tag-check] [--emit=gpu|llvm|ptx] [--resource-usage]
+//       [--no-tag-check] [--tag-check-rlimit=N] [--emit=gpu|llvm|ptx]
+//       [--resource-usage]
 //       [--ptxas=PATH] [--raise-occupancy=false] [--gpu-passes=PIPELINE]
 //
 // Verifies the kernels of all inputs, runs the requested passes, proves the
@@ -67,6 +68,12 @@ static cl::list<std::string>
 static cl::opt<bool> noTagCheck("no-tag-check",
                                 cl::desc("Skip proving the tag invariants"),
                                 cl::cat(compileCategory));
+static cl::opt<unsigned> tagCheckRlimit(
+    "tag-check-rlimit",
+    cl::desc("Z3 resource limit per tag-check query (tag-check's rlimit; "
+             "raise it for proofs that need more, e.g. persistent kernels "
+             "with rings of 3 slots)"),
+    cl::init(4000000), cl::cat(compileCategory));
 static cl::opt<std::string>
     passes("passes",
            cl::desc("Tile passes to run before the checker and the lowering, "
@@ -519,6 +526,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
     tessera::TagCheckOptions check;
     if (targets.size() > 1)
       check.maxSharedBytes = sharedLimit;
+    check.rlimit = tagCheckRlimit;
     pm.addPass(tessera::createTagCheck(check));
   }
   if (failed(pm.run(*module)))

@@ -90,6 +90,14 @@ public:
       : GemmBF16(flags, "gemm_bf16_ws", 256) {}
 };
 
+/// The same with its epilogue through shared memory and a TMA store
+/// (gemm_bf16_ws_tma_store.mlir).
+class GemmBF16TmaStore : public GemmBF16 {
+public:
+  explicit GemmBF16TmaStore(const Flags &flags)
+      : GemmBF16(flags, "gemm_bf16_ws_tma_store", 256) {}
+};
+
 /// The same in clusters of two programs that multicast B
 /// (gemm_bf16_ws_multicast.mlir).
 class GemmBF16Multicast : public GemmBF16 {
@@ -251,7 +259,8 @@ const bool registered =
     registerProblem<GemmBF16>("gemm_bf16") &&
     registerProblem<GemmBF16Wide>("gemm_bf16_128x256") &&
     registerProblem<GemmBF16WarpSpecialized>("gemm_bf16_ws") &&
-    registerProblem<GemmBF16Multicast>("gemm_bf16_ws_multicast");
+    registerProblem<GemmBF16Multicast>("gemm_bf16_ws_multicast") &&
+    registerProblem<GemmBF16TmaStore>("gemm_bf16_ws_tma_store");
 } // namespace
 
 std::optional<QuantizationScheme>

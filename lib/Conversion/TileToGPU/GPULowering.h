@@ -31,6 +31,7 @@
 #include <map>
 
 namespace tessera {
+struct LdmatrixPlan;
 
 class GPULowering {
 public:
@@ -299,6 +300,10 @@ private:
   /// its destination view (cp.async.bulk.tensor from one thread, or the
   /// threads' masked stores when the runtime gave no tensor map).
   mlir::LogicalResult lowerTmaStore(tile::StoreOp op);
+  /// stmatrix of register tile `value` (16-bit) into a TMA buffer's slot,
+  /// by the inverse of ldmatrix plan `plan`.
+  void storeMatrices(const LdmatrixPlan &plan, mlir::Value value,
+                     const TmaBuffer &buffer, mlir::Value slot);
   mlir::LogicalResult lowerCopyOut(tile::CopyOutOp op);
   mlir::LogicalResult lowerTmaAlloc(tile::AllocSharedOp op);
   mlir::LogicalResult lowerTmaCopy(tile::CopyOp op);

@@ -38,6 +38,56 @@ static void fenceForAsyncProxy(OpBuilder &builder, Location loc) {
                                  NVVM::SharedSpace::shared_cta));
 }
 
+/// The stmatrix stores that write `layout` (16-bit elements): the inverse
+/// of the ldmatrix loads that would produce it, where every matrix row the
+/// lanes address is a 16-byte chunk of the buffer (its column a multiple
+/// of 8), so that the swizzle keeps it whole.
+static std::optional<LdmatrixPlan> planStmatrix(const LinearLayout &layout) {
+  std::string why;
+  std::optional<LdmatrixPlan> plan = planLdmatrix(layout, &why);
+  if (!plan || plan->transpose)
+    return std::nullopt;
+  // The registers within one store (the low bits) do not move the address.
+  unsigned within = llvm::Log2_64(plan->registersPerLoad());
+  for (auto in :
+       {LinearLayout::Register, LinearLayout::Lane, LinearLayout::Warp})
+    for (auto [bit, basis] : llvm::enumerate(plan->rowAddress.getBases(in)))
+      if (basis[1] % 8 && !(in == LinearLayout::Register && bit < within))
+        return std::nullopt;
+  return plan;
+}
+
+void GPULowering::storeMatrices(const LdmatrixPlan &plan, Value value,
+                                const TmaBuffer &buffer, Value slot) {
+  auto i32 = builder.getI32Type();
+  int64_t perStore = plan.registersPerLoad();
+  Value base = slotAddress(buffer, slot);
+  auto words = VectorType::get({int64_t(plan.numMatrices)}, i32);
+  for (int64_t block = 0;
+       block < cast<VectorType>(value.getType()).getNumElements();
+       block += perStore) {
+    // This lane's row: a whole 16-byte chunk of the buffer.
+    SmallVector<Value> row = coordinate(plan.rowAddress, block);
+    Value chunk = arith::DivUIOp::create(builder, loc, row[1], index(8));
+    Value address = arith::AddIOp::create(
+        builder, loc, base,
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
+                                   tmaChunkOffset(buffer, row[0], chunk)));
+    Value part = vector::BitCastOp::create(
+        builder, loc, words,
+        vector::ExtractStridedSliceOp::create(
+            builder, loc, value, ArrayRef<int64_t>{block},
+            ArrayRef<int64_t>{perStore}, ArrayRef<int64_t>{1}));
+    SmallVector<Value> sources;
+    for (unsigned j = 0; j < plan.numMatrices; ++j)
+      sources.push_back(vector::ExtractOp::create(builder, loc, part, j));
+    NVVM::StMatrixOp::create(
+        builder, loc, sharedPointer(address), sources, NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(builder.getContext(), 8, 8),
+        NVVM::LdStMatrixEltType::B16);
+  }
+}
+
 LogicalResult GPULowering::lowerTmaStore(tile::StoreOp op) {
   if (target.asyncCopy != AsyncCopyKind::Tma)
     return op.emitOpError("into a tile.tma buffer needs sm_90a, not ")
@@ -53,6 +103,12 @@ LogicalResult GPULowering::lowerTmaStore(tile::StoreOp op) {
   Value value = mapping.lookup(op.getValue());
   unsigned bits = buffer.elementBytes * 8;
   int64_t vec = 16 / buffer.elementBytes;
+  if (bits == 16)
+    if (std::optional<LdmatrixPlan> plan = planStmatrix(layout)) {
+      storeMatrices(*plan, value, buffer, slot);
+      fenceForAsyncProxy(builder, loc);
+      return success();
+    }
   {
     OpBuilder::InsertionGuard guard(builder);
     if (Value owner = ownsElements(layout)) {

@@ -75,7 +75,7 @@ void checkSource(int64_t start, int64_t bytes) {
     std::string byte = " shared byte " + std::to_string(4 * word);
     if (s.writeSeq && s.writeSeq > b.threads[s.writer].fencedWrites)
       return reportRace("bulk tensor store" + at(b.running->site) + " reads" +
-                        byte + " that " + who(s.writer) + " st.shared" +
+                        byte + " that " + who(s.writer) + " " + s.writeOp +
                         at(s.writeSite) +
                         " wrote with no fence.proxy.async after it");
     if (s.writeEpoch == epoch && s.writer != b.running->tid &&

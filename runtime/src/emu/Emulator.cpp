@@ -195,9 +195,10 @@ void access(const void *address, size_t bytes, bool write, const char *op,
       s.writer = tid;
       s.writeOp = op;
       s.writeSite = site;
-      s.writeSeq = std::strcmp(op, "st.shared") == 0
-                       ? ++b.threads[tid].genericWrites
-                       : 0;
+      s.writeSeq =
+          std::strcmp(op, "st.shared") == 0 || std::strcmp(op, "stmatrix") == 0
+              ? ++b.threads[tid].genericWrites
+              : 0;
     } else if (s.readEpoch == epoch) {
       s.manyReaders |= s.reader != tid;
       recordRead(s, epoch, tid, ++b.threads[tid].genericWrites);
@@ -522,6 +523,34 @@ uint32_t emuLdmatrixX1Trans(void *row) {
   return r;
 }
 
+/// stmatrix (no .trans): this lane's row address and registers staged in
+/// the warp, the rows written once every lane is there.
+template <unsigned N> void stmatrixLane(void *row, const uint32_t r[N]) {
+  if (lane() < 8 * N)
+    access(row, 16, true, "stmatrix", block->running->tid, -1,
+           block->running->site);
+  Warp &w = warp();
+  uint32_t l = lane();
+  w.address[l] = row;
+  std::memcpy(w.a[l], r, 4 * N);
+  collective("stmatrix", [](Warp &w) {
+    emu::stmatrix(const_cast<void *const *>(w.address), N, false, w.a);
+  });
+}
+void emuStmatrixX1(void *row, uint32_t r0) {
+  uint32_t r[1] = {r0};
+  stmatrixLane<1>(row, r);
+}
+void emuStmatrixX2(void *row, uint32_t r0, uint32_t r1) {
+  uint32_t r[2] = {r0, r1};
+  stmatrixLane<2>(row, r);
+}
+void emuStmatrixX4(void *row, uint32_t r0, uint32_t r1, uint32_t r2,
+                   uint32_t r3) {
+  uint32_t r[4] = {r0, r1, r2, r3};
+  stmatrixLane<4>(row, r);
+}
+
 /// shfl.sync.bfly: lane l receives the value of lane l xor laneMask (its
 /// own when that lane is outside the warp's segment `clamp`).
 uint32_t shuffleXor(uint32_t value, uint32_t mask, uint32_t clamp) {
@@ -642,6 +671,12 @@ const std::unordered_map<std::string_view, void *> &registry() {
          reinterpret_cast<void *>(emuLdmatrix<4, false>)},
         {"llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16.p3",
          reinterpret_cast<void *>(emuLdmatrix<4, true>)},
+        {"llvm.nvvm.stmatrix.sync.aligned.m8n8.x1.b16.p3",
+         reinterpret_cast<void *>(emuStmatrixX1)},
+        {"llvm.nvvm.stmatrix.sync.aligned.m8n8.x2.b16.p3",
+         reinterpret_cast<void *>(emuStmatrixX2)},
+        {"llvm.nvvm.stmatrix.sync.aligned.m8n8.x4.b16.p3",
+         reinterpret_cast<void *>(emuStmatrixX4)},
         {"llvm.nvvm.shfl.sync.bfly.i32",
          reinterpret_cast<void *>(emuShflBflyI32)},
         {"llvm.nvvm.shfl.sync.bfly.f32",

@@ -84,6 +84,11 @@ bool bindImage(void *library, std::string &missing);
 /// addresses: out[lane][j] is register j of `lane`.
 void ldmatrix(const void *const rowAddress[32], unsigned n, bool transpose,
               uint32_t out[32][4]);
+/// stmatrix.sync.aligned.m8n8.x{n}[.trans].shared.b16, ldmatrix's inverse:
+/// register j of each lane (in[lane][j]) is written to the matrix rows the
+/// lanes' addresses name.
+void stmatrix(void *const rowAddress[32], unsigned n, bool transpose,
+              const uint32_t in[32][4]);
 /// mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.{bf16,f16}.f32 over the
 /// lanes' registers (a: 4, b: 2, c/d: 4 per lane; two 16-bit elements per
 /// a/b register, the lower element in the low half).

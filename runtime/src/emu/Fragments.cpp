@@ -45,6 +45,20 @@ void emu::ldmatrix(const void *const rowAddress[32], unsigned n, bool transpose,
     }
 }
 
+void emu::stmatrix(void *const rowAddress[32], unsigned n, bool transpose,
+                   const uint32_t in[32][4]) {
+  // The lanes' registers go where ldmatrix would have read them from.
+  for (unsigned j = 0; j < n; ++j)
+    for (unsigned lane = 0; lane < 32; ++lane)
+      for (unsigned h = 0; h < 2; ++h) {
+        unsigned row = transpose ? 2 * (lane % 4) + h : lane / 4;
+        unsigned col = transpose ? lane / 4 : 2 * (lane % 4) + h;
+        auto half = uint16_t(in[lane][j] >> (16 * h));
+        std::memcpy(static_cast<char *>(rowAddress[8 * j + row]) + 2 * col,
+                    &half, 2);
+      }
+}
+
 /// An IEEE binary16 value as a float (exact).
 static float f16ToFloat(uint16_t bits) {
   int exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
