@@ -320,8 +320,15 @@ void Checker::transfer(tile::GatherOp gather) {
 void Checker::transfer(tile::StoreOp store) {
   if (isa<tile::SharedType>(store.getDest().getType())) {
     Value slot = store.getIndices().empty() ? Value() : store.getIndices()[0];
-    writeBuffer(store.getDest(), slot, tagOf(store.getValue()), store,
-                /*async=*/false);
+    TagFn data = tagOf(store.getValue());
+    // A ring's elements are (slot, e0, e1, ...): the tile's e0 is its e1.
+    if (slot) {
+      SmallVector<const Term *> shifted;
+      for (unsigned i = 0; i < store.getValue().getType().getRank(); ++i)
+        shifted.push_back(elem(i + 1));
+      data = atIndices(data, shifted);
+    }
+    writeBuffer(store.getDest(), slot, data, store, /*async=*/false);
     return;
   }
   RankedTensorType value = store.getValue().getType();

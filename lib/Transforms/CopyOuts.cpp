@@ -1,9 +1,11 @@
 //===- CopyOuts.cpp - TMA stores, or copies out by the threads ------------===//
 //
 // tile.copy_out runs as TMA stores where the chip has them and the buffer
-// can be laid out as TMA reads it; elsewhere the threads copy the tile:
-// a tile.load of the buffer and a masked tile.store into the view, which
-// the layout assignment then lays out like any other (coalesced).
+// can be laid out as TMA reads it; elsewhere the threads store the tile: the
+// tile that one earlier tile.store alone put in the buffer goes to the view
+// directly (a staged epilogue needs no round trip), any other buffer is
+// read with a tile.load and stored masked into the view, laid out like any
+// other tile (coalesced).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +43,26 @@ static bool isTmaStoreBuffer(tile::KernelOp kernel, tile::AllocSharedOp alloc) {
   return copiedOut;
 }
 
+/// The tile.store that alone writes `out`'s buffer (not a ring), earlier in
+/// the same block, if there is one.
+static tile::StoreOp soleStoreBefore(tile::CopyOutOp out) {
+  if (out.getSlot() || !out.getSource().getDefiningOp<tile::AllocSharedOp>())
+    return {};
+  tile::StoreOp only;
+  for (Operation *user : out.getSource().getUsers()) {
+    auto store = dyn_cast<tile::StoreOp>(user);
+    if (!store)
+      continue;
+    if (only)
+      return {};
+    only = store;
+  }
+  if (!only || only->getBlock() != out->getBlock() ||
+      !only->isBeforeInBlock(out))
+    return {};
+  return only;
+}
+
 void tessera::planCopyOuts(tile::KernelOp kernel, const TargetInfo &target) {
   MLIRContext *ctx = kernel.getContext();
   auto tma = tile::TileDialect::TmaAttrHelper(ctx);
@@ -57,6 +79,22 @@ void tessera::planCopyOuts(tile::KernelOp kernel, const TargetInfo &target) {
   auto indexBits = tile::TileDialect::IndexBitsAttrHelper(ctx);
   for (tile::CopyOutOp out : copies) {
     OpBuilder builder(out);
+    // A buffer only one earlier store in the same block writes (a staged
+    // epilogue, tile-stage-stores): that tile goes to the view directly.
+    if (auto store = soleStoreBefore(out)) {
+      auto direct =
+          tile::StoreOp::create(builder, out.getLoc(), store.getValue(),
+                                out.getDest(), out.getOffsets());
+      if (auto bits = indexBits.getAttr(out))
+        indexBits.setAttr(direct, bits);
+      Value buffer = out.getSource();
+      out.erase();
+      if (buffer.hasOneUse()) {
+        store.erase();
+        buffer.getDefiningOp()->erase();
+      }
+      continue;
+    }
     tile::SharedType type = out.getSource().getType();
     auto tileType =
         RankedTensorType::get(type.getShape(), type.getElementType());

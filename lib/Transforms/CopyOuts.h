@@ -18,7 +18,9 @@ namespace tessera {
 /// 3-D kernel arguments; rows of 32, 64 or a multiple of 128 bytes, a
 /// multiple of 8 and at most 256 of them), the buffer is marked tile.tma
 /// and the copy stays for convert-tile-to-gpu; any other copy out becomes
-/// a tile.load of the buffer and a tile.store of the tile into the view.
+/// a tile.store into the view of the tile one earlier store in its block
+/// alone put into the buffer (the buffer goes when nothing else uses it),
+/// or else of a tile.load of the buffer.
 void planCopyOuts(tile::KernelOp kernel, const TargetInfo &target);
 
 } // namespace tessera

@@ -202,6 +202,42 @@ def TilePipeline : Pass<"tile-pipeline", "mlir::ModuleOp"> {
   ]);
 }
 
+def TileStageStores : Pass<"tile-stage-stores", "mlir::ModuleOp"> {
+  let summary = "Stage a kernel's output stores through shared memory";
+  let description = [{
+    In the kernel named by `kernel` (every kernel when empty), each
+    `tile.store` of a 2-D register tile into a 2-D or 3-D kernel argument
+    that runs once per program (in the kernel's body or a consumer role's,
+    not in a loop or a branch: an epilogue) becomes a store into a shared
+    buffer of its own and an asynchronous copy out:
+
+    ```mlir
+    tile.async_wait 0    // the buffer's last copy out has read it
+    tile.barrier
+    tile.store %c -> %buffer
+    tile.barrier
+    tile.copy_out %buffer -> %C[%m0, %n0] async
+    tile.async_commit
+    ```
+
+    On sm_90a tile-assign-layouts lays such buffers out for TMA stores
+    (stmatrix where the tile's layout allows, bulk tensor stores that clip
+    the view's edges); elsewhere the threads copy the buffer out. Run it
+    before `tile-persistent`: a persistent kernel then waits for a tile's
+    copy out only when the next tile's epilogue rewrites the buffer, so the
+    store overlaps the next tile's main loop. tag-check checks the result
+    like any kernel (the buffers must fit the chip's shared memory).
+
+    ```
+    tessera-opt --tile-stage-stores=kernel=gemm_bf16 --tag-check runtime/kernels/gemm/gemm_bf16.mlir
+    ```
+  }];
+  let options = [
+    Option<"kernel", "kernel", "std::string", /*default=*/"\"\"",
+           "The kernel whose stores to stage (all when empty)">
+  ];
+}
+
 def TilePersistent : Pass<"tile-persistent", "mlir::ModuleOp"> {
   let summary = "Turn tile kernels into persistent ones looping over tiles";
   let description = [{
