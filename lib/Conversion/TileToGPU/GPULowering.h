@@ -295,6 +295,14 @@ private:
   /// then the chunk's swizzled place in the row.
   mlir::Value tmaChunkOffset(const TmaBuffer &buffer, mlir::Value row,
                              mlir::Value chunk);
+  /// A loop over 16-byte chunks first, first + stride, ... of a TMA
+  /// buffer's slot of `cols` columns (row-major): `body` gets the chunk's
+  /// row, first column and shared address (i64), inside the loop.
+  void forEachTmaChunk(const TmaBuffer &buffer, int64_t cols, mlir::Value slot,
+                       mlir::Value first, mlir::Value stride,
+                       llvm::function_ref<void(mlir::Value row, mlir::Value col,
+                                               mlir::Value address)>
+                           body);
   /// TMA stores (TmaStores.cpp): a register tile into a TMA buffer (stored
   /// as TMA reads it, then fenced for the async proxy), and the buffer to
   /// its destination view (cp.async.bulk.tensor from one thread, or the

@@ -375,31 +375,6 @@ void GPULowering::issueTmaPanels(tile::CopyOp op, const TmaBuffer &buffer,
   }
 }
 
-Value GPULowering::tmaChunkOffset(const TmaBuffer &buffer, Value row,
-                                  Value chunk) {
-  // Chunk c of row r of panel p sits at p * panel + r * R +
-  // 16 (c xor (r R / 128) % (R / 16)) for rows of R bytes (c xor r % 8
-  // for 128).
-  int64_t panelChunks = buffer.rowBytes / 16;
-  Value panel = arith::DivUIOp::create(builder, loc, chunk, index(panelChunks));
-  Value rowOffset =
-      arith::MulIOp::create(builder, loc, row, index(buffer.rowBytes));
-  Value swizzled = arith::XOrIOp::create(
-      builder, loc,
-      arith::RemUIOp::create(builder, loc, chunk, index(panelChunks)),
-      arith::RemUIOp::create(
-          builder, loc,
-          arith::DivUIOp::create(builder, loc, rowOffset, index(kRowBytes)),
-          index(panelChunks)));
-  return arith::AddIOp::create(
-      builder, loc,
-      arith::MulIOp::create(builder, loc, panel,
-                            index(buffer.rows * buffer.rowBytes)),
-      arith::AddIOp::create(
-          builder, loc, rowOffset,
-          arith::MulIOp::create(builder, loc, swizzled, index(16))));
-}
-
 void GPULowering::copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
                                  Value slot, Value first, Value stride) {
   // Thread t stores 16-byte chunks first, first + stride, ... of the tile
@@ -414,43 +389,30 @@ void GPULowering::copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
   for (Value offset : op.getOffsets())
     offsets.push_back(mapping.lookup(offset));
   int64_t vec = 16 / buffer.elementBytes;
-  int64_t chunksPerRow = type.getShape()[1] / vec;
-  Value base = slotAddress(buffer, slot);
-  auto loop = scf::ForOp::create(builder, loc, first,
-                                 index(buffer.rows * chunksPerRow), stride);
-  {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(loop.getBody());
-    Value linear = loop.getInductionVar();
-    Value row =
-        arith::DivUIOp::create(builder, loc, linear, index(chunksPerRow));
-    Value chunk =
-        arith::RemUIOp::create(builder, loc, linear, index(chunksPerRow));
-    Value col = arith::MulIOp::create(builder, loc, chunk, index(vec));
-    auto vectorType = VectorType::get({vec}, element);
-    Value data = arith::ConstantOp::create(builder, loc, vectorType,
-                                           builder.getZeroAttr(vectorType));
-    for (int64_t e = 0; e < vec; ++e) {
-      Value at = arith::AddIOp::create(builder, loc, col, index(e));
-      auto [indices, inside] = viewElement(view, offsets, {row, at});
-      auto load = scf::IfOp::create(builder, loc, TypeRange{vectorType}, inside,
-                                    /*withElse=*/true);
-      OpBuilder::InsertionGuard inner(builder);
-      builder.setInsertionPointToStart(load.thenBlock());
-      Value value = memref::LoadOp::create(builder, loc, view, indices);
-      scf::YieldOp::create(
-          builder, loc,
-          vector::InsertOp::create(builder, loc, value, data, e).getResult());
-      builder.setInsertionPointToStart(load.elseBlock());
-      scf::YieldOp::create(builder, loc, data);
-      data = load.getResult(0);
-    }
-    Value offset = tmaChunkOffset(buffer, row, chunk);
-    Value address = arith::AddIOp::create(
-        builder, loc, base,
-        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), offset));
-    LLVM::StoreOp::create(builder, loc, data, sharedPointer(address), 16);
-  }
+  auto vectorType = VectorType::get({vec}, element);
+  forEachTmaChunk(
+      buffer, type.getShape()[1], slot, first, stride,
+      [&](Value row, Value col, Value address) {
+        Value data = arith::ConstantOp::create(builder, loc, vectorType,
+                                               builder.getZeroAttr(vectorType));
+        for (int64_t e = 0; e < vec; ++e) {
+          Value at = arith::AddIOp::create(builder, loc, col, index(e));
+          auto [indices, inside] = viewElement(view, offsets, {row, at});
+          auto load = scf::IfOp::create(builder, loc, TypeRange{vectorType},
+                                        inside, /*withElse=*/true);
+          OpBuilder::InsertionGuard inner(builder);
+          builder.setInsertionPointToStart(load.thenBlock());
+          Value value = memref::LoadOp::create(builder, loc, view, indices);
+          scf::YieldOp::create(
+              builder, loc,
+              vector::InsertOp::create(builder, loc, value, data, e)
+                  .getResult());
+          builder.setInsertionPointToStart(load.elseBlock());
+          scf::YieldOp::create(builder, loc, data);
+          data = load.getResult(0);
+        }
+        LLVM::StoreOp::create(builder, loc, data, sharedPointer(address), 16);
+      });
   NVVM::FenceProxyOp::create(
       builder, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(builder.getContext(),

@@ -13,7 +13,10 @@
 // group, which tile.async_commit closes and tile.async_wait (.read) waits
 // for; a copy that is not `async` is committed and waited for at once.
 // When the runtime could give no tensor map (rows not 16-byte aligned)
-// the threads store the tile themselves, element by element, masked.
+// the threads store the tile themselves, element by element, masked. The
+// layout's arithmetic (tmaChunkOffset) and the threads' walk over a
+// buffer's chunks (forEachTmaChunk) are shared with the threads' fills of
+// TMA buffers (NvidiaTma.cpp's copyWithoutMap).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +39,53 @@ static void fenceForAsyncProxy(OpBuilder &builder, Location loc) {
       builder, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(builder.getContext(),
                                  NVVM::SharedSpace::shared_cta));
+}
+
+Value GPULowering::tmaChunkOffset(const TmaBuffer &buffer, Value row,
+                                  Value chunk) {
+  // Chunk c of row r of panel p sits at p * panel + r * R +
+  // 16 (c xor (r R / 128) % (R / 16)) for rows of R bytes (c xor r % 8
+  // for 128).
+  int64_t panelChunks = buffer.rowBytes / 16;
+  Value panel = arith::DivUIOp::create(builder, loc, chunk, index(panelChunks));
+  Value rowOffset =
+      arith::MulIOp::create(builder, loc, row, index(buffer.rowBytes));
+  Value swizzled = arith::XOrIOp::create(
+      builder, loc,
+      arith::RemUIOp::create(builder, loc, chunk, index(panelChunks)),
+      arith::RemUIOp::create(
+          builder, loc,
+          arith::DivUIOp::create(builder, loc, rowOffset, index(128)),
+          index(panelChunks)));
+  return arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(builder, loc, panel,
+                            index(buffer.rows * buffer.rowBytes)),
+      arith::AddIOp::create(
+          builder, loc, rowOffset,
+          arith::MulIOp::create(builder, loc, swizzled, index(16))));
+}
+
+void GPULowering::forEachTmaChunk(
+    const TmaBuffer &buffer, int64_t cols, Value slot, Value first,
+    Value stride,
+    function_ref<void(Value row, Value col, Value address)> body) {
+  int64_t vec = 16 / buffer.elementBytes;
+  int64_t chunksPerRow = cols / vec;
+  Value base = slotAddress(buffer, slot);
+  auto loop = scf::ForOp::create(builder, loc, first,
+                                 index(buffer.rows * chunksPerRow), stride);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(loop.getBody());
+  Value linear = loop.getInductionVar();
+  Value row = arith::DivUIOp::create(builder, loc, linear, index(chunksPerRow));
+  Value chunk =
+      arith::RemUIOp::create(builder, loc, linear, index(chunksPerRow));
+  Value address = arith::AddIOp::create(
+      builder, loc, base,
+      arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
+                                 tmaChunkOffset(buffer, row, chunk)));
+  body(row, arith::MulIOp::create(builder, loc, chunk, index(vec)), address);
 }
 
 /// The stmatrix stores that write `layout` (16-bit elements): the inverse
@@ -163,7 +213,6 @@ LogicalResult GPULowering::lowerCopyOut(tile::CopyOutOp op) {
   const TmaBuffer &buffer = tmaBuffers.at(op.getSource());
   Value map = tensorMapFor(op)->pointer;
   Value slot = op.getSlot() ? mapping.lookup(op.getSlot()) : Value();
-  Value base = slotAddress(buffer, slot);
   auto withMap = ifNullMap(map);
   {
     // No tensor map: thread t stores chunks t, t + T, ... of the tile
@@ -177,34 +226,24 @@ LogicalResult GPULowering::lowerCopyOut(tile::CopyOutOp op) {
     for (Value offset : op.getOffsets())
       offsets.push_back(mapping.lookup(offset));
     int64_t vec = 16 / buffer.elementBytes;
-    int64_t chunksPerRow = type.getShape()[1] / vec;
-    auto loop = scf::ForOp::create(
-        builder, loc, gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x),
-        index(buffer.rows * chunksPerRow), index(kernel.getThreads()));
-    builder.setInsertionPointToStart(loop.getBody());
-    Value linear = loop.getInductionVar();
-    Value row =
-        arith::DivUIOp::create(builder, loc, linear, index(chunksPerRow));
-    Value chunk =
-        arith::RemUIOp::create(builder, loc, linear, index(chunksPerRow));
-    Value address = arith::AddIOp::create(
-        builder, loc, base,
-        arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
-                                   tmaChunkOffset(buffer, row, chunk)));
-    Value data =
-        LLVM::LoadOp::create(builder, loc, VectorType::get({vec}, element),
-                             sharedPointer(address), 16);
-    Value col = arith::MulIOp::create(builder, loc, chunk, index(vec));
-    for (int64_t e = 0; e < vec; ++e) {
-      Value at = arith::AddIOp::create(builder, loc, col, index(e));
-      auto [indices, inside] = viewElement(view, offsets, {row, at});
-      auto store = scf::IfOp::create(builder, loc, inside);
-      OpBuilder::InsertionGuard inner(builder);
-      builder.setInsertionPointToStart(store.thenBlock());
-      memref::StoreOp::create(builder, loc,
-                              vector::ExtractOp::create(builder, loc, data, e),
-                              view, indices);
-    }
+    forEachTmaChunk(
+        buffer, type.getShape()[1], slot,
+        gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x),
+        index(kernel.getThreads()), [&](Value row, Value col, Value address) {
+          Value data = LLVM::LoadOp::create(builder, loc,
+                                            VectorType::get({vec}, element),
+                                            sharedPointer(address), 16);
+          for (int64_t e = 0; e < vec; ++e) {
+            Value at = arith::AddIOp::create(builder, loc, col, index(e));
+            auto [indices, inside] = viewElement(view, offsets, {row, at});
+            auto store = scf::IfOp::create(builder, loc, inside);
+            OpBuilder::InsertionGuard inner(builder);
+            builder.setInsertionPointToStart(store.thenBlock());
+            memref::StoreOp::create(
+                builder, loc, vector::ExtractOp::create(builder, loc, data, e),
+                view, indices);
+          }
+        });
   }
   OpBuilder::InsertionGuard outer(builder);
   builder.setInsertionPointToStart(withMap.elseBlock());
@@ -217,6 +256,7 @@ LogicalResult GPULowering::lowerCopyOut(tile::CopyOutOp op) {
     coords.push_back(
         arith::IndexCastOp::create(builder, loc, i32, mapping.lookup(offset)));
   int64_t panelCols = buffer.rowBytes / buffer.elementBytes;
+  Value base = slotAddress(buffer, slot);
   for (int64_t p = 0; p < buffer.panels; ++p) {
     SmallVector<Value> at(coords);
     at[0] = arith::AddIOp::create(

@@ -357,6 +357,11 @@ uint32_t shuffle(const char *kind, uint32_t value, uint32_t key, Source source,
 int64_t wgmmaReader(int64_t offset, int64_t bytes,
                     const Block *owner = nullptr);
 
+/// `map` as the tensor map of a `rank`-D `what` (bulk tensor copy or
+/// store) without a cache `hint`, or null with the thread failed (one the
+/// runtime did not encode, another rank, a hint) (Hopper.cpp).
+const TensorMap *checkedTensorMap(const void *map, uint32_t rank, bool hint,
+                                  const std::string &what);
 /// The thread with a bulk tensor store not yet waited for that reads shared
 /// memory of the running block in [offset, offset + bytes), or -1
 /// (BulkStores.cpp).

@@ -89,17 +89,10 @@ void checkSource(int64_t start, int64_t bytes) {
 
 void tmaStore(void *src, const void *map, uint32_t rank, int32_t c0, int32_t c1,
               int32_t c2, uint32_t hint) {
-  if (hint & 1)
-    return failThread("a bulk tensor store with a cache hint, which the "
-                      "emulator does not model");
-  auto *m = static_cast<const emu::TensorMap *>(map);
-  if (!m || m->magic != emu::kTensorMapMagic)
-    return failThread("a bulk tensor store whose tensor map the emulator's "
-                      "runtime did not encode");
-  if (m->rank != rank)
-    return failThread("a " + std::to_string(rank) +
-                      "-D bulk tensor store with a tensor map of rank " +
-                      std::to_string(m->rank));
+  const emu::TensorMap *m =
+      checkedTensorMap(map, rank, hint & 1, "bulk tensor store");
+  if (!m)
+    return;
   Block &b = *block;
   int64_t start = static_cast<char *>(src) - b.shared, bytes = boxBytes(*m);
   if (start < 0 || start + bytes > b.sharedBytes || start % 1024)

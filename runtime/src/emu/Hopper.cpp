@@ -329,23 +329,42 @@ void queueCopy(Block &target, const BulkCopy &copy, void *address) {
   ++block->progress;
 }
 
+} // namespace
+
+const emu::TensorMap *emu::detail::checkedTensorMap(const void *map,
+                                                    uint32_t rank, bool hint,
+                                                    const std::string &what) {
+  if (hint) {
+    failThread("a " + what +
+               " with a cache hint, which the emulator does not model");
+    return nullptr;
+  }
+  auto *m = static_cast<const emu::TensorMap *>(map);
+  if (!m || m->magic != emu::kTensorMapMagic) {
+    failThread("a " + what +
+               " whose tensor map the emulator's runtime did not encode");
+    return nullptr;
+  }
+  if (m->rank != rank) {
+    failThread("a " + std::to_string(rank) + "-D " + what +
+               " with a tensor map of rank " + std::to_string(m->rank));
+    return nullptr;
+  }
+  return m;
+}
+
+namespace {
+
 /// A bulk tensor copy; with a multicast mask, into the same shared offset
 /// of every block of the cluster whose rank the mask has, each completing
 /// on its own mbarrier at `address`'s offset.
 void tmaLoad(void *dst, void *address, const void *map, uint32_t rank,
              int32_t c0, int32_t c1, int32_t c2, uint16_t mask,
              uint32_t useMask, uint32_t useHint) {
-  if (useHint & 1)
-    return failThread("a bulk tensor copy with a cache hint, which the "
-                      "emulator does not model");
-  auto *m = static_cast<const emu::TensorMap *>(map);
-  if (!m || m->magic != emu::kTensorMapMagic)
-    return failThread("a bulk tensor copy whose tensor map the emulator's "
-                      "runtime did not encode");
-  if (m->rank != rank)
-    return failThread("a " + std::to_string(rank) +
-                      "-D bulk tensor copy with a tensor map of rank " +
-                      std::to_string(m->rank));
+  const emu::TensorMap *m =
+      checkedTensorMap(map, rank, useHint & 1, "bulk tensor copy");
+  if (!m)
+    return;
   if (!(useMask & 1)) {
     queueCopy(*block, BulkCopy{static_cast<char *>(dst), m, {c0, c1, c2}},
               address);
