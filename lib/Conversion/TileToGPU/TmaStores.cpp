@@ -93,6 +93,12 @@ void GPULowering::forEachTmaChunk(
 /// lanes address is a 16-byte chunk of the buffer (its column a multiple
 /// of 8), so that the swizzle keeps it whole.
 static std::optional<LdmatrixPlan> planStmatrix(const LinearLayout &layout) {
+  // Lanes holding the same elements would store them twice (stmatrix is
+  // a warp's instruction: it cannot leave some lanes out).
+  if (llvm::any_of(layout.getBases(LinearLayout::Lane), [](const Coord &c) {
+        return llvm::all_of(c, [](int64_t x) { return x == 0; });
+      }))
+    return std::nullopt;
   std::string why;
   std::optional<LdmatrixPlan> plan = planLdmatrix(layout, &why);
   if (!plan || plan->transpose)
@@ -155,6 +161,13 @@ LogicalResult GPULowering::lowerTmaStore(tile::StoreOp op) {
   int64_t vec = 16 / buffer.elementBytes;
   if (bits == 16)
     if (std::optional<LdmatrixPlan> plan = planStmatrix(layout)) {
+      // Warps holding the same elements as others (warp broadcast bits)
+      // leave the store to one of them.
+      OpBuilder::InsertionGuard guard(builder);
+      if (Value owner = ownsElements(layout)) {
+        auto branch = scf::IfOp::create(builder, loc, owner);
+        builder.setInsertionPointToStart(branch.thenBlock());
+      }
       storeMatrices(*plan, value, buffer, slot);
       fenceForAsyncProxy(builder, loc);
       return success();
