@@ -249,7 +249,8 @@ def Tile_CopyOutOp : Tile_Op<"copy_out", [AttrSizedOperandSegments]> {
     `tile.async_wait` that retires the group and a `tile.barrier`. The
     kernel's end waits for every copy. Without `async` the buffer may be
     written again after the next `tile.barrier`. On targets without bulk
-    stores the threads copy the tile themselves.
+    stores the threads copy the tile themselves. In a warp-specialized
+    kernel the consumers copy out (the producer role only fills rings).
 
     ```mlir
     tile.store %c -> %sC : tensor<128x128xbf16> -> !tile.shared<128x128xbf16>

@@ -219,10 +219,6 @@ LogicalResult GPULowering::lowerCopyOut(tile::CopyOutOp op) {
                           "is not supported by convert-tile-to-gpu "
                           "(tile-assign-layouts makes it a tile.load and a "
                           "tile.store)");
-  if (role == Role::Producer)
-    return op.emitOpError("in the producer role is not supported by "
-                          "convert-tile-to-gpu (the consumers store the "
-                          "results)");
   const TmaBuffer &buffer = tmaBuffers.at(op.getSource());
   Value map = tensorMapFor(op)->pointer;
   Value slot = op.getSlot() ? mapping.lookup(op.getSlot()) : Value();

@@ -111,6 +111,11 @@ LogicalResult WarpSpecializeOp::verify() {
                         "through mbarriers only");
         return WalkResult::interrupt();
       }
+      if (isa<CopyOutOp>(op)) {
+        op->emitOpError("in the producer role, which only fills the rings; "
+                        "the consumers store the results");
+        return WalkResult::interrupt();
+      }
       if (llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>)) {
         op->emitOpError("makes a register tile in the producer role, which "
                         "only copies");

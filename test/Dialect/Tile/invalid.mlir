@@ -915,6 +915,18 @@ tile.kernel @k() threads(128) {
 
 // -----
 
+tile.kernel @k(%C: !tile.view<?x?xbf16>, %i: index) threads(128) {
+  %s = tile.alloc_shared : !tile.shared<64x64xbf16>
+  tile.warp_specialize registers(40, 232) producer {
+    // expected-error @below {{in the producer role, which only fills the rings; the consumers store the results}}
+    tile.copy_out %s -> %C[%i, %i] async : !tile.shared<64x64xbf16> -> !tile.view<?x?xbf16>
+  } consumer {
+  }
+  tile.return
+}
+
+// -----
+
 tile.kernel @k() threads(128) {
   tile.warp_specialize registers(40, 232) producer {
     // expected-error @below {{makes a register tile in the producer role, which only copies}}
