@@ -79,6 +79,9 @@ checks=(
   "gemm_bf16_ws_tma_store|--m=1024 --n=1024 --k=1024"
   "gemm_bf16_ws_tma_store|--m=1000 --n=1030 --k=520"
   "gemm_bf16_ws_tma_store_persistent|--m=1000 --n=1030 --k=520"
+  "gemm_bf16_ws_pingpong|--m=1024 --n=1024 --k=1024"
+  "gemm_bf16_ws_pingpong|--m=1000 --n=1030 --k=520"
+  "gemm_bf16_ws_pingpong_staged|--m=1000 --n=1030 --k=520"
   "gemm_bf16_plain|--m=512 --n=384 --k=256"
   "gemm_bf16_plain|--m=130 --n=100 --k=30"
   "gemm_w4a16|--m=1024 --n=1024 --k=1024"
@@ -146,11 +149,14 @@ gemm_variants=("gemm|gemm_bf16" "pgemm|gemm_bf16_persistent"
   "wsmgemm|gemm_bf16_ws_multicast"
   "wsmpgemm|gemm_bf16_ws_multicast_persistent"
   "wstgemm|gemm_bf16_ws_tma_store"
-  "wstpgemm|gemm_bf16_ws_tma_store_persistent")
+  "wstpgemm|gemm_bf16_ws_tma_store_persistent"
+  "wsppgemm|gemm_bf16_ws_pingpong"
+  "wsppsgemm|gemm_bf16_ws_pingpong_staged")
 # Bundles with no sm_80 image (warp-specialized kernels need sm_90a).
 declare -A sm90_only=([gemm_bf16_ws]=1 [gemm_bf16_ws_persistent]=1
   [gemm_bf16_ws_multicast]=1 [gemm_bf16_ws_multicast_persistent]=1
-  [gemm_bf16_ws_tma_store]=1 [gemm_bf16_ws_tma_store_persistent]=1)
+  [gemm_bf16_ws_tma_store]=1 [gemm_bf16_ws_tma_store_persistent]=1
+  [gemm_bf16_ws_pingpong]=1 [gemm_bf16_ws_pingpong_staged]=1)
 for variant in "${gemm_variants[@]}"; do bundles[${variant#*|}]=1; done
 # (c)'s attention kernels: the case's kind | bundle.
 attn_variants=("attn|flash_attention" "wspattn|flash_attention_ws_persistent")
@@ -191,7 +197,7 @@ for row in "${micro[@]}"; do
   IFS='|' read -r name reference flags <<< "$row"
   echo "  compare $name against $reference: $flags"
 done
-for shape in "${gemms[@]}"; do echo "  time gemm $shape (128x128, 128x256, each plain and persistent; 128x256 warp-specialized, plain, persistent and multicast)"; done
+for shape in "${gemms[@]}"; do echo "  time gemm $shape (128x128, 128x256, each plain and persistent; 128x256 warp-specialized, plain, persistent, multicast and TMA-store; 128x128 ping-pong, plain and staged)"; done
 for shape in "${attentions[@]}"; do echo "  time attention $shape (plain; warp-specialized and persistent on sm_90a)"; done
 for shape in "${moes[@]}"; do echo "  time moe $shape"; done
 if [ $missing -ne 0 ]; then

@@ -77,6 +77,11 @@ def Tile_PersistentAttr : AttrDef<Tile_Dialect, "Persistent"> {
     of few rows and columns in L2. The body is written once, per tile, with
     `tile.program_id` and `tile.num_programs` as before.
 
+    With `pingpong = true` (warp-specialized kernels), the kernel's
+    `tile.warp_specialize` takes the ping-pong schedule: two consumer
+    warpgroups own alternate tiles, so that one's epilogue overlaps the
+    other's main loop.
+
     Example:
 
     ```mlir
@@ -84,8 +89,11 @@ def Tile_PersistentAttr : AttrDef<Tile_Dialect, "Persistent"> {
         attributes {tile.persistent = #tile.persistent<group = 8>} { ... }
     ```
   }];
-  let parameters = (ins "int64_t":$group);
-  let assemblyFormat = "`<` `group` `=` $group `>`";
+  let parameters = (ins "int64_t":$group,
+                        DefaultValuedParameter<"bool", "false">:$pingpong);
+  let assemblyFormat = [{
+    `<` `group` `=` $group (`,` `pingpong` `=` $pingpong^)? `>`
+  }];
   let genVerifyDecl = 1;
 }
 

@@ -663,6 +663,17 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     tag-check proves the hand-over protocol (`docs/invariants.md`) and the
     host runs the roles' loops interleaved, iteration by iteration.
 
+    `pingpong` (persistent kernels, whose roles loop over tiles: set by
+    `tile-persistent` from `#tile.persistent<..., pingpong = true>`)
+    launches two consumer warpgroups of the kernel's `threads` each, which
+    take the tiles of the consumer's tile loop alternately: each runs the
+    consumer region for its own tiles (with its own thread ids from 0, its
+    own named barrier and copies of the shared memory the consumers write),
+    skipping the others' but counting their main-loop iterations, and the
+    two run their main loops in tile order (one's epilogue overlaps the
+    other's MMAs). Every ring slot is released by the one warpgroup that
+    read it, so the consumers' arrival counts are those of one warpgroup.
+
     ```mlir
     tile.warp_specialize registers(40, 232) producer {
       scf.for %k = %c0 to %K step %c64 { ... }
@@ -672,11 +683,17 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     }
     ```
   }];
-  let arguments = (ins I64Attr:$producerRegisters, I64Attr:$consumerRegisters);
+  let arguments = (ins I64Attr:$producerRegisters, I64Attr:$consumerRegisters,
+                       UnitAttr:$pingpong);
   let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
   let assemblyFormat = [{
     `registers` `(` $producerRegisters `,` $consumerRegisters `)`
-    `producer` $producer `consumer` $consumer attr-dict
+    (`pingpong` $pingpong^)? `producer` $producer `consumer` $consumer
+    attr-dict
+  }];
+  let extraClassDeclaration = [{
+    /// The consumer warpgroup sets launched: 2 with `pingpong`, else 1.
+    int64_t getConsumerGroups() { return getPingpong() ? 2 : 1; }
   }];
   let hasVerifier = 1;
 }

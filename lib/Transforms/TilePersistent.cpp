@@ -318,8 +318,31 @@ static LogicalResult makePersistent(tile::KernelOp kernel,
   }
 
   auto roles = body.getOps<tile::WarpSpecializeOp>();
-  if (!roles.empty())
+  if (!roles.empty()) {
+    if (policy.getPingpong() && tile::sharesWithCluster(kernel))
+      return kernel.emitOpError(
+          "asks for the ping-pong schedule in clusters (multicast copies or "
+          "cluster mbarrier arrays), which is not supported yet");
+    // Two consumer sets: their threads must fit, and each consumer thread
+    // gets at most what leaves the register file room for both.
+    if (policy.getPingpong()) {
+      tile::WarpSpecializeOp split = *roles.begin();
+      split.setPingpong(true);
+      int64_t room = tile::kRegisterFileSize -
+                     split.getProducerRegisters() * tile::kProducerThreads;
+      int64_t most = room / (2 * kernel.getThreads()) / 8 * 8;
+      if (most >= 24 && split.getConsumerRegisters() > most)
+        split.setConsumerRegisters(most);
+      if (failed(split.verify()))
+        return failure();
+    }
     return loopRolesOverTiles(*roles.begin(), policy, grid, perTile);
+  }
+  if (policy.getPingpong())
+    return kernel.emitOpError(
+        "asks for the ping-pong schedule, which needs a warp-specialized "
+        "kernel (tile.warp_specialize; run tile-pipeline{warp-specialize} "
+        "first)");
 
   b.setInsertionPoint(body.getTerminator());
   Value worker =
@@ -362,8 +385,9 @@ struct TilePersistentPass
           return signalPassFailure();
         }
         if (!helper.isAttrPresent(op))
-          helper.setAttr(
-              op, tile::PersistentAttr::get(&getContext(), group.getValue()));
+          helper.setAttr(op, tile::PersistentAttr::get(&getContext(),
+                                                       group.getValue(),
+                                                       pingpong.getValue()));
       }
       if (!helper.isAttrPresent(op) || tile::isPersistentKernel(op))
         continue;

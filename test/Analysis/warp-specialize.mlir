@@ -652,3 +652,32 @@ tile.kernel @early_release(%A: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>, %C:
   }
   tile.return
 }
+
+// -----
+
+// The ping-pong schedule needs roles that loop over tiles (tile-persistent):
+// its consumer warpgroups own alternate tiles.
+tile.kernel @pingpong_not_persistent(%A: !tile.view<?x?xf16>, %K: index) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %true = arith.constant true
+  %r = tile.alloc_shared : !tile.shared<32x32xf16, stages = 1>
+  %full = tile.alloc_mbarrier arrivals(1) : !tile.mbarrier<1>
+  %empty = tile.alloc_mbarrier arrivals(1) : !tile.mbarrier<1>
+  // expected-error @below {{'tile.warp_specialize' op takes the ping-pong schedule, in which the consumer warpgroups own alternate tiles of a persistent kernel, but its roles do not loop over tiles (run tile-persistent)}}
+  tile.warp_specialize registers(40, 232) pingpong producer {
+    scf.for %k = %c0 to %K step %c32 {
+      tile.mbarrier_wait %empty[%c0], parity %true : !tile.mbarrier<1>
+      tile.copy %A[%c0, %k] -> %r[%c0] async : !tile.view<?x?xf16> -> !tile.shared<32x32xf16, stages = 1>
+      tile.mbarrier_arrive %full[%c0] : !tile.mbarrier<1>
+    }
+  } consumer {
+    scf.for %k = %c0 to %K step %c32 {
+      tile.mbarrier_wait %full[%c0], parity %true : !tile.mbarrier<1>
+      %a = tile.load %r[%c0] : !tile.shared<32x32xf16, stages = 1> -> tensor<32x32xf16>
+      tile.mbarrier_arrive %empty[%c0] : !tile.mbarrier<1>
+    }
+  }
+  tile.return
+}

@@ -125,3 +125,12 @@ tile.kernel @producer_writes_buffer(%A: !tile.view<?x?xbf16>, %K: index)
   }
   tile.return
 }
+
+// -----
+
+// Ping-pong consumers own alternate tiles of warp-specialized roles.
+// expected-error @below {{'tile.kernel' op asks for the ping-pong schedule, which needs a warp-specialized kernel (tile.warp_specialize; run tile-pipeline{warp-specialize} first)}}
+tile.kernel @pingpong_without_roles(%X: !tile.view<?xf32>) threads(128)
+    attributes {tile.persistent = #tile.persistent<group = 8, pingpong = true>} {
+  tile.return
+}

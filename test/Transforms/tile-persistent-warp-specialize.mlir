@@ -81,3 +81,26 @@
 // CHECK-NOT: tile.barrier
 // CHECK: scf.yield %{{.*}}#1 : index
 // CHECK: tile.return
+
+// The ping-pong schedule (gemm_bf16_ws_pingpong asks for it in its
+// tile.persistent policy; the pass option does for a named kernel): the
+// roles are made persistent as above and the tile.warp_specialize is
+// marked `pingpong`; tag-check proves the same protocol.
+// RUN: tessera-opt %kernels/gemm/gemm_bf16_ws_pingpong.mlir --tile-persistent | FileCheck %s --check-prefix=PINGPONG
+// RUN: tessera-opt %kernels/gemm/gemm_bf16_ws_pingpong.mlir --tile-persistent --tag-check -o /dev/null
+// Each consumer thread gets at most what leaves room for both sets: 240
+// asked for one set becomes 232 (40 x 128 + 232 x 256 <= 65536).
+// RUN: sed -e 's/registers(40, 232)/registers(40, 240)/' %kernels/gemm/gemm_bf16_ws_pingpong.mlir \
+// RUN:   | tessera-opt --tile-persistent | FileCheck %s --check-prefix=PINGPONG
+// Two sets of gemm_bf16_ws's 256 consumers: 112 registers each.
+// RUN: tessera-opt %kernels/gemm/gemm_bf16_ws.mlir "--tile-persistent=kernel=gemm_bf16_ws pingpong" | FileCheck %s --check-prefix=PPREGS
+// PPREGS: tile.warp_specialize registers(40, 112) pingpong producer {
+// PINGPONG: tile.persistent = #tile.persistent<group = 8, pingpong = true>
+// PINGPONG: tile.warp_specialize registers(40, 232) pingpong producer {
+// PINGPONG-NEXT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (index) {
+// PINGPONG: } consumer {
+// PINGPONG-NEXT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (index) {
+
+// Not in clusters yet.
+// RUN: not tessera-opt %kernels/gemm/gemm_bf16_ws_multicast.mlir "--tile-persistent=kernel=gemm_bf16_ws_multicast pingpong" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PPCLUSTER
+// PPCLUSTER: error: 'tile.kernel' op asks for the ping-pong schedule in clusters (multicast copies or cluster mbarrier arrays), which is not supported yet

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
@@ -48,7 +49,7 @@ struct TestGPUPlantBugPass
                      "wgmma-layout, wgmma-register-a, wgmma-in-flight, "
                      "wgmma-release, wgmma-untied-wait, "
                      "mbarrier-count, cluster-arrive, wgmma-descriptor, "
-                     "tma-destination, bulk-wait, "
+                     "tma-destination, bulk-wait, pingpong-order, "
                      "buffer-extent, buffer-mask, buffer-store-mask, "
                      "inline-asm or unknown-intrinsic")};
 
@@ -371,6 +372,31 @@ struct TestGPUPlantBugPass
       for (NVVM::CpAsyncBulkWaitGroupOp wait : waits)
         wait.erase();
       return success(!waits.empty());
+    }
+    if (bug == "pingpong-order") {
+      // Ping-pong consumer sets run their main loops whenever they like:
+      // the turns (bar.arrive, and the bar.sync for as many threads) go.
+      SmallVector<Operation *> turns;
+      std::optional<Value> count;
+      getOperation().walk([&](LLVM::CallIntrinsicOp call) {
+        if (call.getIntrin() == "llvm.nvvm.barrier.cta.arrive.aligned.count") {
+          turns.push_back(call);
+          count = call.getArgs()[1];
+        }
+      });
+      if (!count)
+        return failure();
+      getOperation().walk([&](NVVM::BarrierOp barrier) {
+        std::optional<int64_t> threads =
+            barrier.getNumberOfThreads()
+                ? getConstantIntValue(barrier.getNumberOfThreads())
+                : std::nullopt;
+        if (threads && threads == getConstantIntValue(*count))
+          turns.push_back(barrier);
+      });
+      for (Operation *turn : turns)
+        turn->erase();
+      return success();
     }
     if (bug == "wgmma-layout") {
       // The wgmma reads B in the other major order (K-major for N-major).

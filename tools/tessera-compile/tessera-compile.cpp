@@ -440,7 +440,8 @@ compileNvidia(ModuleOp module, StringRef chip,
                          << tessera::tile::kProducerThreads
                          << " threads, consumers "
                          << roles.getConsumerRegisters() << " x "
-                         << kernel.getThreads() << ")";
+                         << kernel.getThreads() * roles.getConsumerGroups()
+                         << ")";
         llvm::outs() << ", spill stores " << k.spillStoreBytes
                      << " bytes, spill loads " << k.spillLoadBytes
                      << " bytes, stack " << k.stackBytes << " bytes, shared "
@@ -503,6 +504,10 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
   if (!passes.empty() && failed(parsePassPipeline(passes, pm, llvm::errs())))
     return emitError(module->getLoc())
            << "cannot parse --passes='" << passes << "'";
+  // Kernels that ask to be persistent (tile.persistent) and that the
+  // passes did not make so: after the requested passes, which may have to
+  // run first (tile-pipeline{warp-specialize}, tile-stage-stores).
+  pm.addPass(tessera::createTilePersistent());
   // One target: the passes work for it (its shared memory, its latency
   // model). Several: they work for the GPU target with the least shared
   // memory (pipelines that fit it fit the others), and tag-check holds the

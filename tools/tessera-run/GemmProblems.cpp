@@ -98,6 +98,14 @@ public:
       : GemmBF16(flags, "gemm_bf16_ws_tma_store", 256) {}
 };
 
+/// The same on 128x128 tiles on the ping-pong schedule, persistent
+/// (gemm_bf16_ws_pingpong.mlir).
+class GemmBF16PingPong : public GemmBF16 {
+public:
+  explicit GemmBF16PingPong(const Flags &flags)
+      : GemmBF16(flags, "gemm_bf16_ws_pingpong", 128) {}
+};
+
 /// The same in clusters of two programs that multicast B
 /// (gemm_bf16_ws_multicast.mlir).
 class GemmBF16Multicast : public GemmBF16 {
@@ -260,7 +268,8 @@ const bool registered =
     registerProblem<GemmBF16Wide>("gemm_bf16_128x256") &&
     registerProblem<GemmBF16WarpSpecialized>("gemm_bf16_ws") &&
     registerProblem<GemmBF16Multicast>("gemm_bf16_ws_multicast") &&
-    registerProblem<GemmBF16TmaStore>("gemm_bf16_ws_tma_store");
+    registerProblem<GemmBF16TmaStore>("gemm_bf16_ws_tma_store") &&
+    registerProblem<GemmBF16PingPong>("gemm_bf16_ws_pingpong");
 } // namespace
 
 std::optional<QuantizationScheme>

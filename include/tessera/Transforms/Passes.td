@@ -278,7 +278,10 @@ def TilePersistent : Pass<"tile-persistent", "mlir::ModuleOp"> {
     without a barrier (run `tile-pipeline{warp-specialize}` first). Roles
     that multicast or release slots to their cluster of N programs walk
     groups of N neighbouring x tiles a cluster at a time, each program
-    the tile of its rank.
+    the tile of its rank. With `pingpong` (or `pingpong = true` in the
+    policy) the `tile.warp_specialize` takes the ping-pong schedule: two
+    consumer warpgroups own alternate tiles of the consumer's tile loop,
+    one's epilogue overlapping the other's main loop.
 
     A kernel already made persistent (it has the grid arguments) is left as
     it is. Clusters must be one-dimensional (`cluster(n)`): the persistent
@@ -294,7 +297,10 @@ def TilePersistent : Pass<"tile-persistent", "mlir::ModuleOp"> {
            "A kernel to make persistent (besides those carrying "
            "tile.persistent)">,
     Option<"group", "group", "int64_t", /*default=*/"8",
-           "Consecutive x coordinates walked together, for `kernel`">
+           "Consecutive x coordinates walked together, for `kernel`">,
+    Option<"pingpong", "pingpong", "bool", /*default=*/"false",
+           "Two consumer warpgroups own alternate tiles, for `kernel` "
+           "(warp-specialized kernels)">
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect"];

@@ -277,6 +277,9 @@ private:
   struct TmaBuffer {
     int64_t offset = 0, rows = 0, panels = 0, slotBytes = 0;
     int64_t firstBarrier = 0, elementBytes = 0, rowBytes = 128;
+    /// Ping-pong consumers' buffers: the bytes of one set's copy (each
+    /// set addresses its own); 0 for one copy.
+    int64_t setBytes = 0;
   };
   /// Appends a pointer parameter per distinct (argument, box) that copies
   /// into tile.tma buffers read.
@@ -365,13 +368,28 @@ private:
   mlir::Value sharedAddress(int64_t offset);
   mlir::Value sharedPointer(mlir::Value address);
   mlir::Value index32(int64_t value);
-  /// Whether this is thread 0 of the block (the one that issues TMA).
+  /// Whether this is thread 0 of the block (the one that issues TMA); in
+  /// ping-pong consumers, thread 0 of the thread's consumer set.
   mlir::Value isThreadZero();
+  /// The thread's index among the kernel's `threads` (in ping-pong
+  /// consumers, within its consumer set).
+  mlir::Value threadInSet();
 
   // --- Warp-specialized roles on sm_90a (WarpSpecialize.cpp) --------------
   /// Which role's code is being lowered.
   enum class Role { All, Producer, Consumer };
   mlir::LogicalResult lowerWarpSpecialize(tile::WarpSpecializeOp op);
+  /// The consumer region of a ping-pong tile.warp_specialize: each
+  /// consumer set runs the tile loop's body for its own tiles, in order.
+  mlir::LogicalResult lowerPingPongConsumers(tile::WarpSpecializeOp op);
+  mlir::LogicalResult lowerPingPongTiles(mlir::scf::ForOp tiles,
+                                         mlir::scf::ForOp main);
+  /// Whether ping-pong consumers write `buffer` (a shared buffer not a
+  /// ring), so that each consumer set has a copy of its own.
+  bool perConsumerSet(mlir::Value buffer);
+  /// `offset` in the copy of the thread's consumer set, copies `bytes`
+  /// apart (an index).
+  mlir::Value inConsumerSet(int64_t offset, int64_t bytes);
   mlir::LogicalResult lowerAllocMbarrier(tile::AllocMbarrierOp op);
   /// A tile.mbarrier_wait or tile.mbarrier_arrive.
   mlir::LogicalResult lowerMbarrierOp(mlir::Operation *op);
@@ -491,6 +509,9 @@ private:
   /// dropped, when only MMAs read them).
   llvm::DenseMap<mlir::Value, mlir::Value> bf16Codes;
   mlir::Value lane, warp;
+  /// Ping-pong kernels: the consumer set of the thread (thread id div the
+  /// kernel's threads; 2 in the producer); null otherwise.
+  mlir::Value consumerGroup;
   /// The kernel's dynamic shared memory and the bytes its buffers take.
   mlir::Value dynamicShared;
   int64_t sharedBytes = 0;

@@ -52,11 +52,13 @@ LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
   if (isTmaBuffer(op.getResult()))
     return lowerTmaAlloc(op);
   int64_t offset = llvm::alignTo(sharedBytes, 128);
-  sharedBytes = offset + type.getSizeInBytes();
+  int64_t bytes = type.getSizeInBytes();
+  bool perSet = perConsumerSet(op.getResult());
+  sharedBytes = offset + (perSet ? 2 : 1) * bytes;
   SharedBuffer buffer;
-  buffer.memref =
-      memref::ViewOp::create(builder, loc, memrefType, dynamicSharedMemory(),
-                             index(offset), ValueRange{});
+  buffer.memref = memref::ViewOp::create(
+      builder, loc, memrefType, dynamicSharedMemory(),
+      perSet ? inConsumerSet(offset, bytes) : index(offset), ValueRange{});
   buffer.ring = ring;
   buffer.packed = tile::isNibblePairs(type.getElementType(), type.getShape());
   if (auto s =
@@ -71,19 +73,23 @@ FailureOr<Value> GPULowering::scratchBuffer(Operation *op, int64_t count,
                                             Type element, StringRef purpose) {
   int64_t offset = llvm::alignTo(sharedBytes, 16);
   int64_t bytes = count * std::max(8u, element.getIntOrFloatBitWidth()) / 8;
-  if (offset + bytes > target.maxSharedBytes)
+  // Ping-pong consumer sets run at once: each has its own scratch.
+  int64_t sets = consumerGroup && role == Role::Consumer ? 2 : 1;
+  if (offset + sets * bytes > target.maxSharedBytes)
     return op->emitOpError("needs ")
-           << bytes << " bytes of shared memory " << purpose << ", beyond the "
-           << target.maxSharedBytes << " of " << target.chip << " with the "
-           << sharedBytes << " its buffers take";
-  sharedBytes = offset + bytes;
+           << sets * bytes << " bytes of shared memory " << purpose
+           << ", beyond the " << target.maxSharedBytes << " of " << target.chip
+           << " with the " << sharedBytes << " its buffers take";
+  sharedBytes = offset + sets * bytes;
   auto workgroup = gpu::AddressSpaceAttr::get(
       builder.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
   return memref::ViewOp::create(
              builder, loc,
              MemRefType::get({count}, element, MemRefLayoutAttrInterface(),
                              workgroup),
-             dynamicSharedMemory(), index(offset), ValueRange{})
+             dynamicSharedMemory(),
+             sets > 1 ? inConsumerSet(offset, bytes) : index(offset),
+             ValueRange{})
       .getResult();
 }
 

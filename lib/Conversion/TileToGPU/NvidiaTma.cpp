@@ -232,6 +232,10 @@ LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
   if (fills)
     nextBarrier += slots;
   sharedBytes = buffer.offset + slots * buffer.slotBytes;
+  if (perConsumerSet(op.getResult())) {
+    buffer.setBytes = slots * buffer.slotBytes;
+    sharedBytes += buffer.setBytes;
+  }
   tmaBuffers[op.getResult()] = buffer;
   // Nothing reads the buffer through a memref; map it to the shared base.
   mapping.map(op.getResult(), dynamicSharedMemory());
@@ -256,6 +260,11 @@ Value GPULowering::barrierPointer(Value id) {
 
 Value GPULowering::slotAddress(const TmaBuffer &buffer, Value slot) {
   Value address = sharedAddress(buffer.offset);
+  if (buffer.setBytes)
+    address = arith::AddIOp::create(
+        builder, loc, address,
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
+                                   inConsumerSet(0, buffer.setBytes)));
   if (!slot)
     return address;
   Value slotOffset = arith::MulIOp::create(
@@ -288,9 +297,7 @@ LogicalResult GPULowering::lowerTmaCopy(tile::CopyOp op) {
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(withMap.thenBlock());
-    copyWithoutMap(op, buffer, slot,
-                   gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x),
-                   index(kernel.getThreads()));
+    copyWithoutMap(op, buffer, slot, threadInSet(), index(kernel.getThreads()));
     // Thread 0 completes the phase once every thread's stores are done.
     gpu::BarrierOp::create(builder, loc);
     auto arrive = scf::IfOp::create(builder, loc, isThreadZero());
@@ -442,10 +449,16 @@ void GPULowering::waitPending(Value id) {
   flipPhase(1, id);
 }
 
-Value GPULowering::isThreadZero() {
+Value GPULowering::threadInSet() {
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, tid,
-                               index(0));
+  if (!consumerGroup || role != Role::Consumer)
+    return tid;
+  return arith::RemUIOp::create(builder, loc, tid, index(kernel.getThreads()));
+}
+
+Value GPULowering::isThreadZero() {
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                               threadInSet(), index(0));
 }
 
 Value GPULowering::index32(int64_t value) {

@@ -196,6 +196,15 @@ LogicalResult GPULowering::run() {
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
   lane = arith::RemUIOp::create(builder, loc, tid, index(target.warpSize));
   warp = arith::DivUIOp::create(builder, loc, tid, index(target.warpSize));
+  // Ping-pong consumers: each set of the kernel's threads lays tiles out
+  // as the kernel was written, with its own warps from 0.
+  if (!kernel.getBody().empty())
+    for (auto roles : kernel.getBody().front().getOps<tile::WarpSpecializeOp>())
+      if (roles.getPingpong()) {
+        consumerGroup = arith::DivUIOp::create(builder, loc, tid,
+                                               index(kernel.getThreads()));
+        warp = arith::RemUIOp::create(builder, loc, warp, index(numWarps));
+      }
   // Everything per-thread goes before this marker; the body after it.
   auto marker = arith::ConstantIndexOp::create(builder, loc, 0);
   prologueEnd = Block::iterator(marker);

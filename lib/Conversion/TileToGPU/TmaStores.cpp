@@ -236,8 +236,7 @@ LogicalResult GPULowering::lowerCopyOut(tile::CopyOutOp op) {
       offsets.push_back(mapping.lookup(offset));
     int64_t vec = 16 / buffer.elementBytes;
     forEachTmaChunk(
-        buffer, type.getShape()[1], slot,
-        gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x),
+        buffer, type.getShape()[1], slot, threadInSet(),
         index(kernel.getThreads()), [&](Value row, Value col, Value address) {
           Value data = LLVM::LoadOp::create(builder, loc,
                                             VectorType::get({vec}, element),

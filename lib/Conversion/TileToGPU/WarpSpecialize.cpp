@@ -23,6 +23,12 @@
 // before the same arrival. A consumer's arrival follows its wgmmas'
 // wait_group 0 (the MMAs reading the slot have retired).
 //
+// Ping-pong (`pingpong`): two consumer sets of T threads (ids 0 .. 2T - 1,
+// the producer after them), each laying tiles out with its own warps from
+// 0, meeting at its own named barrier and writing its own copy of the
+// consumers' shared buffers; they take the tile loop's iterations
+// alternately and run their main loops in turn (lowerPingPongTiles).
+//
 //===----------------------------------------------------------------------===//
 
 #include "GPULowering.h"
@@ -30,13 +36,18 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 using namespace mlir;
 using namespace tessera;
 
-/// The named barrier the consumers meet at (0 is the block's).
+/// The named barrier the consumers meet at (0 is the block's); ping-pong
+/// consumer set g meets at kConsumerBarrier + g, and waits for its turn to
+/// run a main loop at kOrderBarrier + g.
 static constexpr int32_t kConsumerBarrier = 1;
+static constexpr int32_t kOrderBarrier = 3;
 
 /// Whether an mbarrier array's arrivals come from the consumer region.
 static bool arrivedByConsumers(tile::AllocMbarrierOp alloc) {
@@ -184,8 +195,34 @@ void GPULowering::syncThreads() {
     gpu::BarrierOp::create(builder, loc);
     return;
   }
-  NVVM::BarrierOp::create(builder, loc, TypeRange{}, index32(kConsumerBarrier),
+  Value id = index32(kConsumerBarrier);
+  if (consumerGroup)
+    id = arith::AddIOp::create(builder, loc, id,
+                               arith::IndexCastOp::create(builder, loc,
+                                                          builder.getI32Type(),
+                                                          consumerGroup));
+  NVVM::BarrierOp::create(builder, loc, TypeRange{}, id,
                           index32(kernel.getThreads()), {}, Value());
+}
+
+bool GPULowering::perConsumerSet(Value buffer) {
+  if (!consumerGroup || cast<tile::SharedType>(buffer.getType()).isRing())
+    return false;
+  return llvm::any_of(buffer.getUsers(), [&](Operation *user) {
+    auto roles = user->getParentOfType<tile::WarpSpecializeOp>();
+    bool writes = (isa<tile::StoreOp>(user) &&
+                   cast<tile::StoreOp>(user).getDest() == buffer) ||
+                  (isa<tile::CopyOp>(user) &&
+                   cast<tile::CopyOp>(user).getDest() == buffer);
+    return writes && roles &&
+           roles.getConsumer().isAncestor(user->getParentRegion());
+  });
+}
+
+Value GPULowering::inConsumerSet(int64_t offset, int64_t bytes) {
+  return arith::AddIOp::create(
+      builder, loc, index(offset),
+      arith::MulIOp::create(builder, loc, consumerGroup, index(bytes)));
 }
 
 LogicalResult GPULowering::lowerWarpSpecialize(tile::WarpSpecializeOp op) {
@@ -202,7 +239,7 @@ LogicalResult GPULowering::lowerWarpSpecialize(tile::WarpSpecializeOp op) {
     NVVM::ClusterWaitOp::create(builder, loc, UnitAttr());
   }
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-  Value consumers = index(kernel.getThreads());
+  Value consumers = index(kernel.getThreads() * op.getConsumerGroups());
   Value isProducer = arith::CmpIOp::create(
       builder, loc, arith::CmpIPredicate::uge, tid, consumers);
   auto split = scf::IfOp::create(builder, loc, isProducer, /*withElse=*/true);
@@ -225,7 +262,8 @@ LogicalResult GPULowering::lowerWarpSpecialize(tile::WarpSpecializeOp op) {
                                  NVVM::SetMaxRegisterAction::increase);
   {
     llvm::SaveAndRestore<Role> inRole(role, Role::Consumer);
-    if (failed(lowerBlock(op.getConsumer().front())))
+    if (failed(op.getPingpong() ? lowerPingPongConsumers(op)
+                                : lowerBlock(op.getConsumer().front())))
       return failure();
   }
   if (clusters) {
@@ -233,5 +271,169 @@ LogicalResult GPULowering::lowerWarpSpecialize(tile::WarpSpecializeOp op) {
     NVVM::ClusterArriveOp::create(builder, loc, UnitAttr());
     NVVM::ClusterWaitOp::create(builder, loc, UnitAttr());
   }
+  return success();
+}
+
+/// bar.sync / bar.arrive on named barrier `id` (an i32) for `count`
+/// threads.
+static void namedBarrier(OpBuilder &b, Location loc, Value id, int64_t count,
+                         bool arrive) {
+  Value threads = arith::ConstantIntOp::create(b, loc, b.getI32Type(), count);
+  if (!arrive) {
+    NVVM::BarrierOp::create(b, loc, TypeRange{}, id, threads, {}, Value());
+    return;
+  }
+  LLVM::CallIntrinsicOp::create(
+      b, loc, b.getStringAttr("llvm.nvvm.barrier.cta.arrive.aligned.count"),
+      ValueRange{id, threads});
+}
+
+LogicalResult GPULowering::lowerPingPongConsumers(tile::WarpSpecializeOp op) {
+  // tile-persistent's form: a tile loop, carrying the count of the main
+  // loop's iterations, around the main loop.
+  Block &block = op.getConsumer().front();
+  scf::ForOp tiles, main;
+  for (auto loop : block.getOps<scf::ForOp>()) {
+    if (tiles)
+      return loop.emitOpError("is a second loop of a ping-pong consumer role");
+    tiles = loop;
+  }
+  if (tiles) {
+    auto inner = tiles.getBody()->getOps<scf::ForOp>();
+    if (!inner.empty() && std::next(inner.begin()) == inner.end())
+      main = *inner.begin();
+  }
+  if (!tiles || !main || tiles.getNumRegionIterArgs() != 1 ||
+      main.getInitArgs().empty() ||
+      main.getInitArgs().back() != tiles.getRegionIterArgs()[0])
+    return op.emitOpError(
+        "takes the ping-pong schedule, in which the consumer warpgroups own "
+        "alternate tiles of a persistent kernel: its consumer role needs "
+        "tile-persistent's tile loop around its main loop");
+  for (Operation &inner : block) {
+    if (&inner == tiles.getOperation()) {
+      if (failed(lowerPingPongTiles(tiles, main)))
+        return failure();
+      continue;
+    }
+    if (failed(lowerOp(&inner)))
+      return failure();
+  }
+  return success();
+}
+
+/// Each consumer set g runs the iterations i of the tile loop with i mod 2
+/// = g; for the others it only adds their main loop's trip count to the
+/// count of iterations, so that its ring slots and phases follow the
+/// producer's. The sets run their main loops in tile order: set g waits at
+/// named barrier kOrderBarrier + g before each of its main loops but its
+/// first tile's, where the other set arrives after its main loop if a tile
+/// follows. A wait for a slot's phase is then never made two phases early
+/// (parity waits cannot tell those apart), and one set's epilogue
+/// overlaps the other's MMAs.
+LogicalResult GPULowering::lowerPingPongTiles(scf::ForOp tiles,
+                                              scf::ForOp main) {
+  Location at = tiles.getLoc();
+  Value lb = mapping.lookup(tiles.getLowerBound());
+  Value ub = mapping.lookup(tiles.getUpperBound());
+  Value step = mapping.lookup(tiles.getStep());
+  auto loop =
+      scf::ForOp::create(builder, at, lb, ub, step,
+                         ValueRange{mapping.lookup(tiles.getInitArgs()[0])});
+  mapping.map(tiles.getInductionVar(), loop.getInductionVar());
+  mapping.map(tiles.getRegionIterArgs()[0], loop.getRegionIterArgs()[0]);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(loop.getBody());
+  // The main loop's bounds, computed by every set (pure scalar code).
+  llvm::SetVector<Operation *> bounds;
+  SmallVector<Value> pending = {main.getLowerBound(), main.getUpperBound(),
+                                main.getStep()};
+  while (!pending.empty()) {
+    Operation *def = pending.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != tiles.getBody() || !bounds.insert(def))
+      continue;
+    if (!isMemoryEffectFree(def) || def->getNumRegions())
+      return def->emitOpError("computes a ping-pong consumer's main loop "
+                              "bounds with side effects; the other set "
+                              "counts that loop's iterations without running "
+                              "the tile");
+    llvm::append_range(pending, def->getOperands());
+  }
+  for (Operation &inner : tiles.getBody()->without_terminator())
+    if (bounds.contains(&inner) && failed(lowerOp(&inner)))
+      return failure();
+  Value two = index(2);
+  Value iteration = arith::DivUIOp::create(
+      builder, at,
+      arith::SubIOp::create(builder, at, loop.getInductionVar(), lb), step);
+  Value mine = arith::CmpIOp::create(
+      builder, at, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(builder, at, iteration, two), consumerGroup);
+  auto own = scf::IfOp::create(builder, at, builder.getIndexType(), mine,
+                               /*withElseRegion=*/true);
+  auto toI32 = [&](Value v) {
+    return arith::IndexCastOp::create(builder, at, builder.getI32Type(), v);
+  };
+  {
+    OpBuilder::InsertionGuard inner(builder);
+    builder.setInsertionPointToStart(own.thenBlock());
+    Value waitId = toI32(arith::AddIOp::create(builder, at, consumerGroup,
+                                               index(kOrderBarrier)));
+    Value notify = toI32(arith::AddIOp::create(
+        builder, at,
+        arith::SubIOp::create(builder, at, index(1), consumerGroup),
+        index(kOrderBarrier)));
+    for (Operation &op : tiles.getBody()->without_terminator()) {
+      if (bounds.contains(&op))
+        continue;
+      if (&op == main.getOperation()) {
+        Value notFirst = arith::CmpIOp::create(
+            builder, at, arith::CmpIPredicate::ne, iteration, index(0));
+        auto wait = scf::IfOp::create(builder, at, notFirst);
+        {
+          OpBuilder::InsertionGuard g(builder);
+          builder.setInsertionPointToStart(wait.thenBlock());
+          namedBarrier(builder, at, waitId, 2 * kernel.getThreads(), false);
+        }
+      }
+      if (failed(lowerOp(&op)))
+        return failure();
+      if (&op == main.getOperation()) {
+        Value next =
+            arith::AddIOp::create(builder, at, loop.getInductionVar(), step);
+        Value follows = arith::CmpIOp::create(
+            builder, at, arith::CmpIPredicate::ult, next, ub);
+        auto arrive = scf::IfOp::create(builder, at, follows);
+        OpBuilder::InsertionGuard g(builder);
+        builder.setInsertionPointToStart(arrive.thenBlock());
+        namedBarrier(builder, at, notify, 2 * kernel.getThreads(), true);
+      }
+    }
+    Value count =
+        mapping.lookup(tiles.getBody()->getTerminator()->getOperand(0));
+    scf::YieldOp::create(builder, at, count);
+  }
+  {
+    OpBuilder::InsertionGuard inner(builder);
+    builder.setInsertionPointToStart(own.elseBlock());
+    Value from = mapping.lookup(main.getLowerBound());
+    Value to = mapping.lookup(main.getUpperBound());
+    Value by = mapping.lookup(main.getStep());
+    Value runs =
+        arith::CmpIOp::create(builder, at, arith::CmpIPredicate::sgt, to, from);
+    Value span = arith::SubIOp::create(builder, at, to, from);
+    Value trips = arith::DivUIOp::create(
+        builder, at,
+        arith::AddIOp::create(builder, at, span,
+                              arith::SubIOp::create(builder, at, by, index(1))),
+        by);
+    trips = arith::SelectOp::create(builder, at, runs, trips, index(0));
+    scf::YieldOp::create(builder, at,
+                         ValueRange{arith::AddIOp::create(
+                             builder, at, loop.getRegionIterArgs()[0], trips)});
+  }
+  builder.setInsertionPointToEnd(loop.getBody());
+  scf::YieldOp::create(builder, at, own.getResult(0));
+  mapping.map(tiles.getResult(0), loop.getResult(0));
   return success();
 }

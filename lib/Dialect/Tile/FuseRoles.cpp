@@ -27,7 +27,11 @@
 // iterations (the main loop continues it by 1 an iteration): n is that
 // count, the role's iteration over all tiles, equal in both roles. The
 // interleaved form then has one tile loop around the interleaved main
-// loop.
+// loop. On the ping-pong schedule two consumer warpgroups take the tiles
+// alternately, each counting the other's iterations too, and run their
+// main loops in tile order (the sm_90a lowering's turns): the consumers'
+// iterations over all tiles are then the same sequence as one set's, and
+// the same interleaved form stands for them.
 //
 // These make the concurrent execution read, at consumer iteration n, what
 // the producer's iteration n wrote, and never wait for an arrival that
@@ -407,6 +411,11 @@ bool Fuser::equivalent(Value a, Value b, int depth) {
 LogicalResult Fuser::analyze() {
   if (failed(findLoop(Producer)) || failed(findLoop(Consumer)))
     return failure();
+  if (op.getPingpong() && !tileLoops[Consumer])
+    return op.emitOpError(
+        "takes the ping-pong schedule, in which the consumer warpgroups own "
+        "alternate tiles of a persistent kernel, but its roles do not loop "
+        "over tiles (run tile-persistent)");
   if (!tileLoops[Producer] != !tileLoops[Consumer])
     return op.emitOpError()
            << "loops over tiles in its "

@@ -342,7 +342,7 @@ LogicalResult PipelineAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 PersistentAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                       int64_t group) {
+                       int64_t group, bool pingpong) {
   if (group < 1 || group > kMaxPersistentGroup)
     return emitError() << "persistent group must be between 1 and "
                        << kMaxPersistentGroup << ", got " << group;

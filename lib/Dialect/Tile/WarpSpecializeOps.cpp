@@ -58,10 +58,12 @@ int64_t tessera::tile::clusterBlocks(KernelOp kernel) {
 
 int64_t tessera::tile::launchedThreads(KernelOp kernel) {
   int64_t threads = kernel.getThreads();
-  if (!kernel.getBody().empty() &&
-      !kernel.getBody().front().getOps<WarpSpecializeOp>().empty())
-    threads += kProducerThreads;
-  return threads;
+  if (kernel.getBody().empty())
+    return threads;
+  auto roles = kernel.getBody().front().getOps<WarpSpecializeOp>();
+  if (roles.empty())
+    return threads;
+  return threads * (*roles.begin()).getConsumerGroups() + kProducerThreads;
 }
 
 LogicalResult WarpSpecializeOp::verify() {
@@ -72,12 +74,16 @@ LogicalResult WarpSpecializeOp::verify() {
       return emitOpError() << "the " << role << " registers must be a "
                            << "multiple of 8 between 24 and 256, got "
                            << registers;
-  int64_t threads = kernel.getThreads();
-  if (threads % kProducerThreads || threads + kProducerThreads > 1024)
+  // With `pingpong`, two consumer warpgroup sets of the kernel's threads.
+  int64_t perGroup = kernel.getThreads();
+  int64_t threads = perGroup * getConsumerGroups();
+  int64_t most = (1024 - kProducerThreads) / getConsumerGroups();
+  if (perGroup % kProducerThreads || perGroup > most)
     return emitOpError() << "needs a kernel of whole warpgroups (a multiple "
                          << "of " << kProducerThreads << " threads) that "
-                         << "leaves room for the producer's: at most "
-                         << 1024 - kProducerThreads << ", got " << threads;
+                         << "leaves room for the producer's"
+                         << (getPingpong() ? " and a second consumer set" : "")
+                         << ": at most " << most << ", got " << perGroup;
   int64_t total = getProducerRegisters() * kProducerThreads +
                   getConsumerRegisters() * threads;
   if (total > kRegisterFileSize)

@@ -444,33 +444,56 @@ void emuBarrier(uint32_t) { barrier("bar.sync"); }
 /// detector the meeting starts a barrier epoch as a block barrier does:
 /// the threads that do not take part make no plain shared accesses in the
 /// kernels the compiler emits (a producer role only issues bulk copies).
-void emuNamedBarrier(uint32_t id, uint32_t count) {
+/// Arrival at named barrier `id` for `count` threads (`bar.sync` when
+/// `wait`, else `bar.arrive`, which does not wait for the others); null
+/// when the barrier completed or this thread need not wait.
+static NamedBarrier *arriveNamed(uint32_t id, uint32_t count, bool wait,
+                                 uint64_t &generation) {
   Block &b = *block;
+  const char *name = wait ? "bar.sync " : "bar.arrive ";
   if (id >= b.named.size() || count == 0 || count % b.warpSize ||
-      count > b.ntid)
-    return failThread("bar.sync " + std::to_string(id) + ", " +
-                      std::to_string(count) +
-                      ": the id must be below 16 and the count a multiple "
-                      "of the warp size up to the block's threads");
-  if (id == 0 && count == b.ntid)
-    return barrier("bar.sync");
+      count > b.ntid) {
+    failThread(name + std::to_string(id) + ", " + std::to_string(count) +
+               ": the id must be below 16 and the count a multiple "
+               "of the warp size up to the block's threads");
+    return nullptr;
+  }
   NamedBarrier &named = b.named[id];
-  if (named.arrived && named.count != count)
-    return failThread("bar.sync " + std::to_string(id) + " with " +
-                      std::to_string(count) +
-                      " threads while others wait "
-                      "there for " +
-                      std::to_string(named.count));
+  if (named.arrived && named.count != count) {
+    failThread(name + std::to_string(id) + " with " + std::to_string(count) +
+               " threads while others wait there for " +
+               std::to_string(named.count));
+    return nullptr;
+  }
   named.count = count;
   ++b.progress;
-  uint64_t generation = named.generation;
+  generation = named.generation;
   if (++named.arrived == count) {
     named.arrived = 0;
     ++named.generation;
     ++b.barrierGeneration;
-    return;
+    return nullptr;
   }
-  waitUntil("bar.sync (named)", [&] { return named.generation != generation; });
+  return wait ? &named : nullptr;
+}
+
+void emuNamedBarrier(uint32_t id, uint32_t count) {
+  Block &b = *block;
+  if (id == 0 && count == b.ntid)
+    return barrier("bar.sync");
+  uint64_t generation = 0;
+  if (NamedBarrier *named = arriveNamed(id, count, true, generation))
+    waitUntil("bar.sync (named)",
+              [&] { return named->generation != generation; });
+}
+/// `bar.arrive id, count` (ping-pong consumers' turns): counts towards
+/// the barrier's completion without waiting; the threads that wait there
+/// with `bar.sync` are ordered after this thread's earlier accesses.
+void emuNamedArrive(uint32_t id, uint32_t count) {
+  uint64_t generation = 0;
+  if (id == 0)
+    return failThread("bar.arrive 0: barrier 0 is the block's bar.sync");
+  arriveNamed(id, count, false, generation);
 }
 void emuBarrier0() { barrier("bar.sync"); }
 void emuSBarrier() { barrier("s_barrier"); }
@@ -646,6 +669,8 @@ const std::unordered_map<std::string_view, void *> &registry() {
         {"llvm.nvvm.barrier0", reinterpret_cast<void *>(emuBarrier0)},
         {"llvm.nvvm.barrier.cta.sync.aligned.count",
          reinterpret_cast<void *>(emuNamedBarrier)},
+        {"llvm.nvvm.barrier.cta.arrive.aligned.count",
+         reinterpret_cast<void *>(emuNamedArrive)},
         {"llvm.nvvm.cp.async.cg.shared.global.16.s",
          reinterpret_cast<void *>(emuCpAsync16)},
         {"llvm.nvvm.cp.async.ca.shared.global.16.s",

@@ -878,6 +878,27 @@ tile.kernel @k() threads(256) {
 
 // -----
 
+// Ping-pong: two sets of the kernel's threads, then the producer's.
+tile.kernel @k() threads(512) {
+  // expected-error @below {{needs a kernel of whole warpgroups (a multiple of 128 threads) that leaves room for the producer's and a second consumer set: at most 448, got 512}}
+  tile.warp_specialize registers(40, 56) pingpong producer {
+  } consumer {
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() threads(128) {
+  // expected-error @below {{gives its roles 66560 registers (40 x 128 + 240 x 256), more than the 65536 of an SM}}
+  tile.warp_specialize registers(40, 240) pingpong producer {
+  } consumer {
+  }
+  tile.return
+}
+
+// -----
+
 tile.kernel @k() threads(128) {
   // expected-error @below {{is one of several in its kernel; a kernel has one}}
   tile.warp_specialize registers(40, 232) producer {

@@ -203,6 +203,20 @@ tile.kernel @multicast(%A: !tile.view<?x?xf16>, %K: index) threads(128) cluster(
 
 // -----
 
+// The ping-pong schedule: the op's keyword and the persistent policy's.
+// CHECK-LABEL: tile.kernel @pingpong
+// CHECK-SAME: attributes {tile.persistent = #tile.persistent<group = 4, pingpong = true>}
+tile.kernel @pingpong() threads(128)
+    attributes {tile.persistent = #tile.persistent<group = 4, pingpong = true>} {
+  // CHECK: tile.warp_specialize registers(40, 232) pingpong producer {
+  tile.warp_specialize registers(40, 232) pingpong producer {
+  } consumer {
+  }
+  tile.return
+}
+
+// -----
+
 // CHECK-LABEL: tile.kernel @warp_specialize_policy
 tile.kernel @warp_specialize_policy(%n: index) threads(128) {
   %c0 = arith.constant 0 : index
