@@ -522,6 +522,17 @@ LogicalResult LayoutAssigner::assign() {
           ties.push_back({{loop.getInitArgs()[i], arg, yield.getOperand(i),
                            loop.getResult(i)},
                           op});
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      // Both branches yield a tile in the result's layout.
+      for (auto [i, result] : llvm::enumerate(branch.getResults()))
+        if (isa<RankedTensorType>(result.getType())) {
+          SmallVector<Value> group = {result};
+          for (Region *region :
+               {&branch.getThenRegion(), &branch.getElseRegion()})
+            if (!region->empty())
+              group.push_back(region->front().getTerminator()->getOperand(i));
+          ties.push_back({group, op});
+        }
     } else if (isElementwise(op)) {
       SmallVector<Value> group(op->getOperands());
       group.append(op->result_begin(), op->result_end());

@@ -44,6 +44,8 @@ private:
   mlir::LogicalResult lowerBlock(mlir::Block &block);
   mlir::LogicalResult lowerOp(mlir::Operation *op);
   mlir::LogicalResult lowerFor(mlir::scf::ForOp loop);
+  /// An scf.if, whose register tiles are yielded as the threads' vectors.
+  mlir::LogicalResult lowerIf(mlir::scf::IfOp branch);
   mlir::LogicalResult lowerElementwise(mlir::Operation *op);
   mlir::LogicalResult lowerConstant(mlir::arith::ConstantOp op);
   mlir::Value index(int64_t value);

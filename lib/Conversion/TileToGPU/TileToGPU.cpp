@@ -8,6 +8,7 @@
 
 #include "GPULowering.h"
 
+#include "tessera/Conversion/Branches.h"
 #include "tessera/Conversion/Fp8.h"
 
 #include "tessera/Conversion/Passes.h"
@@ -233,6 +234,29 @@ LogicalResult GPULowering::lowerBlock(Block &block) {
   for (Operation &op : block)
     if (failed(lowerOp(&op)))
       return failure();
+  return success();
+}
+
+LogicalResult GPULowering::lowerIf(scf::IfOp branch) {
+  SmallVector<Type> types;
+  for (Value result : branch.getResults())
+    types.push_back(isa<RankedTensorType>(result.getType())
+                        ? Type(vectorTypeOf(result))
+                        : result.getType());
+  auto lowered = scf::IfOp::create(
+      builder, loc, types, mapping.lookup(branch.getCondition()),
+      /*withElseRegion=*/!branch.getElseRegion().empty());
+  if (failed(lowerBranchRegions(
+          builder, branch, lowered, [&](Operation *op) { return lowerOp(op); },
+          [&](Operation *terminator) {
+            SmallVector<Value> yielded;
+            for (Value value : terminator->getOperands())
+              yielded.push_back(mapping.lookup(value));
+            return yielded;
+          })))
+    return failure();
+  for (auto [from, to] : llvm::zip(branch.getResults(), lowered.getResults()))
+    mapping.map(from, to);
   return success();
 }
 
@@ -492,6 +516,8 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
     }
   if (auto loop = dyn_cast<scf::ForOp>(op))
     return lowerFor(loop);
+  if (auto branch = dyn_cast<scf::IfOp>(op))
+    return lowerIf(branch);
   if (auto constant = dyn_cast<arith::ConstantOp>(op); constant && onTiles)
     return lowerConstant(constant);
   if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect())) {

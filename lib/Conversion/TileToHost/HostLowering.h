@@ -27,6 +27,8 @@ private:
   mlir::LogicalResult lowerBlock(mlir::Block &block);
   mlir::LogicalResult lowerOp(mlir::Operation *op);
   mlir::LogicalResult lowerFor(mlir::scf::ForOp loop);
+  /// An scf.if: each yielded tile is copied into the result's buffer.
+  mlir::LogicalResult lowerIf(mlir::scf::IfOp branch);
   /// The buffer holding register tile `tile`, allocated on first use.
   mlir::Value buffer(mlir::Value tile);
   mlir::Value alloc(mlir::MemRefType type);

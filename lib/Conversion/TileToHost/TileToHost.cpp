@@ -7,6 +7,7 @@
 
 #include "HostLowering.h"
 
+#include "tessera/Conversion/Branches.h"
 #include "tessera/Conversion/TileToHost.h"
 #include "tessera/Dialect/Tag/TagDialect.h"
 #include "tessera/Dialect/Tile/WarpSpecialize.h"
@@ -240,6 +241,38 @@ LogicalResult HostLowering::lowerBlock(Block &block) {
   return success();
 }
 
+LogicalResult HostLowering::lowerIf(scf::IfOp branch) {
+  SmallVector<Type> scalars;
+  for (Value result : branch.getResults())
+    if (!isa<RankedTensorType>(result.getType()))
+      scalars.push_back(result.getType());
+  auto lowered =
+      scf::IfOp::create(builder, loc, scalars, scalar(branch.getCondition()),
+                        /*withElseRegion=*/!branch.getElseRegion().empty());
+  if (failed(lowerBranchRegions(
+          builder, branch, lowered, [&](Operation *op) { return lowerOp(op); },
+          [&](Operation *terminator) {
+            SmallVector<Value> yielded;
+            for (auto [result, value] : llvm::zip_equal(
+                     branch.getResults(), terminator->getOperands())) {
+              if (!isa<RankedTensorType>(result.getType())) {
+                yielded.push_back(scalar(value));
+                continue;
+              }
+              Value source = buffer(value), target = buffer(result);
+              if (source != target)
+                copy(source, target);
+            }
+            return yielded;
+          })))
+    return failure();
+  unsigned next = 0;
+  for (Value result : branch.getResults())
+    if (!isa<RankedTensorType>(result.getType()))
+      mapping.map(result, lowered.getResult(next++));
+  return success();
+}
+
 LogicalResult HostLowering::lowerFor(scf::ForOp loop) {
   SmallVector<Value> scalarInits;
   SmallVector<unsigned> scalarPositions;
@@ -437,6 +470,7 @@ LogicalResult HostLowering::lowerOp(Operation *op) {
         return success();
       })
       .Case([&](scf::ForOp loop) { return lowerFor(loop); })
+      .Case([&](scf::IfOp branch) { return lowerIf(branch); })
       .Default([&](Operation *other) -> LogicalResult {
         if (llvm::any_of(other->getResultTypes(), isTile) ||
             isa<tile::IotaOp, tile::SelectOp>(other))

@@ -7,7 +7,11 @@
 // of one head and streams the keys and values in blocks of 64 with an
 // online softmax; launch (ceil(seq_q / 128), batch * q_heads) programs.
 // With %causal, query row q attends to keys kv <= q only, and blocks past
-// the diagonal are skipped.
+// the diagonal are skipped. Only the blocks that hold a key some query of
+// the tile must not see (the diagonal, the ragged end) evaluate the mask,
+// in a branch per block; the checker proves the other blocks' keys all
+// visible. Scores stay unscaled until one FMA before exp2 folds in the
+// scale: p = 2^(s c - m c), c = scale log2(e).
 tile.kernel @flash_attention_fwd(%Q: !tile.view<?x?x64xbf16>,
                                  %K: !tile.view<?x?x64xbf16>,
                                  %V: !tile.view<?x?x64xbf16>,
@@ -17,6 +21,7 @@ tile.kernel @flash_attention_fwd(%Q: !tile.view<?x?x64xbf16>,
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
+  %c1 = arith.constant 1 : index
   %true = arith.constant true
   %pid_q = tile.program_id x
   %bh = tile.program_id y
@@ -53,7 +58,15 @@ tile.kernel @flash_attention_fwd(%Q: !tile.view<?x?x64xbf16>,
   %causal_end = arith.minui %seq_kv, %diag : index
   %kv_end = arith.select %causal, %causal_end, %seq_kv : index
 
-  %scale_t = tile.splat %scale : f32 -> tensor<128x64xf32>
+  // exp(x scale) = 2^(x scale log2(e)): scores stay unscaled (the scale is
+  // positive, so their maxima are the scaled ones' over it) and the scale
+  // folds into one FMA before exp2, x c - m c.
+  %log2e = arith.constant 1.44269504 : f32
+  %c_exp = arith.mulf %scale, %log2e : f32
+  %c_exp_t = tile.splat %c_exp : f32 -> tensor<128x64xf32>
+  %c_exp_row = tile.splat %c_exp : f32 -> tensor<128xf32>
+  %zero_row = arith.constant dense<0.000000e+00> : tensor<128xf32>
+  %m1 = arith.addi %m0, %c1 : index
   %ninf = arith.constant 0xFF800000 : f32
   %ninf_t = tile.splat %ninf : f32 -> tensor<128x64xf32>
   %m_init = tile.splat %ninf : f32 -> tensor<128xf32>
@@ -87,38 +100,63 @@ tile.kernel @flash_attention_fwd(%Q: !tile.view<?x?x64xbf16>,
         : tensor<128x64xbf16>, tensor<64x64xbf16>
     %s = tile.mma %q, %k, %s_zero transpose_b
         : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
-    %s_scaled = arith.mulf %s, %scale_t : tensor<128x64xf32>
 
-    // Mask keys past the end and, if causal, keys after the query.
-    %n0_t = tile.splat %n0 : index -> tensor<64xindex>
-    %kv_pos = arith.addi %cols, %n0_t : tensor<64xindex>
-    %kv_pos2 = tile.broadcast %kv_pos dims [0]
-        : tensor<64xindex> -> tensor<128x64xindex>
-    %s_q = tag.coord %s("q") : tensor<128x64xf32> -> tensor<128x64xindex>
-    %s_kv = tag.coord %s("kv") : tensor<128x64xf32> -> tensor<128x64xindex>
-    %same_q = arith.cmpi eq, %q_pos2, %s_q : tensor<128x64xindex>
-    %same_kv = arith.cmpi eq, %kv_pos2, %s_kv : tensor<128x64xindex>
-    %own_coords = arith.andi %same_q, %same_kv : tensor<128x64xi1>
-    tag.assert %own_coords, "the mask uses the score's own (q, kv) coordinates"
-        : tensor<128x64xi1>
-    %in_range = arith.cmpi ult, %kv_pos2, %seq_kv_t : tensor<128x64xindex>
-    %not_future = arith.cmpi ule, %kv_pos2, %q_pos2 : tensor<128x64xindex>
-    %causal_ok = arith.ori %not_future, %not_causal_t : tensor<128x64xi1>
-    %keep = arith.andi %in_range, %causal_ok : tensor<128x64xi1>
-    %s_masked = tile.select %keep, %s_scaled, %ninf_t
-        : tensor<128x64xi1>, tensor<128x64xf32>
+    // Only blocks with a key past the end, or (causal) a key after the
+    // tile's first query, need the mask: the diagonal and ragged blocks.
+    %n_end = arith.addi %n0, %c64 : index
+    %ragged = arith.cmpi ugt, %n_end, %seq_kv : index
+    %past_q = arith.cmpi ugt, %n_end, %m1 : index
+    %diagonal = arith.andi %causal, %past_q : i1
+    %edge = arith.ori %ragged, %diagonal : i1
+    %s_masked = scf.if %edge -> (tensor<128x64xf32>) {
+      // Mask keys past the end and, if causal, keys after the query.
+      %n0_t = tile.splat %n0 : index -> tensor<64xindex>
+      %kv_pos = arith.addi %cols, %n0_t : tensor<64xindex>
+      %kv_pos2 = tile.broadcast %kv_pos dims [0]
+          : tensor<64xindex> -> tensor<128x64xindex>
+      %s_q = tag.coord %s("q") : tensor<128x64xf32> -> tensor<128x64xindex>
+      %s_kv = tag.coord %s("kv") : tensor<128x64xf32> -> tensor<128x64xindex>
+      %same_q = arith.cmpi eq, %q_pos2, %s_q : tensor<128x64xindex>
+      %same_kv = arith.cmpi eq, %kv_pos2, %s_kv : tensor<128x64xindex>
+      %own_coords = arith.andi %same_q, %same_kv : tensor<128x64xi1>
+      tag.assert %own_coords, "the mask uses the score's own (q, kv) coordinates"
+          : tensor<128x64xi1>
+      %in_range = arith.cmpi ult, %kv_pos2, %seq_kv_t : tensor<128x64xindex>
+      %not_future = arith.cmpi ule, %kv_pos2, %q_pos2 : tensor<128x64xindex>
+      %causal_ok = arith.ori %not_future, %not_causal_t : tensor<128x64xi1>
+      %keep = arith.andi %in_range, %causal_ok : tensor<128x64xi1>
+      %masked = tile.select %keep, %s, %ninf_t
+          : tensor<128x64xi1>, tensor<128x64xf32>
+      scf.yield %masked : tensor<128x64xf32>
+    } else {
+      // Ghost code: every key of such a block is one each query attends to.
+      %n0_t = tile.splat %n0 : index -> tensor<64xindex>
+      %kv_pos = arith.addi %cols, %n0_t : tensor<64xindex>
+      %kv_pos2 = tile.broadcast %kv_pos dims [0]
+          : tensor<64xindex> -> tensor<128x64xindex>
+      %in_range = arith.cmpi ult, %kv_pos2, %seq_kv_t : tensor<128x64xindex>
+      %not_future = arith.cmpi ule, %kv_pos2, %q_pos2 : tensor<128x64xindex>
+      %causal_ok = arith.ori %not_future, %not_causal_t : tensor<128x64xi1>
+      %keep = arith.andi %in_range, %causal_ok : tensor<128x64xi1>
+      tag.assert %keep, "a block without the mask holds only keys its queries attend to"
+          : tensor<128x64xi1>
+      scf.yield %s : tensor<128x64xf32>
+    }
 
-    // Online softmax: new running max, rescale of the old state.
+    // Online softmax: new running max (of unscaled scores), rescale of the
+    // old state. 2^(s c - m c) is one FMA and the hardware's 2^x
+    // (fastmath<afn>: ex2.approx on NVIDIA, v_exp_f32 on AMD).
     %m_blk = tile.reduce max %s_masked dim 1
         : tensor<128x64xf32> -> tensor<128xf32>
     %m_new = arith.maximumf %m_i, %m_blk : tensor<128xf32>
-    %m_new2 = tile.broadcast %m_new dims [1]
+    %m_c = arith.mulf %m_new, %c_exp_row : tensor<128xf32>
+    %neg_m_c = arith.subf %zero_row, %m_c : tensor<128xf32>
+    %neg_m_c2 = tile.broadcast %neg_m_c dims [1]
         : tensor<128xf32> -> tensor<128x64xf32>
-    %shifted = arith.subf %s_masked, %m_new2 : tensor<128x64xf32>
-    // The hardware's 2^x (fastmath<afn>): ex2.approx on NVIDIA, v_exp_f32 on AMD.
-    %p = math.exp %shifted fastmath<afn> : tensor<128x64xf32>
-    %m_diff = arith.subf %m_i, %m_new : tensor<128xf32>
-    %alpha = math.exp %m_diff fastmath<afn> : tensor<128xf32>
+    %shifted = math.fma %s_masked, %c_exp_t, %neg_m_c2 : tensor<128x64xf32>
+    %p = math.exp2 %shifted fastmath<afn> : tensor<128x64xf32>
+    %alpha_arg = math.fma %m_i, %c_exp_row, %neg_m_c : tensor<128xf32>
+    %alpha = math.exp2 %alpha_arg fastmath<afn> : tensor<128xf32>
     %l_blk = tile.reduce sum %p dim 1 : tensor<128x64xf32> -> tensor<128xf32>
     %l_old = arith.mulf %alpha, %l_i : tensor<128xf32>
     %l_new = arith.addf %l_old, %l_blk : tensor<128xf32>
@@ -144,7 +182,6 @@ tile.kernel @flash_attention_fwd(%Q: !tile.view<?x?x64xbf16>,
   } {tile.pipeline = #tile.pipeline<stages = 2>}
   // Row q summed every key it attends to exactly once: [0, seq_kv), or
   // [0, min(seq_kv, q + 1)) when causal.
-  %c1 = arith.constant 1 : index
   %one_t = tile.splat %c1 : index -> tensor<128x64xindex>
   %q_next = arith.addi %q_pos2, %one_t : tensor<128x64xindex>
   %causal_hi = arith.minui %q_next, %seq_kv_t : tensor<128x64xindex>
