@@ -96,6 +96,9 @@ checks=(
   "flash_attention|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
   "flash_attention_ws_persistent|--batch=2 --heads=8 --kv-heads=2 --seq-q=512 --seq-kv=512 --causal=0"
   "flash_attention_ws_persistent|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
+  "flash_attention_d128|--batch=2 --heads=8 --kv-heads=2 --seq-q=512 --seq-kv=512 --causal=0"
+  "flash_attention_d128|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
+  "flash_attention_d128_ws_persistent|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
   "moe|--tokens=100 --experts=8 --topk=2 --hidden=256 --inter=192"
   "moe|--tokens=37 --experts=5 --topk=4 --hidden=100 --inter=36"
   "gemm_fp8_b128|--m=512 --n=512 --k=512"
@@ -158,10 +161,16 @@ declare -A sm90_only=([gemm_bf16_ws]=1 [gemm_bf16_ws_persistent]=1
   [gemm_bf16_ws_tma_store]=1 [gemm_bf16_ws_tma_store_persistent]=1
   [gemm_bf16_ws_pingpong]=1 [gemm_bf16_ws_pingpong_staged]=1)
 for variant in "${gemm_variants[@]}"; do bundles[${variant#*|}]=1; done
-# (c)'s attention kernels: the case's kind | bundle.
-attn_variants=("attn|flash_attention" "wspattn|flash_attention_ws_persistent")
+# (c)'s attention kernels: the case's kind | bundle | head dimension.
+attn_variants=("attn|flash_attention|64" "wspattn|flash_attention_ws_persistent|64"
+  "attn|flash_attention_d128|128"
+  "wspattn|flash_attention_d128_ws_persistent|128")
 sm90_only[flash_attention_ws_persistent]=1
-for variant in "${attn_variants[@]}"; do bundles[${variant#*|}]=1; done
+sm90_only[flash_attention_d128_ws_persistent]=1
+for variant in "${attn_variants[@]}"; do
+  IFS='|' read -r _ name _ <<< "$variant"
+  bundles[$name]=1
+done
 bundles[flash_attention]=1
 bundles[moe]=1
 for name in "${!bundles[@]}"; do
@@ -307,7 +316,7 @@ tessera_ms() { # bundle flags...: the median of 20 timed launches, in ms
 if [ $dry -eq 1 ]; then
   # Small shapes, no peers: the flags and the parsing are what is checked.
   gemms=("128 256 64")
-  attentions=("1 4 2 128 64 1")
+  attentions=("1 4 2 128 64 1" "1 4 2 128 128 1")
   moes=("64 4 2 128 64")
 fi
 declare -A ours=()
@@ -323,12 +332,13 @@ done
 for shape in "${attentions[@]}"; do
   read -r b h kvh s d c <<< "$shape"
   for variant in "${attn_variants[@]}"; do
-    [ -n "${sm90_only[${variant#*|}]:-}" ] && [ "$chip" != sm_90a ] && continue
-    # The shipped kernel's head dimension is 64.
-    [ "$d" = 64 ] && ours[${variant%%|*}:$b:$h:$kvh:$s:$d:$c]=$(tessera_ms \
-      "${variant#*|}" --batch=$b --heads=$h --kv-heads=$kvh --seq-q=$s \
-      --seq-kv=$s --causal=$c)
-    cases+=("${variant%%|*}:$b:$h:$kvh:$s:$d:$c")
+    IFS='|' read -r kind name dim <<< "$variant"
+    [ -n "${sm90_only[$name]:-}" ] && [ "$chip" != sm_90a ] && continue
+    # Each kernel has its head dimension.
+    [ "$d" = "$dim" ] || continue
+    ours[$kind:$b:$h:$kvh:$s:$d:$c]=$(tessera_ms "$name" --batch=$b \
+      --heads=$h --kv-heads=$kvh --seq-q=$s --seq-kv=$s --causal=$c)
+    cases+=("$kind:$b:$h:$kvh:$s:$d:$c")
   done
 done
 for shape in "${moes[@]}"; do
@@ -380,7 +390,7 @@ for case in "${cases[@]}"; do
     else echo "$1: $(grep "^$peer \($1\|all\) " "$peers" | cut -d' ' -f3- | head -1)"; fi
   }
   if [ -n "$mine" ]; then ourcell="$mine ms, $(tflops "$case" "$mine") TFLOP/s"
-  elif [[ ${case%%:*} == *attn ]]; then ourcell="no kernel (head dim 64 only)"
+  elif [[ ${case%%:*} == *attn ]]; then ourcell="no kernel for this head dim"
   else ourcell="failed"; fi
   emit "| $case | $ourcell | $(cell "${names[0]}" "$p1") | $(cell "${names[1]}" "$p2") | $(ratio "$mine" "$p1") | $(ratio "$mine" "$p2") |"
 done

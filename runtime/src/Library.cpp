@@ -210,11 +210,16 @@ tessera_status gemmQuantized(KernelLibrary &library, const tessera_view &a,
 tessera_status attention(KernelLibrary &library, const tessera_view &q,
                          const tessera_view &k, const tessera_view &v,
                          const tessera_view &o, bool causal, float scale) {
+  // One kernel per head dimension.
+  int64_t dim = q.sizes[2];
   for (const tessera_view *view : {&q, &k, &v, &o})
-    if (!is(*view, TESSERA_DTYPE_BF16, 3) || view->sizes[2] != 64)
+    if (!is(*view, TESSERA_DTYPE_BF16, 3) ||
+        (view->sizes[2] != 64 && view->sizes[2] != 128) ||
+        view->sizes[2] != dim)
       return fail(TESSERA_ERROR_UNSUPPORTED,
                   "no shipped attention for " + shape(*view) +
-                      "; supported: bf16 [batch * heads, seq, 64]");
+                      "; supported: bf16 [batch * heads, seq, d], d = 64 "
+                      "or 128 in all four");
   if (k.sizes[0] == 0 || q.sizes[0] % k.sizes[0] != 0 ||
       v.sizes[0] != k.sizes[0] || v.sizes[1] != k.sizes[1] ||
       o.sizes[0] != q.sizes[0] || o.sizes[1] != q.sizes[1])
@@ -231,7 +236,8 @@ tessera_status attention(KernelLibrary &library, const tessera_view &q,
                   &scale,
                   &group,
                   &isCausal};
-  return launch(library, "flash_attention_fwd",
+  return launch(library,
+                dim == 64 ? "flash_attention_fwd" : "flash_attention_fwd_d128",
                 {(q.sizes[1] + 127) / 128, q.sizes[0], 1}, args);
 }
 

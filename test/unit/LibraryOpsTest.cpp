@@ -209,42 +209,57 @@ TEST_P(LibraryOps, QuantizedGemmsMatchTheirDequantizedWeights) {
 }
 
 TEST_P(LibraryOps, AttentionMatchesReference) {
-  const int64_t heads = 2, kvHeads = 1, seq = 70;
-  auto q = randomBF16(heads * seq * 64, rng),
-       k = randomBF16(kvHeads * seq * 64, rng),
-       v = randomBF16(kvHeads * seq * 64, rng);
-  std::vector<uint16_t> o(heads * seq * 64, 0x7FC0);
-  auto view3 = [](std::vector<uint16_t> &t, int64_t h) {
-    return tessera::view(t.data(), {h, 70, 64}, TESSERA_DTYPE_BF16);
-  };
-  ASSERT_EQ(tessera::attention(library, view3(q, heads), view3(k, kvHeads),
-                               view3(v, kvHeads), view3(o, heads),
-                               /*causal=*/true, 0.125f),
-            TESSERA_SUCCESS)
+  // Each shipped head dimension; causal, two query heads sharing a kv head.
+  for (int64_t dim : {64, 128}) {
+    const int64_t heads = 2, kvHeads = 1, seq = 70;
+    const float scale = float(1.0 / std::sqrt(double(dim)));
+    auto q = randomBF16(heads * seq * dim, rng),
+         k = randomBF16(kvHeads * seq * dim, rng),
+         v = randomBF16(kvHeads * seq * dim, rng);
+    std::vector<uint16_t> o(heads * seq * dim, 0x7FC0);
+    auto view3 = [&](std::vector<uint16_t> &t, int64_t h) {
+      return tessera::view(t.data(), {h, seq, dim}, TESSERA_DTYPE_BF16);
+    };
+    ASSERT_EQ(tessera::attention(library, view3(q, heads), view3(k, kvHeads),
+                                 view3(v, kvHeads), view3(o, heads),
+                                 /*causal=*/true, scale),
+              TESSERA_SUCCESS)
+        << tessera::error();
+    std::vector<double> out, ref;
+    for (int64_t h = 0; h < heads; ++h)
+      for (int64_t i = 0; i < seq; ++i) {
+        std::vector<double> s(i + 1);
+        double best = -INFINITY, sum = 0;
+        for (int64_t j = 0; j <= i; ++j) {
+          double dot = 0;
+          for (int64_t d = 0; d < dim; ++d)
+            dot += double(fromBF16(q[(h * seq + i) * dim + d])) *
+                   fromBF16(k[j * dim + d]);
+          best = std::max(best, s[j] = dot * scale);
+        }
+        for (double &x : s)
+          sum += x = std::exp(x - best);
+        for (int64_t d = 0; d < dim; ++d) {
+          double acc = 0;
+          for (int64_t j = 0; j <= i; ++j)
+            acc += s[j] / sum * fromBF16(v[j * dim + d]);
+          ref.push_back(acc);
+          out.push_back(fromBF16(o[(h * seq + i) * dim + d]));
+        }
+      }
+    EXPECT_LT(relativeError(out, ref), 1e-2) << "head dim " << dim;
+  }
+  // Head dimensions that differ, or that no kernel has, are refused.
+  std::vector<uint16_t> t(2 * 8 * 128);
+  tessera_view d128 = tessera::view(t.data(), {2, 8, 128}, TESSERA_DTYPE_BF16),
+               d64 = tessera::view(t.data(), {2, 8, 64}, TESSERA_DTYPE_BF16),
+               d96 = tessera::view(t.data(), {2, 8, 96}, TESSERA_DTYPE_BF16);
+  EXPECT_EQ(tessera::attention(library, d128, d64, d64, d128, false, 1.0f),
+            TESSERA_ERROR_UNSUPPORTED);
+  EXPECT_EQ(tessera::attention(library, d96, d96, d96, d96, false, 1.0f),
+            TESSERA_ERROR_UNSUPPORTED);
+  EXPECT_NE(tessera::error().find("d = 64 or 128"), std::string::npos)
       << tessera::error();
-  std::vector<double> out, ref;
-  for (int64_t h = 0; h < heads; ++h)
-    for (int64_t i = 0; i < seq; ++i) {
-      std::vector<double> s(i + 1);
-      double best = -INFINITY, sum = 0;
-      for (int64_t j = 0; j <= i; ++j) {
-        double dot = 0;
-        for (int d = 0; d < 64; ++d)
-          dot += double(fromBF16(q[(h * seq + i) * 64 + d])) *
-                 fromBF16(k[j * 64 + d]);
-        best = std::max(best, s[j] = dot * 0.125);
-      }
-      for (double &x : s)
-        sum += x = std::exp(x - best);
-      for (int d = 0; d < 64; ++d) {
-        double acc = 0;
-        for (int64_t j = 0; j <= i; ++j)
-          acc += s[j] / sum * fromBF16(v[j * 64 + d]);
-        ref.push_back(acc);
-        out.push_back(fromBF16(o[(h * seq + i) * 64 + d]));
-      }
-    }
-  EXPECT_LT(relativeError(out, ref), 1e-2);
 }
 
 TEST_P(LibraryOps, MoeAlignmentPadsRunsAndSkipsEmptyExperts) {

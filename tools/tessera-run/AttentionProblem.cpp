@@ -3,21 +3,26 @@
 #include "Problems.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace tessera::run;
 
 namespace {
-/// O = softmax(Q Kᵀ / sqrt(64) [causal]) V per head, GQA by head mapping
-/// (flash_attention_fwd). Q, O: [batch * heads, seq_q, 64]; K, V:
-/// [batch * kv_heads, seq_kv, 64]; all bf16.
+/// O = softmax(Q Kᵀ / sqrt(D) [causal]) V per head, GQA by head mapping
+/// (flash_attention_fwd: D = 64; flash_attention_fwd_d128: D = 128). Q, O:
+/// [batch * heads, seq_q, D]; K, V: [batch * kv_heads, seq_kv, D]; all
+/// bf16.
 class FlashAttention : public Problem {
 public:
-  explicit FlashAttention(const Flags &flags)
-      : batch(flags.get("batch", 1)), heads(flags.get("heads", 4)),
-        kvHeads(flags.get("kv-heads", 2)), seqQ(flags.get("seq-q", 200)),
-        seqKv(flags.get("seq-kv", 200)), causal(flags.get("causal", 1) != 0),
-        q({batch * heads, seqQ, 64}, 2), k({batch * kvHeads, seqKv, 64}, 2),
-        v({batch * kvHeads, seqKv, 64}, 2), o({batch * heads, seqQ, 64}, 2) {}
+  explicit FlashAttention(const Flags &flags,
+                          std::string kernel = "flash_attention_fwd",
+                          int64_t headDim = 64)
+      : kernel(std::move(kernel)), dim(headDim), batch(flags.get("batch", 1)),
+        heads(flags.get("heads", 4)), kvHeads(flags.get("kv-heads", 2)),
+        seqQ(flags.get("seq-q", 200)), seqKv(flags.get("seq-kv", 200)),
+        causal(flags.get("causal", 1) != 0), q({batch * heads, seqQ, dim}, 2),
+        k({batch * kvHeads, seqKv, dim}, 2),
+        v({batch * kvHeads, seqKv, dim}, 2), o({batch * heads, seqQ, dim}, 2) {}
 
   bool valid(std::string &why) const override {
     if (kvHeads < 1 || heads % kvHeads) {
@@ -31,8 +36,8 @@ public:
            " heads=" + std::to_string(heads) +
            " kv_heads=" + std::to_string(kvHeads) +
            " seq_q=" + std::to_string(seqQ) +
-           " seq_kv=" + std::to_string(seqKv) + " head_dim=64" +
-           (causal ? " causal" : "");
+           " seq_kv=" + std::to_string(seqKv) +
+           " head_dim=" + std::to_string(dim) + (causal ? " causal" : "");
   }
   void prepare(std::mt19937 &rng) override {
     // Queries and keys get a magnitude per head in 2^-1..2^1 (the softmax
@@ -51,13 +56,13 @@ public:
     poisonBF16(o);
   }
   tessera_status launch(Launcher &launcher) override {
-    float scale = 0.125f; // 1 / sqrt(64)
+    float scale = float(1.0 / std::sqrt(double(dim)));
     int64_t group = heads / kvHeads;
     uint8_t isCausal = causal;
     void *args[] = {&q.view, &k.view, &v.view,  &o.view,
                     &scale,  &group,  &isCausal};
     tessera_grid grid{(seqQ + 127) / 128, batch * heads, 1};
-    return launcher.launch("flash_attention_fwd", grid, args);
+    return launcher.launch(kernel, grid, args);
   }
   void results(std::vector<double> &out, std::vector<double> &ref) override {
     out.resize(o.elements());
@@ -73,21 +78,22 @@ public:
         int64_t end = causal ? std::min(seqKv, i + 1) : seqKv;
         for (int64_t j = 0; j < end; ++j) {
           double dot = 0;
-          for (int d = 0; d < 64; ++d)
+          for (int64_t d = 0; d < dim; ++d)
             dot +=
-                double(fromBF16(q.as<uint16_t>()[(bh * seqQ + i) * 64 + d])) *
-                fromBF16(k.as<uint16_t>()[(kvh * seqKv + j) * 64 + d]);
-          scores[j] = dot * 0.125;
+                double(fromBF16(q.as<uint16_t>()[(bh * seqQ + i) * dim + d])) *
+                fromBF16(k.as<uint16_t>()[(kvh * seqKv + j) * dim + d]);
+          // The scale the kernel is given, rounded to f32.
+          scores[j] = dot * double(float(1.0 / std::sqrt(double(dim))));
           best = std::max(best, scores[j]);
         }
         double sum = 0;
         for (int64_t j = 0; j < end; ++j)
           sum += scores[j] = std::exp(scores[j] - best);
         for (int64_t j = 0; j < end; ++j)
-          for (int d = 0; d < 64; ++d)
-            ref[(bh * seqQ + i) * 64 + d] +=
+          for (int64_t d = 0; d < dim; ++d)
+            ref[(bh * seqQ + i) * dim + d] +=
                 scores[j] / sum *
-                fromBF16(v.as<uint16_t>()[(kvh * seqKv + j) * 64 + d]);
+                fromBF16(v.as<uint16_t>()[(kvh * seqKv + j) * dim + d]);
       }
     }
   }
@@ -96,14 +102,24 @@ public:
   int64_t rowLength() const override { return o.view.sizes[o.view.rank - 1]; }
   double flops() const override {
     double pairs = double(seqQ) * seqKv * (causal ? 0.5 : 1.0);
-    return 4.0 * batch * heads * pairs * 64;
+    return 4.0 * batch * heads * pairs * dim;
   }
 
 private:
-  int64_t batch, heads, kvHeads, seqQ, seqKv;
+  std::string kernel;
+  int64_t dim, batch, heads, kvHeads, seqQ, seqKv;
   bool causal;
   Tensor q, k, v, o;
 };
 
-const bool registered = registerProblem<FlashAttention>("flash_attention_fwd");
+/// Head dimension 128 (flash_attention_fwd_d128.mlir).
+class FlashAttention128 : public FlashAttention {
+public:
+  explicit FlashAttention128(const Flags &flags)
+      : FlashAttention(flags, "flash_attention_fwd_d128", 128) {}
+};
+
+const bool registered =
+    registerProblem<FlashAttention>("flash_attention_fwd") &&
+    registerProblem<FlashAttention128>("flash_attention_fwd_d128");
 } // namespace

@@ -64,9 +64,10 @@ tessera_status gemmQuantized(KernelLibrary &library, const tessera_view &a,
                              const QuantizedWeightViews &weights,
                              const tessera_view &c);
 
-/// O = softmax(Q Kᵀ · scale [causal]) V with head dim 64, bf16 views Q, O
-/// [batch * heads, seq_q, 64] and K, V [batch * kv_heads, seq_kv, 64]
-/// (flash_attention_fwd); heads must be a multiple of kv_heads.
+/// O = softmax(Q Kᵀ · scale [causal]) V with head dim d = 64 or 128, bf16
+/// views Q, O [batch * heads, seq_q, d] and K, V [batch * kv_heads, seq_kv,
+/// d] (flash_attention_fwd, flash_attention_fwd_d128); heads must be a
+/// multiple of kv_heads.
 tessera_status attention(KernelLibrary &library, const tessera_view &q,
                          const tessera_view &k, const tessera_view &v,
                          const tessera_view &o, bool causal, float scale);
