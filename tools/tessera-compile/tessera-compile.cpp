@@ -508,6 +508,8 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sources) {
   // passes did not make so: after the requested passes, which may have to
   // run first (tile-pipeline{warp-specialize}, tile-stage-stores).
   pm.addPass(tessera::createTilePersistent());
+  // No target has integer powers: every one computes them alike.
+  pm.addPass(tessera::createTileExpandPowers());
   // One target: the passes work for it (its shared memory, its latency
   // model). Several: they work for the GPU target with the least shared
   // memory (pipelines that fit it fit the others), and tag-check holds the

@@ -324,6 +324,26 @@ def TileUpliftWhile : Pass<"tile-uplift-while", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def TileExpandPowers : Pass<"tile-expand-powers", "mlir::ModuleOp"> {
+  let summary = "Expand integer powers (math.ipowi, math.fpowi) in kernels";
+  let description = [{
+    Rewrites `math.ipowi` and `math.fpowi` in tile kernels, on scalars and
+    tiles, into square-and-multiply over the exponent's bits (an `scf.for`
+    of as many steps as the exponent has bits), so that the host, the
+    emulators and every GPU compute the same bits; no target has an
+    instruction for them. `fpowi` with a negative exponent is 1 / x^|n|;
+    `ipowi` wraps for n >= 0 and, for n < 0, is 1 for x = 1, +-1 for x = -1
+    (by n's parity) and 0 otherwise (0 for x = 0: defined, no division).
+    `tessera-compile` runs it after the requested passes.
+
+    ```
+    tessera-opt --tile-expand-powers kernel.mlir
+    ```
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
   let summary = "Quantize a kernel's MMA weights to int4, int8 or fp8 codes";
   let description = [{

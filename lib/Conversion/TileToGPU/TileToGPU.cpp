@@ -356,7 +356,9 @@ LogicalResult GPULowering::lowerElementwise(Operation *op) {
     if (!lowered)
       return op->emitOpError("is not supported by convert-tile-to-gpu (math "
                              "on float tiles is, and absi, ctlz, cttz and "
-                             "ctpop on integer ones)");
+                             "ctpop on integer ones; tile-expand-powers, "
+                             "which tessera-compile runs, expands ipowi and "
+                             "fpowi)");
     mapping.map(op->getResult(0), lowered);
     return success();
   }

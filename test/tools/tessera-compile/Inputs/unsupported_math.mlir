@@ -1,5 +1,6 @@
-// Integer powers have no GPU lowering (math on float tiles does, and absi,
-// ctlz, cttz and ctpop on integer ones).
+// Integer powers have no GPU lowering of their own (math on float tiles
+// does, and absi, ctlz, cttz and ctpop on integer ones): tile-expand-powers
+// rewrites them first.
 tile.kernel @unsupported_math(%X: !tile.view<?x?xi32>, %Y: !tile.view<?x?xi32>)
     threads(32) {
   %c0 = arith.constant 0 : index
