@@ -280,8 +280,9 @@ private:
     int64_t offset = 0, rows = 0, panels = 0, slotBytes = 0;
     int64_t firstBarrier = 0, elementBytes = 0, rowBytes = 128;
     /// Ping-pong consumers' buffers: the bytes of one set's copy (each
-    /// set addresses its own); 0 for one copy.
-    int64_t setBytes = 0;
+    /// set addresses its own) and, for those TMA fills, the mbarriers of
+    /// one set's (after the first set's); 0 for one copy.
+    int64_t setBytes = 0, setBarriers = 0;
   };
   /// Appends a pointer parameter per distinct (argument, box) that copies
   /// into tile.tma buffers read.

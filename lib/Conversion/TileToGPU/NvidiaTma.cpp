@@ -187,7 +187,8 @@ LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
     int64_t count = 0;
     kernel.walk([&](tile::AllocSharedOp alloc) {
       if (isTmaBuffer(alloc.getResult()) && filled(alloc.getResult()))
-        count += std::max<int64_t>(1, alloc.getType().getStages());
+        count += std::max<int64_t>(1, alloc.getType().getStages()) *
+                 (perConsumerSet(alloc.getResult()) ? 2 : 1);
     });
     if (count > 32)
       return op.emitOpError("needs ")
@@ -229,11 +230,14 @@ LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
   buffer.slotBytes = llvm::alignTo(shape[0] * shape[1] * bytes, kSwizzleBytes);
   buffer.firstBarrier = nextBarrier;
   buffer.elementBytes = bytes;
+  bool perSet = perConsumerSet(op.getResult());
+  // Ping-pong consumers fill their own copies on their own barriers.
   if (fills)
-    nextBarrier += slots;
+    nextBarrier += slots * (perSet ? 2 : 1);
   sharedBytes = buffer.offset + slots * buffer.slotBytes;
-  if (perConsumerSet(op.getResult())) {
+  if (perSet) {
     buffer.setBytes = slots * buffer.slotBytes;
+    buffer.setBarriers = fills ? slots : 0;
     sharedBytes += buffer.setBytes;
   }
   tmaBuffers[op.getResult()] = buffer;
@@ -244,6 +248,8 @@ LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
 
 Value GPULowering::barrierIndex(const TmaBuffer &buffer, Value slot) {
   Value id = index(buffer.firstBarrier);
+  if (buffer.setBarriers)
+    id = inConsumerSet(buffer.firstBarrier, buffer.setBarriers);
   if (slot)
     id = arith::AddIOp::create(builder, loc, id, slot);
   return arith::IndexCastOp::create(builder, loc, builder.getI32Type(), id);
