@@ -96,6 +96,9 @@ checks=(
   "flash_attention|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
   "flash_attention_ws_persistent|--batch=2 --heads=8 --kv-heads=2 --seq-q=512 --seq-kv=512 --causal=0"
   "flash_attention_ws_persistent|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
+  "flash_attention_m64|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
+  "flash_attention_m64_ws_pingpong|--batch=2 --heads=8 --kv-heads=2 --seq-q=512 --seq-kv=512 --causal=0"
+  "flash_attention_m64_ws_pingpong|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
   "flash_attention_d128|--batch=2 --heads=8 --kv-heads=2 --seq-q=512 --seq-kv=512 --causal=0"
   "flash_attention_d128|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
   "flash_attention_d128_ws_persistent|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
@@ -163,10 +166,12 @@ declare -A sm90_only=([gemm_bf16_ws]=1 [gemm_bf16_ws_persistent]=1
 for variant in "${gemm_variants[@]}"; do bundles[${variant#*|}]=1; done
 # (c)'s attention kernels: the case's kind | bundle | head dimension.
 attn_variants=("attn|flash_attention|64" "wspattn|flash_attention_ws_persistent|64"
+  "m64attn|flash_attention_m64|64" "ppattn|flash_attention_m64_ws_pingpong|64"
   "attn|flash_attention_d128|128"
   "wspattn|flash_attention_d128_ws_persistent|128")
 sm90_only[flash_attention_ws_persistent]=1
 sm90_only[flash_attention_d128_ws_persistent]=1
+sm90_only[flash_attention_m64_ws_pingpong]=1
 for variant in "${attn_variants[@]}"; do
   IFS='|' read -r _ name _ <<< "$variant"
   bundles[$name]=1
@@ -207,7 +212,7 @@ for row in "${micro[@]}"; do
   echo "  compare $name against $reference: $flags"
 done
 for shape in "${gemms[@]}"; do echo "  time gemm $shape (128x128, 128x256, each plain and persistent; 128x256 warp-specialized, plain, persistent, multicast and TMA-store; 128x128 ping-pong, plain and staged)"; done
-for shape in "${attentions[@]}"; do echo "  time attention $shape (plain; warp-specialized and persistent on sm_90a)"; done
+for shape in "${attentions[@]}"; do echo "  time attention $shape (plain, and on 64-row tiles; warp-specialized and persistent, and ping-pong, on sm_90a)"; done
 for shape in "${moes[@]}"; do echo "  time moe $shape"; done
 if [ $missing -ne 0 ]; then
   echo "run.sh: the pack is incomplete; build it with" \

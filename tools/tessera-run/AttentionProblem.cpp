@@ -9,19 +9,20 @@ using namespace tessera::run;
 
 namespace {
 /// O = softmax(Q Kᵀ / sqrt(D) [causal]) V per head, GQA by head mapping
-/// (flash_attention_fwd: D = 64; flash_attention_fwd_d128: D = 128). Q, O:
+/// (flash_attention_fwd: D = 64; flash_attention_fwd_d128: D = 128;
+/// flash_attention_fwd_m64: D = 64 on 64 query rows a program). Q, O:
 /// [batch * heads, seq_q, D]; K, V: [batch * kv_heads, seq_kv, D]; all
 /// bf16.
 class FlashAttention : public Problem {
 public:
   explicit FlashAttention(const Flags &flags,
                           std::string kernel = "flash_attention_fwd",
-                          int64_t headDim = 64)
-      : kernel(std::move(kernel)), dim(headDim), batch(flags.get("batch", 1)),
-        heads(flags.get("heads", 4)), kvHeads(flags.get("kv-heads", 2)),
-        seqQ(flags.get("seq-q", 200)), seqKv(flags.get("seq-kv", 200)),
-        causal(flags.get("causal", 1) != 0), q({batch * heads, seqQ, dim}, 2),
-        k({batch * kvHeads, seqKv, dim}, 2),
+                          int64_t headDim = 64, int64_t rowsPerProgram = 128)
+      : kernel(std::move(kernel)), dim(headDim), rows(rowsPerProgram),
+        batch(flags.get("batch", 1)), heads(flags.get("heads", 4)),
+        kvHeads(flags.get("kv-heads", 2)), seqQ(flags.get("seq-q", 200)),
+        seqKv(flags.get("seq-kv", 200)), causal(flags.get("causal", 1) != 0),
+        q({batch * heads, seqQ, dim}, 2), k({batch * kvHeads, seqKv, dim}, 2),
         v({batch * kvHeads, seqKv, dim}, 2), o({batch * heads, seqQ, dim}, 2) {}
 
   bool valid(std::string &why) const override {
@@ -61,7 +62,7 @@ public:
     uint8_t isCausal = causal;
     void *args[] = {&q.view, &k.view, &v.view,  &o.view,
                     &scale,  &group,  &isCausal};
-    tessera_grid grid{(seqQ + 127) / 128, batch * heads, 1};
+    tessera_grid grid{(seqQ + rows - 1) / rows, batch * heads, 1};
     return launcher.launch(kernel, grid, args);
   }
   void results(std::vector<double> &out, std::vector<double> &ref) override {
@@ -107,7 +108,7 @@ public:
 
 private:
   std::string kernel;
-  int64_t dim, batch, heads, kvHeads, seqQ, seqKv;
+  int64_t dim, rows, batch, heads, kvHeads, seqQ, seqKv;
   bool causal;
   Tensor q, k, v, o;
 };
@@ -119,7 +120,15 @@ public:
       : FlashAttention(flags, "flash_attention_fwd_d128", 128) {}
 };
 
+/// 64 query rows a program (flash_attention_fwd_m64.mlir).
+class FlashAttention64Rows : public FlashAttention {
+public:
+  explicit FlashAttention64Rows(const Flags &flags)
+      : FlashAttention(flags, "flash_attention_fwd_m64", 64, 64) {}
+};
+
 const bool registered =
     registerProblem<FlashAttention>("flash_attention_fwd") &&
-    registerProblem<FlashAttention128>("flash_attention_fwd_d128");
+    registerProblem<FlashAttention128>("flash_attention_fwd_d128") &&
+    registerProblem<FlashAttention64Rows>("flash_attention_fwd_m64");
 } // namespace
