@@ -330,7 +330,8 @@ static LogicalResult makePersistent(tile::KernelOp kernel,
       split.setPingpong(true);
       int64_t room = tile::kRegisterFileSize -
                      split.getProducerRegisters() * tile::kProducerThreads;
-      int64_t most = room / (2 * kernel.getThreads()) / 8 * 8;
+      int64_t most =
+          room / (split.getConsumerGroups() * kernel.getThreads()) / 8 * 8;
       if (most >= 24 && split.getConsumerRegisters() > most)
         split.setConsumerRegisters(most);
       if (failed(split.verify()))

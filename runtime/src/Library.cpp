@@ -210,12 +210,12 @@ tessera_status gemmQuantized(KernelLibrary &library, const tessera_view &a,
 tessera_status attention(KernelLibrary &library, const tessera_view &q,
                          const tessera_view &k, const tessera_view &v,
                          const tessera_view &o, bool causal, float scale) {
-  // One kernel per head dimension.
-  int64_t dim = q.sizes[2];
+  // One kernel per head dimension, Q's, which all four share.
+  bool shipped =
+      is(q, TESSERA_DTYPE_BF16, 3) && (q.sizes[2] == 64 || q.sizes[2] == 128);
   for (const tessera_view *view : {&q, &k, &v, &o})
-    if (!is(*view, TESSERA_DTYPE_BF16, 3) ||
-        (view->sizes[2] != 64 && view->sizes[2] != 128) ||
-        view->sizes[2] != dim)
+    if (!shipped || !is(*view, TESSERA_DTYPE_BF16, 3) ||
+        view->sizes[2] != q.sizes[2])
       return fail(TESSERA_ERROR_UNSUPPORTED,
                   "no shipped attention for " + shape(*view) +
                       "; supported: bf16 [batch * heads, seq, d], d = 64 "
@@ -237,7 +237,8 @@ tessera_status attention(KernelLibrary &library, const tessera_view &q,
                   &group,
                   &isCausal};
   return launch(library,
-                dim == 64 ? "flash_attention_fwd" : "flash_attention_fwd_d128",
+                q.sizes[2] == 64 ? "flash_attention_fwd"
+                                 : "flash_attention_fwd_d128",
                 {(q.sizes[1] + 127) / 128, q.sizes[0], 1}, args);
 }
 

@@ -390,9 +390,9 @@ private:
   /// Whether ping-pong consumers write `buffer` (a shared buffer not a
   /// ring), so that each consumer set has a copy of its own.
   bool perConsumerSet(mlir::Value buffer);
-  /// `offset` in the copy of the thread's consumer set, copies `bytes`
-  /// apart (an index).
-  mlir::Value inConsumerSet(int64_t offset, int64_t bytes);
+  /// `offset` in the copy of the thread's consumer set, copies `stride`
+  /// apart (an index): a byte offset, or a named barrier's id.
+  mlir::Value inConsumerSet(int64_t offset, int64_t stride);
   mlir::LogicalResult lowerAllocMbarrier(tile::AllocMbarrierOp op);
   /// A tile.mbarrier_wait or tile.mbarrier_arrive.
   mlir::LogicalResult lowerMbarrierOp(mlir::Operation *op);
@@ -513,8 +513,11 @@ private:
   llvm::DenseMap<mlir::Value, mlir::Value> bf16Codes;
   mlir::Value lane, warp;
   /// Ping-pong kernels: the consumer set of the thread (thread id div the
-  /// kernel's threads; 2 in the producer); null otherwise.
+  /// kernel's threads; 2 in the producer); null otherwise. The sets
+  /// launched (1 without ping-pong), each with its own copies of what the
+  /// consumers write.
   mlir::Value consumerGroup;
+  int64_t consumerSets = 1;
   /// The kernel's dynamic shared memory and the bytes its buffers take.
   mlir::Value dynamicShared;
   int64_t sharedBytes = 0;

@@ -54,7 +54,7 @@ LogicalResult GPULowering::lowerAllocShared(tile::AllocSharedOp op) {
   int64_t offset = llvm::alignTo(sharedBytes, 128);
   int64_t bytes = type.getSizeInBytes();
   bool perSet = perConsumerSet(op.getResult());
-  sharedBytes = offset + (perSet ? 2 : 1) * bytes;
+  sharedBytes = offset + (perSet ? consumerSets : 1) * bytes;
   SharedBuffer buffer;
   buffer.memref = memref::ViewOp::create(
       builder, loc, memrefType, dynamicSharedMemory(),
@@ -74,7 +74,7 @@ FailureOr<Value> GPULowering::scratchBuffer(Operation *op, int64_t count,
   int64_t offset = llvm::alignTo(sharedBytes, 16);
   int64_t bytes = count * std::max(8u, element.getIntOrFloatBitWidth()) / 8;
   // Ping-pong consumer sets run at once: each has its own scratch.
-  int64_t sets = consumerGroup && role == Role::Consumer ? 2 : 1;
+  int64_t sets = role == Role::Consumer ? consumerSets : 1;
   if (offset + sets * bytes > target.maxSharedBytes)
     return op->emitOpError("needs ")
            << sets * bytes << " bytes of shared memory " << purpose

@@ -188,7 +188,7 @@ LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
     kernel.walk([&](tile::AllocSharedOp alloc) {
       if (isTmaBuffer(alloc.getResult()) && filled(alloc.getResult()))
         count += std::max<int64_t>(1, alloc.getType().getStages()) *
-                 (perConsumerSet(alloc.getResult()) ? 2 : 1);
+                 (perConsumerSet(alloc.getResult()) ? consumerSets : 1);
     });
     if (count > 32)
       return op.emitOpError("needs ")
@@ -233,7 +233,7 @@ LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
   bool perSet = perConsumerSet(op.getResult());
   // Ping-pong consumers fill their own copies on their own barriers.
   if (fills)
-    nextBarrier += slots * (perSet ? 2 : 1);
+    nextBarrier += slots * (perSet ? consumerSets : 1);
   sharedBytes = buffer.offset + slots * buffer.slotBytes;
   if (perSet) {
     buffer.setBytes = slots * buffer.slotBytes;

@@ -204,6 +204,7 @@ LogicalResult GPULowering::run() {
       if (roles.getPingpong()) {
         consumerGroup = arith::DivUIOp::create(builder, loc, tid,
                                                index(kernel.getThreads()));
+        consumerSets = roles.getConsumerGroups();
         warp = arith::RemUIOp::create(builder, loc, warp, index(numWarps));
       }
   // Everything per-thread goes before this marker; the body after it.

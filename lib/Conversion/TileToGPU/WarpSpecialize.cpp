@@ -197,10 +197,8 @@ void GPULowering::syncThreads() {
   }
   Value id = index32(kConsumerBarrier);
   if (consumerGroup)
-    id = arith::AddIOp::create(builder, loc, id,
-                               arith::IndexCastOp::create(builder, loc,
-                                                          builder.getI32Type(),
-                                                          consumerGroup));
+    id = arith::IndexCastOp::create(builder, loc, builder.getI32Type(),
+                                    inConsumerSet(kConsumerBarrier, 1));
   NVVM::BarrierOp::create(builder, loc, TypeRange{}, id,
                           index32(kernel.getThreads()), {}, Value());
 }
@@ -219,10 +217,10 @@ bool GPULowering::perConsumerSet(Value buffer) {
   });
 }
 
-Value GPULowering::inConsumerSet(int64_t offset, int64_t bytes) {
+Value GPULowering::inConsumerSet(int64_t offset, int64_t stride) {
   return arith::AddIOp::create(
       builder, loc, index(offset),
-      arith::MulIOp::create(builder, loc, consumerGroup, index(bytes)));
+      arith::MulIOp::create(builder, loc, consumerGroup, index(stride)));
 }
 
 LogicalResult GPULowering::lowerWarpSpecialize(tile::WarpSpecializeOp op) {
@@ -377,12 +375,9 @@ LogicalResult GPULowering::lowerPingPongTiles(scf::ForOp tiles,
   {
     OpBuilder::InsertionGuard inner(builder);
     builder.setInsertionPointToStart(own.thenBlock());
-    Value waitId = toI32(arith::AddIOp::create(builder, at, consumerGroup,
-                                               index(kOrderBarrier)));
-    Value notify = toI32(arith::AddIOp::create(
-        builder, at,
-        arith::SubIOp::create(builder, at, index(1), consumerGroup),
-        index(kOrderBarrier)));
+    // Set g waits at kOrderBarrier + g and hands over at the other's.
+    Value waitId = toI32(inConsumerSet(kOrderBarrier, 1));
+    Value notify = toI32(inConsumerSet(kOrderBarrier + 1, -1));
     for (Operation &op : tiles.getBody()->without_terminator()) {
       if (bounds.contains(&op))
         continue;
