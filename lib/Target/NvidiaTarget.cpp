@@ -37,6 +37,8 @@ using namespace mlir;
 using namespace tessera;
 
 void tessera::buildTileToGPUPipeline(OpPassManager &pm) {
+  // Roles run on warps of their own on sm_90a only; elsewhere interleaved.
+  pm.addPass(createTileInterleaveRoles());
   pm.addPass(createTileAssignLayouts());
   pm.addPass(createConvertTileToGPU());
   pm.addPass(createCanonicalizerPass());

@@ -432,7 +432,7 @@ LogicalResult pipelineLoop(scf::ForOp loop, const ScheduleOptions &options,
   tile::PipelineAttr asked =
       tile::TileDialect::PipelineAttrHelper(loop.getContext()).getAttr(loop);
   if ((warpSpecialize || asked.getWarpSpecialize()) && target &&
-      target->asyncCopy == AsyncCopyKind::Tma)
+      target->runsRoles())
     return specializeLoop(loop, plan, asked.getStages());
   if (target && target->asyncCopy == AsyncCopyKind::BufferToLds &&
       canStage(plan)) {

@@ -228,8 +228,9 @@ static LogicalResult writeModule(ModuleOp module) {
   return writeFile(outputFile, text);
 }
 
-/// The launch metadata of `chip`'s lowering: `kernels` with the dynamic
-/// shared memory and tensor maps each gpu.func of `gpuCode` records.
+/// The launch metadata of `chip`'s lowering: `kernels` with the threads,
+/// dynamic shared memory and tensor maps each gpu.func of `gpuCode`
+/// records.
 static std::vector<tessera::KernelInfo>
 loweredKernelInfo(ModuleOp gpuCode,
                   const std::vector<tessera::KernelInfo> &kernels) {
@@ -238,6 +239,10 @@ loweredKernelInfo(ModuleOp gpuCode,
     for (tessera::KernelInfo &info : lowered) {
       if (info.name != func.getName())
         continue;
+      // Roles interleaved on chips that cannot run them launch the
+      // kernel's own threads.
+      if (std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize())
+        info.threads = (*block)[0];
       if (auto bytes = func->getAttrOfType<IntegerAttr>("tessera.shared_bytes"))
         info.sharedBytes = bytes.getInt();
       if (auto maps = func->getAttrOfType<ArrayAttr>("tessera.tensor_maps"))
@@ -429,9 +434,11 @@ compileNvidia(ModuleOp module, StringRef chip,
         int64_t shared = (info ? info->sharedBytes : 0) + k.sharedBytes;
         llvm::outs() << k.kernel << " " << chip << ": registers "
                      << k.registers;
-        // A warp-specialized kernel's roles switch to their own budgets.
+        // A warp-specialized kernel's roles switch to their own budgets
+        // (where they run on warps of their own).
         if (auto kernel =
-                module.lookupSymbol<tessera::tile::KernelOp>(k.kernel))
+                module.lookupSymbol<tessera::tile::KernelOp>(k.kernel);
+            kernel && tessera::lookupTarget(chip)->runsRoles())
           for (auto roles : kernel.getBody()
                                 .front()
                                 .getOps<tessera::tile::WarpSpecializeOp>())

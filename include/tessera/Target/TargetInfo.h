@@ -56,6 +56,10 @@ struct TargetInfo {
   int64_t maxClusterBlocks = 0;
 
   bool isGpu() const { return vendor != Vendor::Host; }
+  /// Whether the lowering runs a `tile.warp_specialize`'s roles on warps of
+  /// their own (TMA and mbarriers); elsewhere they run interleaved
+  /// (tile-interleave-roles).
+  bool runsRoles() const { return asyncCopy == AsyncCopyKind::Tma; }
   /// The first atom for these operand and accumulator kinds, if any.
   const MmaAtom *findMma(llvm::StringRef operands,
                          llvm::StringRef accumulator) const;

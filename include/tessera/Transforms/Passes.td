@@ -344,6 +344,36 @@ def TileExpandPowers : Pass<"tile-expand-powers", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def TileInterleaveRoles : Pass<"tile-interleave-roles", "mlir::ModuleOp"> {
+  let summary = "Run warp-specialized roles as one loop where roles cannot run";
+  let description = [{
+    Replaces every `tile.warp_specialize` by its roles' loops interleaved,
+    iteration by iteration, run by all the kernel's threads, with the
+    hand-over synchronized as tag-check models it: the producer's fills
+    are asynchronous copies its arrival commits, the consumers' wait
+    retires them (`tile.async_wait 0`) and is a `tile.barrier`, and their
+    release is a `tile.barrier`. The mbarriers, the register split and
+    `multicast` go (every program copies the whole window it reads; a
+    cluster's programs run as independent ones). Persistent and ping-pong
+    kernels interleave alike (the ping-pong sets become one).
+
+    It applies to modules whose target has no TMA (sm_80, gfx942, gfx90a),
+    whose lowerings do not run roles, and is the first pass of their GPU
+    pipeline, so that one warp-specialized kernel compiles for every chip;
+    with `all` it applies whatever the target (to see the form).
+
+    ```
+    tessera-opt --tile-set-target=chip=sm_80 --tile-interleave-roles k.mlir
+    ```
+  }];
+  let options = [
+    Option<"all", "all", "bool", "false",
+           "Interleave the roles whatever the module's target">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def TileQuantize : Pass<"tile-quantize", "mlir::ModuleOp"> {
   let summary = "Quantize a kernel's MMA weights to int4, int8 or fp8 codes";
   let description = [{

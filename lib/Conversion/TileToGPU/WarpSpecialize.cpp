@@ -224,9 +224,10 @@ Value GPULowering::inConsumerSet(int64_t offset, int64_t stride) {
 }
 
 LogicalResult GPULowering::lowerWarpSpecialize(tile::WarpSpecializeOp op) {
-  if (isAmd() || target.asyncCopy != AsyncCopyKind::Tma)
+  // Elsewhere tile-interleave-roles has made the roles one loop.
+  if (!target.runsRoles())
     return op.emitOpError("needs sm_90a (TMA and mbarriers), not ")
-           << target.chip;
+           << target.chip << " (run tile-interleave-roles first)";
   // A cluster's programs reach each other's mbarriers (remote releases,
   // multicast copies' transactions) only once all are initialized; no
   // program exits while another may still reach its shared memory.

@@ -148,26 +148,12 @@ static LogicalResult checkHostElementTypes(tile::KernelOp kernel) {
   return failure(result.wasInterrupted());
 }
 
-/// A warp-specialized kernel runs on the host as its roles' loops
-/// interleaved: copies are synchronous there, so the hand-over's waits and
-/// arrivals have nothing left to order.
-static LogicalResult interleaveRoles(tile::KernelOp kernel) {
-  IRRewriter rewriter(kernel.getContext());
-  for (auto roles : llvm::make_early_inc_range(
-           kernel.getBody().front().getOps<tile::WarpSpecializeOp>()))
-    if (failed(
-            tile::fuseWarpSpecialize(roles, rewriter, tile::FuseMode::Plain)))
-      return failure();
-  kernel.walk([&](Operation *op) {
-    if (isa<tile::MbarrierArriveOp, tile::MbarrierWaitOp>(op))
-      rewriter.eraseOp(op);
-  });
-  kernel.walk([&](tile::AllocMbarrierOp alloc) { rewriter.eraseOp(alloc); });
-  return success();
-}
-
 LogicalResult HostLowering::run() {
-  if (failed(checkHostElementTypes(kernel)) || failed(interleaveRoles(kernel)))
+  // A warp-specialized kernel runs on the host as its roles' loops
+  // interleaved: copies are synchronous there, so the hand-over's waits and
+  // arrivals have nothing left to order.
+  if (failed(checkHostElementTypes(kernel)) ||
+      failed(tile::interleaveRoles(kernel, tile::FuseMode::Plain)))
     return failure();
   tag::eraseTagOps(kernel);
   MLIRContext *ctx = kernel.getContext();

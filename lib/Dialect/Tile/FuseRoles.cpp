@@ -43,7 +43,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessera/Dialect/Tile/WarpSpecialize.h"
+#include "Fuser.h"
 
 #include "tessera/Dialect/Tag/TagDialect.h"
 
@@ -51,87 +51,16 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
 using namespace tessera;
 using namespace tessera::tile;
 
-namespace {
-enum RoleKind { Producer = 0, Consumer = 1 };
+using namespace tessera::tile::fusion;
 
-const char *roleName(RoleKind role) {
+const char *fusion::roleName(RoleKind role) {
   return role == Producer ? "producer" : "consumer";
 }
-
-/// How one mbarrier array is used in the roles' loops.
-struct BarrierUse {
-  SmallVector<MbarrierArriveOp> arrives[2];
-  SmallVector<MbarrierWaitOp> waits[2];
-};
-
-/// A ring slot access inside a role's loop and the barriers around it:
-/// those waited on before it in the loop body, and those arrived on after
-/// it (for a fill, the first only: its copies complete on that one).
-struct RingAccess {
-  Operation *op;
-  SmallVector<Value> before, after;
-};
-
-class Fuser {
-public:
-  Fuser(WarpSpecializeOp op) : op(op) {}
-
-  /// Finds each role's loop and checks the protocol's structure.
-  LogicalResult analyze();
-  /// Builds the interleaved code before `op` and erases `op`.
-  LogicalResult fuse(RewriterBase &rewriter, FuseMode mode, IRMapping &map);
-
-private:
-  LogicalResult findLoop(RoleKind role);
-  /// Checks a tile loop's count of the main loop's iterations.
-  LogicalResult checkCounting(RoleKind role);
-  /// Whether `a` (the producer's) and `b` (the consumers') compute the same
-  /// value in their roles' tile iterations.
-  bool equivalent(Value a, Value b, int depth = 16);
-  /// Builds the interleaved main loop at the rewriter's insertion point.
-  LogicalResult fuseMain(RewriterBase &rewriter, FuseMode mode, IRMapping &map);
-  /// Clones the consumers' ops in [from, to), reusing a producer's clone
-  /// among `shared` wherever one computes the same pure value.
-  void cloneConsumerPrologue(RewriterBase &rewriter, Operation *from,
-                             Operation *to, ArrayRef<Operation *> shared,
-                             IRMapping &map);
-  LogicalResult collectBarriers(RoleKind role);
-  LogicalResult collectRings(RoleKind role);
-  LogicalResult checkBarriers();
-  LogicalResult checkRings();
-  /// Adds the checked form's assertions for `op` (a clone in the fused
-  /// loop, of role `role`) before it; `n` is the iteration number.
-  void addObligations(OpBuilder &b, Operation *clone, Operation *original,
-                      RoleKind role, Value n);
-
-  WarpSpecializeOp op;
-  /// Each role's main loop and, in a persistent kernel, the tile loop
-  /// around it, with the count of main-loop iterations the tile loop
-  /// carries (`base`) and the main loop continues (`counter`).
-  scf::ForOp loops[2], tileLoops[2];
-  BlockArgument bases[2], counters[2];
-  /// Whether the roles multicast copies or arrive on cluster barriers.
-  bool usesCluster = false;
-  /// The interleaved tile loop's induction variable (persistent kernels).
-  Value fusedTile;
-  /// Induction variables the same in every program of a cluster at one
-  /// iteration: `main`'s and the interleaved tile loop's.
-  SmallVector<Value, 2> uniformIVs(Value main) {
-    SmallVector<Value, 2> ivs = {main};
-    if (fusedTile)
-      ivs.push_back(fusedTile);
-    return ivs;
-  }
-  llvm::MapVector<Value, BarrierUse> barriers;
-  llvm::MapVector<Value, SmallVector<RingAccess>> rings[2];
-};
-} // namespace
 
 static bool sameIndex(Value a, Value b) {
   if (a == b)
@@ -510,12 +439,8 @@ static void cloneRange(RewriterBase &rewriter, Operation *from, Operation *to,
     rewriter.clone(*it, map);
 }
 
-/// A loop over `c`'s range carrying `p`'s and then `c`'s iteration
-/// arguments, both loops' induction variables and arguments mapped to its
-/// own (which keep their source names, for the checker's
-/// counterexamples); the rewriter is left at the start of its empty body.
-static scf::ForOp createFusedLoop(RewriterBase &rewriter, scf::ForOp p,
-                                  scf::ForOp c, IRMapping &map) {
+scf::ForOp fusion::createFusedLoop(RewriterBase &rewriter, scf::ForOp p,
+                                   scf::ForOp c, IRMapping &map) {
   SmallVector<Value> inits;
   for (scf::ForOp loop : {p, c})
     for (Value init : loop.getInitArgs())
@@ -540,9 +465,8 @@ static scf::ForOp createFusedLoop(RewriterBase &rewriter, scf::ForOp p,
   return fused;
 }
 
-/// Maps `p`'s and then `c`'s results to `fused`'s (createFusedLoop's).
-static void mapFusedResults(scf::ForOp p, scf::ForOp c, scf::ForOp fused,
-                            IRMapping &map) {
+void fusion::mapFusedResults(scf::ForOp p, scf::ForOp c, scf::ForOp fused,
+                             IRMapping &map) {
   unsigned next = 0;
   for (scf::ForOp loop : {p, c})
     for (Value result : loop.getResults())
@@ -565,6 +489,11 @@ LogicalResult Fuser::fuseMain(RewriterBase &rewriter, FuseMode mode,
             "the roles' loops' upper bound"},
            {map.lookupOrDefault(c.getStep()), "the roles' loops' step"}})))
     return failure();
+  if (mode == FuseMode::Synchronized)
+    if (int64_t ahead = lookahead()) {
+      fuseMainAhead(rewriter, ahead, map);
+      return success();
+    }
   scf::ForOp fused = createFusedLoop(rewriter, p, c, map);
   // Attributes of the consumers' loop (the computation's policies) stay.
   for (NamedAttribute attr : c->getDiscardableAttrs())
@@ -586,9 +515,10 @@ LogicalResult Fuser::fuseMain(RewriterBase &rewriter, FuseMode mode,
       map.map(counters[Consumer], n);
     for (Operation &inner : loop.getBody()->without_terminator()) {
       Operation *clone = rewriter.clone(inner, map);
-      if (mode != FuseMode::Checked)
+      if (mode == FuseMode::Plain)
         continue;
-      if (auto copy = dyn_cast<CopyOp>(clone); copy && copy.getMulticast()) {
+      auto copy = dyn_cast<CopyOp>(clone);
+      if (mode == FuseMode::Checked && copy && copy.getMulticast()) {
         // Every program of the cluster copies this window.
         OpBuilder b(clone);
         SmallVector<std::pair<Value, std::string>> offsets;
@@ -605,7 +535,8 @@ LogicalResult Fuser::fuseMain(RewriterBase &rewriter, FuseMode mode,
           return access.op == &inner;
         });
       });
-      if (isa<MbarrierArriveOp, MbarrierWaitOp>(inner) || ringAccess) {
+      if (mode == FuseMode::Checked &&
+          (isa<MbarrierArriveOp, MbarrierWaitOp>(inner) || ringAccess)) {
         OpBuilder b(clone);
         addObligations(b, clone, &inner, role, n);
       }
@@ -690,6 +621,14 @@ LogicalResult Fuser::fuse(RewriterBase &rewriter, FuseMode mode,
     scf::ForOp tiles = createFusedLoop(rewriter, p, c, map);
     fusedTile = tiles.getInductionVar();
     map.map(bases[Consumer], map.lookup(bases[Producer]));
+    // The synchronized pipeline drains its rings at the end of every tile,
+    // so each tile's iterations may count from 0: slot 0 first.
+    if (mode == FuseMode::Synchronized && lookahead()) {
+      Value zero =
+          arith::ConstantIndexOp::create(rewriter, bases[Producer].getLoc(), 0);
+      map.map(bases[Producer], zero);
+      map.map(bases[Consumer], zero);
+    }
     if (mode == FuseMode::Checked) {
       // A count of iterations is far from wrapping around: at one
       // iteration a nanosecond, 2^62 take 146 years.

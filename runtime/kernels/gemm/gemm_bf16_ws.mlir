@@ -15,9 +15,11 @@
 //
 // tag-check proves the hand-over (slots n mod 4 on both sides, the
 // parities, every wait paired with its arrival in every iteration) besides
-// the data flow; the host runs the two loops interleaved. sm_90a only (TMA
-// and mbarriers). Launch a grid of (ceil(M / 128), ceil(N / 256)) programs
-// of 384 threads; any M, N and K work.
+// the data flow; the host runs the two loops interleaved. Roles on sm_90a
+// (TMA and mbarriers); its 4-slot ring exceeds the shared memory of the
+// other chips, where roles run interleaved (tile-interleave-roles). Launch
+// a grid of (ceil(M / 128), ceil(N / 256)) programs of 384 threads; any
+// M, N and K work.
 tile.kernel @gemm_bf16_ws(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>,
                           %C: !tile.view<?x?xbf16>) threads(256) {
   %c0 = arith.constant 0 : index

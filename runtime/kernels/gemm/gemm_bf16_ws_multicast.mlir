@@ -14,8 +14,9 @@
 // tag-check proves, besides gemm_bf16_ws's hand-over and data flow, that
 // both programs of a cluster copy the same B window at every K step and
 // run the K loop over the same range (the multicast and the cluster
-// barriers need it). sm_90a only. Launch a grid of (ceil(M / 128) rounded
-// up to even, ceil(N / 256)) programs of 384 threads.
+// barriers need it). sm_90a only (its ring exceeds other chips' shared
+// memory). Launch a grid of (ceil(M / 128) rounded up to even,
+// ceil(N / 256)) programs of 384 threads.
 tile.kernel @gemm_bf16_ws_multicast(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>,
                           %C: !tile.view<?x?xbf16>) threads(256) cluster(2) {
   %c0 = arith.constant 0 : index

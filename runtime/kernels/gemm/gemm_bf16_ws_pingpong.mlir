@@ -14,9 +14,11 @@
 //
 // tag-check proves the hand-over over all the program's tiles (the
 // consumers' K loops run in tile order, so the protocol is the cooperative
-// kernel's; docs/invariants.md). sm_90a only. Launch a grid of
-// (ceil(M / 128), ceil(N / 128)) tiles; the runtime starts one program of
-// 384 threads per SM. Any M, N and K work.
+// kernel's; docs/invariants.md). Roles on sm_90a; on sm_80 (shared memory
+// for its ring, not AMD's 64 KiB) the roles run interleaved by 128 threads
+// (tile-interleave-roles). Launch a grid of (ceil(M / 128), ceil(N / 128))
+// tiles; the runtime starts one program of 384 threads per SM (128 on
+// sm_80). Any M, N and K work.
 tile.kernel @gemm_bf16_ws_pingpong(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>,
                                    %C: !tile.view<?x?xbf16>) threads(128)
     attributes {tile.persistent = #tile.persistent<group = 8, pingpong = true>} {

@@ -7,8 +7,9 @@
 // consumers wait for the fill, read the slot and release it), running both
 // loops interleaved, iteration by iteration, is one execution the
 // concurrent one is equivalent to. `fuseWarpSpecialize` builds that loop:
-// the host runs it, and tag-check checks it together with the protocol's
-// obligations (`docs/invariants.md`).
+// the host runs it, tag-check checks it together with the protocol's
+// obligations (`docs/invariants.md`), and GPUs whose lowering does not run
+// roles (sm_80, AMD) run it synchronized as tag-check models it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +33,9 @@ enum class FuseMode {
   /// arrival commits its copies, a wait retires them and is a barrier, a
   /// consumer's arrival is a barrier, the producer's waits are dropped.
   Checked,
+  /// The hand-over as in `Checked`, without the obligations: the form a
+  /// target runs with all its threads in one role.
+  Synchronized,
 };
 
 /// Replaces `op` by its roles' code interleaved: the producer's and the
@@ -46,6 +50,12 @@ mlir::LogicalResult fuseWarpSpecialize(WarpSpecializeOp op,
                                        mlir::RewriterBase &rewriter,
                                        FuseMode mode,
                                        mlir::IRMapping *clones = nullptr);
+
+/// Fuses every `tile.warp_specialize` of `kernel` in `mode` (Plain or
+/// Synchronized), then drops what only roles running concurrently need:
+/// the mbarriers with their arrivals and waits, and `multicast` on copies
+/// (every program of a cluster copies the whole window it reads).
+mlir::LogicalResult interleaveRoles(KernelOp kernel, FuseMode mode);
 
 /// Asserts (tag.assert at `loc`, in a loop over the programs of this
 /// program's cluster, built at `b`'s insertion point) that each value is
