@@ -94,25 +94,38 @@ LinearLayout atoms::wgmmaA8() {
                                                       {{16, 0}, {32, 0}});
 }
 
-LinearLayout atoms::mfma32x32A(int64_t k) {
-  assert((k == 8 || k == 16) && "MFMA 32x32 K");
-  // A[i][k]: lane 32 (k / (K / 2)) + i, element k % (K / 2).
-  llvm::SmallVector<Coord> regs;
-  for (int64_t e = 1; e < k / 2; e *= 2)
+LinearLayout atoms::mfmaA(int64_t m, int64_t k) {
+  assert((m == 32 || m == 16) && m * k >= 256 && m * k <= 512 &&
+         "an MFMA atom");
+  // A[i][k]: lane M (k / P) + i, element k % P, P = M K / 64.
+  int64_t perLane = m * k / 64;
+  llvm::SmallVector<Coord> regs, lanes;
+  for (int64_t e = 1; e < perLane; e *= 2)
     regs.push_back({0, e});
-  return LinearLayout(
-      {32, k}, regs, {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, k / 2}}, {});
+  for (int64_t i = 1; i < m; i *= 2)
+    lanes.push_back({i, 0});
+  for (int64_t kk = perLane; kk < k; kk *= 2)
+    lanes.push_back({0, kk});
+  return LinearLayout({m, k}, regs, lanes, {});
 }
 
-LinearLayout atoms::mfma32x32B(int64_t k) {
-  // B[k][j]: lane 32 (k / (K / 2)) + j, element k % (K / 2).
-  return mfma32x32A(k).transposed();
+LinearLayout atoms::mfmaB(int64_t m, int64_t k) {
+  // B[k][j]: lane M (k / P) + j, element k % P.
+  return mfmaA(m, k).transposed();
 }
 
-LinearLayout atoms::mfma32x32C() {
-  // D[i][j]: lane 32 ((i / 4) % 2) + j, register 4 (i / 8) + i % 4.
-  return LinearLayout({32, 32}, {{1, 0}, {2, 0}, {8, 0}, {16, 0}},
-                      {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {4, 0}}, {});
+LinearLayout atoms::mfmaC(int64_t m) {
+  assert((m == 32 || m == 16) && "an MFMA atom");
+  // D[i][j]: lane M ((i / 4) % (64 / M)) + j, register 4 (i / (256 / M)) +
+  // i % 4.
+  llvm::SmallVector<Coord> regs = {{1, 0}, {2, 0}}, lanes;
+  for (int64_t j = 1; j < m; j *= 2)
+    lanes.push_back({0, j});
+  for (int64_t i = 4; i < 256 / m; i *= 2)
+    lanes.push_back({i, 0});
+  for (int64_t i = 256 / m; i < m; i *= 2)
+    regs.push_back({i, 0});
+  return LinearLayout({m, m}, regs, lanes, {});
 }
 
 LinearLayout atoms::coalescedCopy(int64_t rows, int64_t cols,

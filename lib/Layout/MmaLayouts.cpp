@@ -170,8 +170,8 @@ tessera::getMmaSyncLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
 
 std::optional<MfmaLayouts>
 tessera::getMfmaLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
-                        std::string *why, bool warpsAlongM, int64_t atomK,
-                        bool transposeC) {
+                        std::string *why, bool warpsAlongM, int64_t atomM,
+                        int64_t atomK, bool transposeC) {
   auto fail = [&](const std::string &message) -> std::optional<MfmaLayouts> {
     if (why)
       *why = message;
@@ -179,14 +179,16 @@ tessera::getMfmaLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
   };
   if (!isPowerOfTwoShape({m, n, k, numWarps}))
     return fail("MMA sizes and the wave count must be powers of two");
-  if (m < 32 || n < 32 || k < atomK)
-    return fail("a 32x32x" + std::to_string(atomK) + " MFMA needs M >= 32, " +
-                "N >= 32 and K >= " + std::to_string(atomK));
+  std::string atom = std::to_string(atomM) + "x" + std::to_string(atomM);
+  if (m < atomM || n < atomM || k < atomK)
+    return fail("a " + atom + "x" + std::to_string(atomK) +
+                " MFMA needs M >= " + std::to_string(atomM) + ", N >= " +
+                std::to_string(atomM) + " and K >= " + std::to_string(atomK));
   std::optional<WarpGrid> grid =
-      chooseWarpGrid(m, n, numWarps, 32, 32, warpsAlongM);
+      chooseWarpGrid(m, n, numWarps, atomM, atomM, warpsAlongM);
   if (!grid)
     return fail("the " + std::to_string(numWarps) +
-                " waves cannot each take a whole 32x32 block of a " +
+                " waves cannot each take a whole " + atom + " block of a " +
                 std::to_string(m) + "x" + std::to_string(n) + " accumulator");
   MfmaLayouts l;
   l.grid = *grid;
@@ -201,24 +203,24 @@ tessera::getMfmaLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
   // for the same without the grid: a thread then holds the accumulator's
   // rows that it holds of A (row scales of quantized activations).
   l.transposedC = warpsAlongM || transposeC;
-  LinearLayout atomC = atoms::mfma32x32C();
+  LinearLayout atomC = atoms::mfmaC(atomM);
   if (l.transposedC)
     atomC = atomC.transposed();
   l.c = atomC.withShape({m, n})
-            .withBases(LinearLayout::Register, steps(1, 32, l.warpN))
-            .withBases(LinearLayout::Register, steps(0, 32, l.warpM))
+            .withBases(LinearLayout::Register, steps(1, atomM, l.warpN))
+            .withBases(LinearLayout::Register, steps(0, atomM, l.warpM))
             .withBases(LinearLayout::Warp, warpN)
             .withBases(LinearLayout::Warp, warpM);
-  l.a = atoms::mfma32x32A(atomK)
+  l.a = atoms::mfmaA(atomM, atomK)
             .withShape({m, k})
             .withBases(LinearLayout::Register, steps(1, atomK, k))
-            .withBases(LinearLayout::Register, steps(0, 32, l.warpM))
+            .withBases(LinearLayout::Register, steps(0, atomM, l.warpM))
             .withBases(LinearLayout::Warp, broadcast(grid->warpsN))
             .withBases(LinearLayout::Warp, warpM);
-  l.b = atoms::mfma32x32B(atomK)
+  l.b = atoms::mfmaB(atomM, atomK)
             .withShape({k, n})
             .withBases(LinearLayout::Register, steps(0, atomK, k))
-            .withBases(LinearLayout::Register, steps(1, 32, l.warpN))
+            .withBases(LinearLayout::Register, steps(1, atomM, l.warpN))
             .withBases(LinearLayout::Warp, warpN)
             .withBases(LinearLayout::Warp, broadcast(grid->warpsM));
   return l;

@@ -35,6 +35,7 @@ static constexpr MmaAtom kCdna2Atoms[] = {
     {"mfma.32x32x8", 32, 32, 8, "f16", "f32"},
     {"mfma.16x16x16", 16, 16, 16, "f16", "f32"},
     {"mfma.32x32x8", 32, 32, 8, "i8", "i32"},
+    {"mfma.16x16x16", 16, 16, 16, "i8", "i32"},
 };
 static constexpr MmaAtom kCdna3Atoms[] = {
     {"mfma.32x32x8", 32, 32, 8, "bf16", "f32"},
@@ -43,6 +44,8 @@ static constexpr MmaAtom kCdna3Atoms[] = {
     {"mfma.16x16x16", 16, 16, 16, "f16", "f32"},
     {"mfma.32x32x16", 32, 32, 16, "i8", "i32"},
     {"mfma.32x32x16", 32, 32, 16, "e4m3", "f32"},
+    {"mfma.16x16x32", 16, 16, 32, "i8", "i32"},
+    {"mfma.16x16x32", 16, 16, 32, "e4m3", "f32"},
 };
 
 static const TargetInfo kTargets[] = {
@@ -59,27 +62,29 @@ static const TargetInfo kTargets[] = {
 };
 
 const MmaAtom *TargetInfo::findMma(llvm::StringRef operands,
-                                   llvm::StringRef accumulator) const {
+                                   llvm::StringRef accumulator,
+                                   int64_t m) const {
   for (const MmaAtom &atom : mmaAtoms)
-    if (atom.operands == operands && atom.accumulator == accumulator)
+    if (atom.operands == operands && atom.accumulator == accumulator &&
+        (!m || atom.m == m))
       return &atom;
   return nullptr;
 }
 
-const MmaAtom *TargetInfo::findMfma(mlir::Type operands,
-                                    mlir::Type accumulator) const {
+const MmaAtom *TargetInfo::findMfma(mlir::Type operands, mlir::Type accumulator,
+                                    int64_t m) const {
   if (operands.isInteger(8) && accumulator.isInteger(32))
-    return findMma("i8", "i32");
+    return findMma("i8", "i32", m);
   if (!accumulator.isF32())
     return nullptr;
   bool fp8 = mlir::isa<mlir::Float8E4M3FNType>(operands);
   if (fp8)
-    if (const MmaAtom *atom = findMma("e4m3", "f32"))
+    if (const MmaAtom *atom = findMma("e4m3", "f32", m))
       return atom;
   if (operands.isF16())
-    return findMma("f16", "f32");
+    return findMma("f16", "f32", m);
   if (operands.isBF16() || fp8)
-    return findMma("bf16", "f32");
+    return findMma("bf16", "f32", m);
   return nullptr;
 }
 

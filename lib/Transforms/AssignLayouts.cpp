@@ -276,11 +276,20 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
     // of 8-bit MMAs are transposed so that the row scales of quantized
     // activations, held as A holds its rows, apply to them without a
     // layout conversion.
+    // Tiles too small for whole 32x32 blocks per wave take the 16x16 atom.
     const MmaAtom *atom = target.findMfma(element, accElement);
     assert(atom && atom->m == 32 && "every CDNA chip has 32x32 MFMAs");
     std::optional<MfmaLayouts> l =
-        getMfmaLayouts(m, n, k, numWarps, &why, warpsAlongM, atom->k,
+        getMfmaLayouts(m, n, k, numWarps, &why, warpsAlongM, 32, atom->k,
                        /*transposeC=*/int8 || fp8);
+    if (const MmaAtom *small = target.findMfma(element, accElement, 16);
+        !l && small) {
+      std::string whySmall;
+      l = getMfmaLayouts(m, n, k, numWarps, &whySmall, warpsAlongM, 16,
+                         small->k, int8 || fp8);
+      if (!l)
+        why += "; 16x16x" + std::to_string(small->k) + ": " + whySmall;
+    }
     if (!l)
       return mma.emitOpError("cannot be distributed over v_mfma ")
              << (int8 ? "i32" : "f32") << " 32x32x" << atom->k << ": " << why;

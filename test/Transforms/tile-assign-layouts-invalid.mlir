@@ -12,15 +12,17 @@ module {
 
 // -----
 
-// An MMA smaller than one 32x32 MFMA block.
+// An MMA smaller than one 16x16 MFMA block (16x16 ones take the tiles too
+// small for 32x32 blocks).
 module attributes {tile.target = "gfx942"} {
-  tile.kernel @k(%A: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(64) {
+  tile.kernel @k(%A: !tile.view<?x?xbf16>, %B: !tile.view<?x?xbf16>, %C: !tile.view<?x?xf32>) threads(64) {
     %c0 = arith.constant 0 : index
-    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x16xbf16>
-    %z = arith.constant dense<0.0> : tensor<16x16xf32>
-    // expected-error @below {{'tile.mma' op cannot be distributed over v_mfma f32 32x32x8: a 32x32x8 MFMA needs M >= 32, N >= 32 and K >= 8}}
-    %d = tile.mma %a, %a, %z : tensor<16x16xbf16>, tensor<16x16xbf16> -> tensor<16x16xf32>
-    tile.store %d -> %C[%c0, %c0] : tensor<16x16xf32> -> !tile.view<?x?xf32>
+    %a = tile.load %A[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<8x16xbf16>
+    %b = tile.load %B[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x16xbf16>
+    %z = arith.constant dense<0.0> : tensor<8x16xf32>
+    // expected-error @below {{'tile.mma' op cannot be distributed over v_mfma f32 32x32x8: a 32x32x8 MFMA needs M >= 32, N >= 32 and K >= 8; 16x16x16: a 16x16x16 MFMA needs M >= 16, N >= 16 and K >= 16}}
+    %d = tile.mma %a, %b, %z : tensor<8x16xbf16>, tensor<16x16xbf16> -> tensor<8x16xf32>
+    tile.store %d -> %C[%c0, %c0] : tensor<8x16xf32> -> !tile.view<?x?xf32>
     tile.return
   }
 }
@@ -75,15 +77,15 @@ module attributes {tile.target = "gfx942"} {
 
 // -----
 
-// gfx942's int8 MFMA is 32x32x16: a K of 8 is less than one step (gfx90a's
-// 32x32x8i8 takes it).
+// gfx942's int8 MFMAs are 32x32x16 and 16x16x32: a K of 8 is less than
+// one step of either (gfx90a's 32x32x8i8 takes it).
 module attributes {tile.target = "gfx942"} {
   tile.kernel @k(%A: !tile.view<?x?xi8>, %B: !tile.view<?x?xi8>, %C: !tile.view<?x?xi32>) threads(64) {
     %c0 = arith.constant 0 : index
     %a = tile.load %A[%c0, %c0] : !tile.view<?x?xi8> -> tensor<32x8xi8>
     %b = tile.load %B[%c0, %c0] : !tile.view<?x?xi8> -> tensor<8x32xi8>
     %z = arith.constant dense<0> : tensor<32x32xi32>
-    // expected-error @below {{'tile.mma' op cannot be distributed over v_mfma i32 32x32x16: a 32x32x16 MFMA needs M >= 32, N >= 32 and K >= 16}}
+    // expected-error @below {{'tile.mma' op cannot be distributed over v_mfma i32 32x32x16: a 32x32x16 MFMA needs M >= 32, N >= 32 and K >= 16; 16x16x32: a 16x16x32 MFMA needs M >= 16, N >= 16 and K >= 32}}
     %d = tile.mma %a, %b, %z : tensor<32x8xi8>, tensor<8x32xi8> -> tensor<32x32xi32>
     tile.store %d -> %C[%c0, %c0] : tensor<32x32xi32> -> !tile.view<?x?xi32>
     tile.return

@@ -187,102 +187,105 @@ TEST(EmulatorMmaS8, MatchesTheAtomLayouts) {
     }
 }
 
-/// A 32x32xk MFMA's registers as the compiler's atoms place the elements:
-/// element e (`bits` wide) of lane l of a (b) is codeA (codeB) of the A
-/// (B) element the atom puts there, register g of c the accumulator's.
+/// An m x m x k MFMA's registers as the compiler's atoms place the
+/// elements: element e (`bits` wide) of lane l of a (b) is codeA (codeB) of
+/// the A (B) element the atom puts there, register g of c the
+/// accumulator's.
 template <typename Acc, typename CodeA, typename CodeB, typename Accumulator>
-void packMfma(int64_t k, unsigned bits, CodeA codeA, CodeB codeB,
+void packMfma(int64_t m, int64_t k, unsigned bits, CodeA codeA, CodeB codeB,
               Accumulator accumulator, uint64_t a[64], uint64_t b[64],
               Acc c[64][16]) {
-  LinearLayout la = atoms::mfma32x32A(k), lb = atoms::mfma32x32B(k),
-               lc = atoms::mfma32x32C();
+  LinearLayout la = atoms::mfmaA(m, k), lb = atoms::mfmaB(m, k),
+               lc = atoms::mfmaC(m);
   for (unsigned lane = 0; lane < 64; ++lane) {
     a[lane] = b[lane] = 0;
-    for (unsigned e = 0; e < k / 2; ++e) {
+    for (unsigned e = 0; e < m * k / 64; ++e) {
       a[lane] |= uint64_t(codeA(la.apply(e, lane, 0))) << (bits * e);
       b[lane] |= uint64_t(codeB(lb.apply(e, lane, 0))) << (bits * e);
     }
-    for (unsigned g = 0; g < 16; ++g)
+    for (unsigned g = 0; g < m * m / 64; ++g)
       c[lane][g] = accumulator(lc.apply(g, lane, 0));
   }
 }
 
 /// Calls check(lane, register, coordinate) for each accumulator register of
-/// a 32x32 MFMA, with the coordinate the compiler's atom gives it.
-template <typename Check> void forEachMfmaAccumulator(Check check) {
-  LinearLayout lc = atoms::mfma32x32C();
+/// an m x m MFMA, with the coordinate the compiler's atom gives it.
+template <typename Check> void forEachMfmaAccumulator(int64_t m, Check check) {
+  LinearLayout lc = atoms::mfmaC(m);
   for (unsigned lane = 0; lane < 64; ++lane)
-    for (unsigned g = 0; g < 16; ++g)
+    for (unsigned g = 0; g < m * m / 64; ++g)
       check(lane, g, lc.apply(g, lane, 0));
 }
 
-class EmulatorMfma : public ::testing::TestWithParam<bool> {};
+/// (f16, M) of a 16-bit MFMA: 32x32x8 or 16x16x16.
+class EmulatorMfma
+    : public ::testing::TestWithParam<std::tuple<bool, int64_t>> {};
 
 TEST_P(EmulatorMfma, MatchesTheAtomLayouts) {
-  // v_mfma_f32_32x32x8 over a wave64: the emulator's table (from AMD's
-  // calculator) against the compiler's atoms, on exact small integers.
-  bool f16 = GetParam();
+  // v_mfma_f32_32x32x8 and v_mfma_f32_16x16x16 over a wave64: the
+  // emulator's table (from AMD's calculator) against the compiler's atoms,
+  // on exact small integers.
+  auto [f16, m] = GetParam();
+  int64_t k = 256 / m;
   auto encode = [&](float v) -> uint64_t {
     return f16 ? tessera::toF16(v) : toBf16(v);
   };
   std::mt19937 rng(7);
   std::uniform_int_distribution<int> small(-8, 8);
-  float A[32][8], B[8][32], C[32][32];
-  for (auto &row : A)
-    for (float &v : row)
-      v = float(small(rng));
-  for (auto &row : B)
-    for (float &v : row)
-      v = float(small(rng));
-  for (auto &row : C)
-    for (float &v : row)
-      v = float(small(rng));
+  float A[32][32], B[32][32], C[32][32];
+  for (auto *matrix : {&A, &B, &C})
+    for (auto &row : *matrix)
+      for (float &v : row)
+        v = float(small(rng));
   uint64_t a[64], b[64];
   float c[64][16], d[64][16];
   packMfma(
-      8, 16, [&](Coord x) { return encode(A[x[0]][x[1]]); },
+      m, k, 16, [&](Coord x) { return encode(A[x[0]][x[1]]); },
       [&](Coord y) { return encode(B[y[0]][y[1]]); },
       [&](Coord z) { return C[z[0]][z[1]]; }, a, b, c);
-  emu::mfma32x32x8(a, b, c, d, f16);
-  forEachMfmaAccumulator([&](unsigned lane, unsigned g, Coord z) {
+  emu::mfmaF16(a, b, c, d, f16, unsigned(m));
+  forEachMfmaAccumulator(m, [&](unsigned lane, unsigned g, Coord z) {
     float want = C[z[0]][z[1]];
-    for (int k = 0; k < 8; ++k)
-      want += A[z[0]][k] * B[k][z[1]];
+    for (int64_t kk = 0; kk < k; ++kk)
+      want += A[z[0]][kk] * B[kk][z[1]];
     EXPECT_EQ(d[lane][g], want) << "lane " << lane << " register " << g;
   });
 }
 
-INSTANTIATE_TEST_SUITE_P(Bf16AndF16, EmulatorMfma, ::testing::Bool());
+INSTANTIATE_TEST_SUITE_P(Bf16AndF16, EmulatorMfma,
+                         ::testing::Combine(::testing::Bool(),
+                                            ::testing::Values(32, 16)));
 
-class EmulatorMfmaI8 : public ::testing::TestWithParam<int64_t> {};
+/// (M, K) of an int8 MFMA.
+class EmulatorMfmaI8
+    : public ::testing::TestWithParam<std::tuple<int64_t, int64_t>> {};
 
 TEST_P(EmulatorMfmaI8, MatchesTheAtomLayoutsAndWraps) {
-  // v_mfma_i32_32x32x8i8 (K = 8, gfx90a) and v_mfma_i32_32x32x16_i8
-  // (K = 16, gfx942) against the compiler's atoms, over the whole int8
-  // range with accumulators near the i32 limits (sums wrap).
-  int64_t k = GetParam();
-  std::mt19937 rng{unsigned(k)};
+  // v_mfma_i32_32x32x8i8 and v_mfma_i32_16x16x16i8 (gfx90a),
+  // v_mfma_i32_32x32x16_i8 and v_mfma_i32_16x16x32_i8 (gfx942) against the
+  // compiler's atoms, over the whole int8 range with accumulators near the
+  // i32 limits (sums wrap).
+  auto [m, k] = GetParam();
+  std::mt19937 rng{unsigned(m * k)};
   std::uniform_int_distribution<int> byte(-128, 127);
   std::uniform_int_distribution<int32_t> acc(INT32_MAX - 40000, INT32_MAX);
-  int32_t A[32][16], B[16][32], C[32][32];
-  for (auto &row : A)
-    for (int32_t &v : row)
-      v = byte(rng);
-  for (auto &row : B)
-    for (int32_t &v : row)
-      v = byte(rng);
+  int32_t A[32][32], B[32][32], C[32][32];
+  for (auto *matrix : {&A, &B})
+    for (auto &row : *matrix)
+      for (int32_t &v : row)
+        v = byte(rng);
   for (auto &row : C)
     for (int32_t &v : row)
       v = (rng() % 2 ? 1 : -1) * acc(rng);
   uint64_t a[64], b[64];
   int32_t c[64][16], d[64][16];
   packMfma(
-      k, 8, [&](Coord x) { return uint8_t(A[x[0]][x[1]]); },
+      m, k, 8, [&](Coord x) { return uint8_t(A[x[0]][x[1]]); },
       [&](Coord y) { return uint8_t(B[y[0]][y[1]]); },
       [&](Coord z) { return C[z[0]][z[1]]; }, a, b, c);
-  emu::mfma32x32I8(a, b, c, d, unsigned(k));
+  emu::mfmaI8(a, b, c, d, unsigned(m), unsigned(k));
   unsigned wrapped = 0;
-  forEachMfmaAccumulator([&](unsigned lane, unsigned g, Coord z) {
+  forEachMfmaAccumulator(m, [&](unsigned lane, unsigned g, Coord z) {
     int64_t exact = C[z[0]][z[1]];
     for (int64_t kk = 0; kk < k; ++kk)
       exact += int64_t(A[z[0]][kk]) * B[kk][z[1]];
@@ -294,7 +297,10 @@ TEST_P(EmulatorMfmaI8, MatchesTheAtomLayoutsAndWraps) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Gfx90aAndGfx942, EmulatorMfmaI8,
-                         ::testing::Values(8, 16));
+                         ::testing::Values(std::make_tuple(32, 8),
+                                           std::make_tuple(32, 16),
+                                           std::make_tuple(16, 16),
+                                           std::make_tuple(16, 32)));
 
 TEST(EmulatorMfmaFp8, FnuzCodesAreHalfTheE4M3FnValues) {
   // What the compiler relies on to feed e4m3fn codes to gfx942's FNUZ
@@ -312,20 +318,24 @@ TEST(EmulatorMfmaFp8, FnuzCodesAreHalfTheE4M3FnValues) {
   EXPECT_EQ(emu::fromE4M3Fnuz(0x01), 0.0009765625f); // 2^-10
 }
 
-TEST(EmulatorMfmaFp8, MatchesTheAtomLayouts) {
-  // v_mfma_f32_32x32x16_fp8_fp8 against the compiler's K = 16 atoms, on
-  // codes of small integers (exact products and sums).
+class EmulatorMfmaFp8M : public ::testing::TestWithParam<int64_t> {};
+
+TEST_P(EmulatorMfmaFp8M, MatchesTheAtomLayouts) {
+  // v_mfma_f32_32x32x16_fp8_fp8 and v_mfma_f32_16x16x32_fp8_fp8 against
+  // the compiler's atoms, on codes of small integers (exact products and
+  // sums).
+  int64_t m = GetParam(), k = 512 / m;
   std::mt19937 rng(9);
   std::uniform_int_distribution<int> small(-8, 8);
-  float A[32][16], B[16][32], C[32][32];
-  uint8_t codeA[32][16], codeB[16][32];
+  float A[32][32], B[32][32], C[32][32];
+  uint8_t codeA[32][32], codeB[32][32];
   // FNUZ codes of the integer v: those of e4m3fn for 2 v.
   for (int i = 0; i < 32; ++i)
-    for (int k = 0; k < 16; ++k) {
-      A[i][k] = float(small(rng));
-      codeA[i][k] = tessera::toE4M3(2 * A[i][k]);
-      B[k][i] = float(small(rng));
-      codeB[k][i] = tessera::toE4M3(2 * B[k][i]);
+    for (int kk = 0; kk < 32; ++kk) {
+      A[i][kk] = float(small(rng));
+      codeA[i][kk] = tessera::toE4M3(2 * A[i][kk]);
+      B[kk][i] = float(small(rng));
+      codeB[kk][i] = tessera::toE4M3(2 * B[kk][i]);
     }
   for (auto &row : C)
     for (float &v : row)
@@ -333,17 +343,19 @@ TEST(EmulatorMfmaFp8, MatchesTheAtomLayouts) {
   uint64_t a[64], b[64];
   float c[64][16], d[64][16];
   packMfma(
-      16, 8, [&](Coord x) { return codeA[x[0]][x[1]]; },
+      m, k, 8, [&](Coord x) { return codeA[x[0]][x[1]]; },
       [&](Coord y) { return codeB[y[0]][y[1]]; },
       [&](Coord z) { return C[z[0]][z[1]]; }, a, b, c);
-  emu::mfma32x32x16Fp8(a, b, c, d);
-  forEachMfmaAccumulator([&](unsigned lane, unsigned g, Coord z) {
+  emu::mfmaFp8(a, b, c, d, unsigned(m));
+  forEachMfmaAccumulator(m, [&](unsigned lane, unsigned g, Coord z) {
     float want = C[z[0]][z[1]];
-    for (int k = 0; k < 16; ++k)
-      want += A[z[0]][k] * B[k][z[1]];
+    for (int64_t kk = 0; kk < k; ++kk)
+      want += A[z[0]][kk] * B[kk][z[1]];
     EXPECT_EQ(d[lane][g], want) << "lane " << lane << " register " << g;
   });
 }
+
+INSTANTIATE_TEST_SUITE_P(Gfx942, EmulatorMfmaFp8M, ::testing::Values(32, 16));
 
 class EmulatorWgmma : public ::testing::TestWithParam<emu::WgmmaType> {};
 

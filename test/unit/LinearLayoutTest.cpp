@@ -152,14 +152,14 @@ TEST(LinearLayoutAtoms, Mfma32x32x8) {
   // register g of the 16 accumulator registers:
   //   A[i][k]: lane = 32 * floor(k / 4) + i, e = k % 4
   expectFragment(
-      atoms::mfma32x32A(), 4,
+      atoms::mfmaA(32, 8), 4,
       [](int64_t e, int64_t lane) {
         return Coord{lane % 32, 4 * (lane / 32) + e};
       },
       64);
   //   B[k][j]: lane = 32 * floor(k / 4) + j, e = k % 4
   expectFragment(
-      atoms::mfma32x32B(), 4,
+      atoms::mfmaB(32, 8), 4,
       [](int64_t e, int64_t lane) {
         return Coord{4 * (lane / 32) + e, lane % 32};
       },
@@ -167,7 +167,7 @@ TEST(LinearLayoutAtoms, Mfma32x32x8) {
   //   D[i][j]: lane = 32 * (floor(i / 4) % 2) + j, g = 4 * floor(i / 8) +
   //   i % 4; so lane 0 holds rows 0-3, 8-11, 16-19 and 24-27 of column 0.
   expectFragment(
-      atoms::mfma32x32C(), 16,
+      atoms::mfmaC(32), 16,
       [](int64_t g, int64_t lane) {
         return Coord{8 * (g / 4) + 4 * (lane / 32) + g % 4, lane % 32};
       },
@@ -179,17 +179,73 @@ TEST(LinearLayoutAtoms, Mfma32x32x16I8) {
   // eight bytes per lane, A[i][k] at lane 32 * floor(k / 8) + i, byte
   // k % 8; B[k][j] at lane 32 * floor(k / 8) + j; D as for 32x32x8.
   expectFragment(
-      atoms::mfma32x32A(16), 8,
+      atoms::mfmaA(32, 16), 8,
       [](int64_t e, int64_t lane) {
         return Coord{lane % 32, 8 * (lane / 32) + e};
       },
       64);
   expectFragment(
-      atoms::mfma32x32B(16), 8,
+      atoms::mfmaB(32, 16), 8,
       [](int64_t e, int64_t lane) {
         return Coord{8 * (lane / 32) + e, lane % 32};
       },
       64);
+}
+
+TEST(LinearLayoutAtoms, Mfma16x16) {
+  // The calculator for v_mfma_f32_16x16x16_{bf16,f16} (and gfx90a's
+  // v_mfma_i32_16x16x16i8): A[i][k] at lane 16 * floor(k / 4) + i, element
+  // k % 4; B[k][j] at lane 16 * floor(k / 4) + j; D[i][j] at lane
+  // 16 * floor(i / 4) + j, register i % 4.
+  expectFragment(
+      atoms::mfmaA(16, 16), 4,
+      [](int64_t e, int64_t lane) {
+        return Coord{lane % 16, 4 * (lane / 16) + e};
+      },
+      64);
+  expectFragment(
+      atoms::mfmaB(16, 16), 4,
+      [](int64_t e, int64_t lane) {
+        return Coord{4 * (lane / 16) + e, lane % 16};
+      },
+      64);
+  expectFragment(
+      atoms::mfmaC(16), 4,
+      [](int64_t g, int64_t lane) {
+        return Coord{4 * (lane / 16) + g, lane % 16};
+      },
+      64);
+  // gfx942's v_mfma_i32_16x16x32_i8 and v_mfma_f32_16x16x32_fp8_fp8: eight
+  // bytes per lane, A[i][k] at lane 16 * floor(k / 8) + i, byte k % 8.
+  expectFragment(
+      atoms::mfmaA(16, 32), 8,
+      [](int64_t e, int64_t lane) {
+        return Coord{lane % 16, 8 * (lane / 16) + e};
+      },
+      64);
+}
+
+TEST(MmaLayouts, Mfma16x16TakesWhatThe32x32Cannot) {
+  // 16 rows (a decode step's queries) by 64 columns on one wave: four
+  // 16x16 blocks along N, A's 16 rows broadcast to each.
+  std::string why;
+  EXPECT_FALSE(getMfmaLayouts(16, 64, 32, 1, &why));
+  std::optional<MfmaLayouts> l =
+      getMfmaLayouts(16, 64, 32, 1, &why, false, /*atomM=*/16, /*atomK=*/16);
+  ASSERT_TRUE(l) << why;
+  for (const LinearLayout *layout : {&l->a, &l->b, &l->c})
+    EXPECT_TRUE(layout->coversExactly(&why)) << why;
+  EXPECT_EQ(l->c.getSize(LinearLayout::Register), 16);
+  EXPECT_EQ(l->c.apply(4, 0, 0), (Coord{0, 16}));
+  EXPECT_EQ(l->a.apply(4, 0, 0), (Coord{0, 16}));
+  // 64x64 on 4 waves: a 2x2 grid of 32x32 parts, each four 16x16 blocks.
+  l = getMfmaLayouts(64, 64, 16, 4, &why, false, 16, 16);
+  ASSERT_TRUE(l) << why;
+  EXPECT_EQ(l->grid.warpsM * l->grid.warpsN, 4);
+  for (const LinearLayout *layout : {&l->a, &l->b, &l->c})
+    EXPECT_TRUE(layout->coversExactly(&why)) << why;
+  EXPECT_FALSE(getMfmaLayouts(8, 64, 16, 1, &why, false, 16, 16));
+  EXPECT_NE(why.find("16x16x16 MFMA needs M >= 16"), std::string::npos);
 }
 
 TEST(MmaLayouts, MfmaTilesWavesOverTheAccumulator) {
@@ -217,7 +273,7 @@ TEST(MmaLayouts, MfmaTilesWavesOverTheAccumulator) {
             std::string::npos);
   EXPECT_FALSE(getMfmaLayouts(16, 64, 8, 1, &why));
   EXPECT_NE(why.find("needs M >= 32"), std::string::npos);
-  EXPECT_FALSE(getMfmaLayouts(64, 64, 8, 1, &why, false, /*atomK=*/16));
+  EXPECT_FALSE(getMfmaLayouts(64, 64, 8, 1, &why, false, 32, /*atomK=*/16));
   EXPECT_NE(why.find("32x32x16 MFMA needs M >= 32, N >= 32 and K >= 16"),
             std::string::npos);
 }
@@ -228,7 +284,7 @@ TEST(MmaLayouts, MfmaInt8TransposesTheAccumulator) {
   // both), on the same 2x2 grid of waves.
   std::string why;
   std::optional<MfmaLayouts> l =
-      getMfmaLayouts(128, 128, 64, 4, &why, false, 16, /*transposeC=*/true);
+      getMfmaLayouts(128, 128, 64, 4, &why, false, 32, 16, /*transposeC=*/true);
   ASSERT_TRUE(l) << why;
   EXPECT_TRUE(l->transposedC);
   EXPECT_EQ(l->grid.warpsM, 2);

@@ -165,16 +165,19 @@ LinearLayout wgmmaA8();
 /// bytes of a row per step, consecutive lanes along the row (coalesced).
 LinearLayout coalescedCopy(int64_t rows, int64_t cols, unsigned elementBits,
                            unsigned numWarps, unsigned warpSize = 32);
-/// AMD CDNA 32x32 MFMAs (wave64), as AMD's matrix instruction calculator
-/// documents them: A is 32xK (m x k), B is Kx32 (k x n), C/D is 32x32 of
-/// 32-bit accumulators, 16 registers per lane. K = 8 for
-/// v_mfma_f32_32x32x8_{bf16,f16} and gfx90a's v_mfma_i32_32x32x8i8 (four
-/// elements per lane), K = 16 for gfx942's v_mfma_i32_32x32x16_i8 and
-/// v_mfma_f32_32x32x16_fp8_fp8 (eight bytes per lane): lane l holds
-/// k = (K / 2) (l / 32) .. + K / 2 - 1.
-LinearLayout mfma32x32A(int64_t k = 8);
-LinearLayout mfma32x32B(int64_t k = 8);
-LinearLayout mfma32x32C();
+/// AMD CDNA M x M MFMAs (wave64, M = 32 or 16), as AMD's matrix
+/// instruction calculator documents them: A is M x K (m x k), B is K x M
+/// (k x n), C/D is M x M of 32-bit accumulators, M * M / 64 registers per
+/// lane. Each lane holds P = M K / 64 consecutive k of one row of A (one
+/// column of B): lane l holds row l % M, k = P (l / M) .. + P - 1 (P = 4
+/// for v_mfma_f32_32x32x8_{bf16,f16}, gfx90a's v_mfma_i32_32x32x8i8,
+/// v_mfma_f32_16x16x16_{bf16,f16} and gfx90a's v_mfma_i32_16x16x16i8; 8
+/// for gfx942's v_mfma_i32_32x32x16_i8, v_mfma_i32_16x16x32_i8 and their
+/// fp8 MFMAs). Register g of lane l holds D[i][l % M] for
+/// i = 4 (64 / M) (g / 4) + 4 ((l / M) % (64 / M)) + g % 4.
+LinearLayout mfmaA(int64_t m, int64_t k);
+LinearLayout mfmaB(int64_t m, int64_t k);
+LinearLayout mfmaC(int64_t m);
 } // namespace atoms
 
 //===----------------------------------------------------------------------===//

@@ -49,7 +49,7 @@ getMmaSyncLayouts(int64_t m, int64_t n, int64_t k, int64_t numWarps,
                   std::string *why, bool warpsAlongM = false, bool int8 = false,
                   bool moreAlongM = false);
 
-/// The layouts of an AMD 32x32 MFMA tile MMA (wave64).
+/// The layouts of an AMD MFMA tile MMA (wave64).
 struct MfmaLayouts {
   WarpGrid grid;
   int64_t warpM = 0, warpN = 0;
@@ -59,10 +59,12 @@ struct MfmaLayouts {
   LinearLayout a, b, c;
 };
 
-/// The layouts for an M x N x K MMA run by `numWarps` waves with 32x32 x
-/// `atomK` MFMAs (8: 16-bit operands, or int8 on gfx90a; 16: int8 and fp8
-/// on gfx942): each wave computes whole 32x32 blocks; none (with `why`) when
-/// the shape does not split that way.
+/// The layouts for an M x N x K MMA run by `numWarps` waves with `atomM` x
+/// `atomM` x `atomK` MFMAs (32x32x8: 16-bit operands, or int8 on gfx90a;
+/// 32x32x16: int8 and fp8 on gfx942; 16x16x16: 16-bit operands, or int8 on
+/// gfx90a; 16x16x32: int8 and fp8 on gfx942): each wave computes whole
+/// atomM x atomM blocks; none (with `why`) when the shape does not split
+/// that way.
 /// `warpsAlongM` as for getMmaSyncLayouts; it also transposes the
 /// accumulator blocks, whose rows then reduce within a lane group and which
 /// then have the layout of a next MMA's A operand. `transposeC` transposes
@@ -71,7 +73,7 @@ struct MfmaLayouts {
 std::optional<MfmaLayouts> getMfmaLayouts(int64_t m, int64_t n, int64_t k,
                                           int64_t numWarps, std::string *why,
                                           bool warpsAlongM = false,
-                                          int64_t atomK = 8,
+                                          int64_t atomM = 32, int64_t atomK = 8,
                                           bool transposeC = false);
 
 /// The layouts of an sm_90a wgmma m64nNk16 (16-bit operands) or m64nNk32

@@ -60,15 +60,17 @@ struct TargetInfo {
   /// their own (TMA and mbarriers); elsewhere they run interleaved
   /// (tile-interleave-roles).
   bool runsRoles() const { return asyncCopy == AsyncCopyKind::Tma; }
-  /// The first atom for these operand and accumulator kinds, if any.
-  const MmaAtom *findMma(llvm::StringRef operands,
-                         llvm::StringRef accumulator) const;
-  /// The 32x32 MFMA an AMD chip runs an MMA of `operands` elements into
-  /// `accumulator` ones on: its int8 atom for i8 into i32, its fp8 atom
-  /// (where it has one) for f8E4M3FN into f32, else the 16-bit atom for
-  /// bf16, f16 and f8E4M3FN (codes multiplied as bf16) into f32; null for
-  /// other types.
-  const MmaAtom *findMfma(mlir::Type operands, mlir::Type accumulator) const;
+  /// The first atom for these operand and accumulator kinds (of M = `m`,
+  /// where it is not 0), if any.
+  const MmaAtom *findMma(llvm::StringRef operands, llvm::StringRef accumulator,
+                         int64_t m = 0) const;
+  /// The `m` x `m` MFMA (32 or 16) an AMD chip runs an MMA of `operands`
+  /// elements into `accumulator` ones on: its int8 atom for i8 into i32,
+  /// its fp8 atom (where it has one) for f8E4M3FN into f32, else the 16-bit
+  /// atom for bf16, f16 and f8E4M3FN (codes multiplied as bf16) into f32;
+  /// null for other types.
+  const MmaAtom *findMfma(mlir::Type operands, mlir::Type accumulator,
+                          int64_t m = 32) const;
 };
 
 /// The chip named `chip`, or null.

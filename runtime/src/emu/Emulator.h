@@ -99,23 +99,25 @@ void mmaM16N8K16(const uint32_t a[32][4], const uint32_t b[32][2],
 /// a/b register, the lowest element in the low byte).
 void mmaM16N8K32S8(const uint32_t a[32][4], const uint32_t b[32][2],
                    const int32_t c[32][4], int32_t d[32][4]);
-/// v_mfma_f32_32x32x8_{bf16,f16} over a wave64's operands (a, b: four
-/// 16-bit elements per lane, element e in bits 16e..16e+15; c/d: 16 f32
-/// registers per lane).
-void mfma32x32x8(const uint64_t a[64], const uint64_t b[64],
-                 const float c[64][16], float d[64][16], bool f16);
-/// v_mfma_i32_32x32x8i8 (k = 8: four bytes per lane, gfx90a) and
-/// v_mfma_i32_32x32x16_i8 (k = 16: eight, gfx942) over a wave64's
-/// operands (byte e of lane l: A[l % 32][(k / 2) (l / 32) + e] and
-/// B[(k / 2) (l / 32) + e][l % 32]; c/d: 16 i32 registers per lane, laid
-/// out as for mfma32x32x8), with wrapping sums.
-void mfma32x32I8(const uint64_t a[64], const uint64_t b[64],
-                 const int32_t c[64][16], int32_t d[64][16], unsigned k);
-/// v_mfma_f32_32x32x16_fp8_fp8 (gfx942) over a wave64's operands: eight
-/// f8E4M3FNUZ codes per lane in the bytes of a and b (laid out as for
-/// mfma32x32I8 with k = 16), c/d 16 f32 registers per lane.
-void mfma32x32x16Fp8(const uint64_t a[64], const uint64_t b[64],
-                     const float c[64][16], float d[64][16]);
+/// The M x M MFMAs (M = 32 or 16) over a wave64's operands, as AMD's
+/// matrix instruction calculator lays them out: element e of lane l is
+/// A[l % M][P (l / M) + e] and B[P (l / M) + e][l % M] (P = M K / 64
+/// elements a lane, element e in the e-th lowest bits of a and b);
+/// register g of lane l (M M / 64 of c/d's 16 are used) holds D[i][l % M],
+/// i = 4 (64 / M) (g / 4) + 4 ((l / M) % (64 / M)) + g % 4.
+/// v_mfma_f32_32x32x8_{bf16,f16} and v_mfma_f32_16x16x16_{bf16,f16}: four
+/// 16-bit elements per lane.
+void mfmaF16(const uint64_t a[64], const uint64_t b[64], const float c[64][16],
+             float d[64][16], bool f16, unsigned m);
+/// v_mfma_i32_32x32x8i8 and v_mfma_i32_16x16x16i8 (four bytes per lane,
+/// gfx90a), v_mfma_i32_32x32x16_i8 and v_mfma_i32_16x16x32_i8 (eight,
+/// gfx942), with wrapping sums.
+void mfmaI8(const uint64_t a[64], const uint64_t b[64], const int32_t c[64][16],
+            int32_t d[64][16], unsigned m, unsigned k);
+/// v_mfma_f32_32x32x16_fp8_fp8 and v_mfma_f32_16x16x32_fp8_fp8 (gfx942):
+/// eight f8E4M3FNUZ codes per lane.
+void mfmaFp8(const uint64_t a[64], const uint64_t b[64], const float c[64][16],
+             float d[64][16], unsigned m);
 /// The value of an f8E4M3FNUZ code: exponent bias 8, no infinities, no -0;
 /// 0x80 is the only NaN.
 float fromE4M3Fnuz(uint8_t bits);

@@ -13,6 +13,7 @@
 
 #include "tessera/runtime/quantize.hpp"
 
+#include <cassert>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -140,29 +141,31 @@ void emu::mmaM16N8K32S8(const uint32_t a[32][4], const uint32_t b[32][2],
   }
 }
 
-/// A 32x32xk MFMA over a wave's operands, with the layouts the
-/// calculator's tables give every type: element e (`bits` wide, from the
-/// low end) of lane l is A[l % 32][(k / 2) (l / 32) + e] and B[(k / 2)
-/// (l / 32) + e][l % 32], decoded by `decode`; register g of lane l holds
-/// D[8 (g / 4) + 4 (l / 32) + g % 4][l % 32], which `dot` computes from the
-/// accumulator and the row of A and column of B (as arrays of k).
+/// An m x m x k MFMA over a wave's operands, with the layouts the
+/// calculator's tables give every type and size: element e (`bits` wide,
+/// from the low end) of lane l is A[l % m][P (l / m) + e] and
+/// B[P (l / m) + e][l % m], P = m k / 64, decoded by `decode`; register g
+/// of lane l holds D[4 (64 / m) (g / 4) + 4 ((l / m) % (64 / m)) + g % 4]
+/// [l % m], which `dot` computes from the accumulator and the row of A and
+/// column of B (as arrays of k).
 template <typename Element, typename Acc, typename Decode, typename Dot>
-static void mfma32x32(const uint64_t a[64], const uint64_t b[64], unsigned k,
-                      unsigned bits, const Acc c[64][16], Acc d[64][16],
-                      Decode decode, Dot dot) {
-  unsigned perLane = k / 2;
+static void mfma(const uint64_t a[64], const uint64_t b[64], unsigned m,
+                 unsigned k, unsigned bits, const Acc c[64][16], Acc d[64][16],
+                 Decode decode, Dot dot) {
+  assert((m == 32 || m == 16) && m * k <= 512 && "an MFMA atom");
+  unsigned perLane = m * k / 64, groups = 64 / m;
   uint64_t mask = (uint64_t(1) << bits) - 1;
-  Element A[32][16], Bt[32][16]; // B transposed: its columns as rows
+  Element A[32][32], Bt[32][32]; // B transposed: its columns as rows
   for (unsigned lane = 0; lane < 64; ++lane)
     for (unsigned e = 0; e < perLane; ++e) {
-      unsigned kk = perLane * (lane / 32) + e;
-      A[lane % 32][kk] = decode((a[lane] >> (bits * e)) & mask);
-      Bt[lane % 32][kk] = decode((b[lane] >> (bits * e)) & mask);
+      unsigned kk = perLane * (lane / m) + e;
+      A[lane % m][kk] = decode((a[lane] >> (bits * e)) & mask);
+      Bt[lane % m][kk] = decode((b[lane] >> (bits * e)) & mask);
     }
   for (unsigned lane = 0; lane < 64; ++lane)
-    for (unsigned g = 0; g < 16; ++g) {
-      unsigned i = 8 * (g / 4) + 4 * (lane / 32) + g % 4, j = lane % 32;
-      d[lane][g] = dot(c[lane][g], A[i], Bt[j], k);
+    for (unsigned g = 0; g < m * m / 64; ++g) {
+      unsigned i = 4 * groups * (g / 4) + 4 * ((lane / m) % groups) + g % 4;
+      d[lane][g] = dot(c[lane][g], A[i], Bt[lane % m], k);
     }
 }
 
@@ -175,10 +178,11 @@ static float exactDot(float c, const double *row, const double *column,
   return float(sum);
 }
 
-void emu::mfma32x32x8(const uint64_t a[64], const uint64_t b[64],
-                      const float c[64][16], float d[64][16], bool f16) {
-  mfma32x32<double>(
-      a, b, 8, 16, c, d,
+void emu::mfmaF16(const uint64_t a[64], const uint64_t b[64],
+                  const float c[64][16], float d[64][16], bool f16,
+                  unsigned m) {
+  mfma<double>(
+      a, b, m, 256 / m, 16, c, d,
       [f16](uint64_t bits) {
         return double(f16 ? f16ToFloat(uint16_t(bits))
                           : bf16ToFloat(uint16_t(bits)));
@@ -186,10 +190,11 @@ void emu::mfma32x32x8(const uint64_t a[64], const uint64_t b[64],
       exactDot);
 }
 
-void emu::mfma32x32I8(const uint64_t a[64], const uint64_t b[64],
-                      const int32_t c[64][16], int32_t d[64][16], unsigned k) {
-  mfma32x32<int32_t>(
-      a, b, k, 8, c, d,
+void emu::mfmaI8(const uint64_t a[64], const uint64_t b[64],
+                 const int32_t c[64][16], int32_t d[64][16], unsigned m,
+                 unsigned k) {
+  mfma<int32_t>(
+      a, b, m, k, 8, c, d,
       [](uint64_t bits) { return int32_t(int8_t(uint8_t(bits))); },
       [](int32_t c, const int32_t *row, const int32_t *column, unsigned k) {
         // Wrapping 32-bit sums.
@@ -210,10 +215,10 @@ float emu::fromE4M3Fnuz(uint8_t bits) {
   return bits & 0x80 ? -magnitude : magnitude;
 }
 
-void emu::mfma32x32x16Fp8(const uint64_t a[64], const uint64_t b[64],
-                          const float c[64][16], float d[64][16]) {
-  mfma32x32<double>(
-      a, b, 16, 8, c, d,
+void emu::mfmaFp8(const uint64_t a[64], const uint64_t b[64],
+                  const float c[64][16], float d[64][16], unsigned m) {
+  mfma<double>(
+      a, b, m, 512 / m, 8, c, d,
       [](uint64_t bits) { return double(fromE4M3Fnuz(uint8_t(bits))); },
       exactDot);
 }
