@@ -19,12 +19,8 @@ using namespace tessera;
 /// Whether TMA can store `alloc`'s buffer: see planCopyOuts.
 static bool isTmaStoreBuffer(tile::KernelOp kernel, tile::AllocSharedOp alloc) {
   tile::SharedType type = alloc.getType();
-  SmallVector<int64_t> shape = type.getStoredShape();
   if (tile::isNibblePairs(type.getElementType(), type.getShape()) ||
-      shape.size() != 2 || shape[0] % 8 || shape[0] > 256)
-    return false;
-  int64_t rowBytes = shape[1] * type.getStoredElementBits() / 8;
-  if (rowBytes % 128 && rowBytes != 64 && rowBytes != 32)
+      !tile::tmaSwizzleSpan(type))
     return false;
   bool copiedOut = false;
   for (Operation *user : alloc->getUsers()) {

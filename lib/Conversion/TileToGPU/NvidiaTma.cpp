@@ -48,17 +48,8 @@
 using namespace mlir;
 using namespace tessera;
 
-/// Bytes of one 128-byte swizzled row and the alignment of TMA buffers
-/// (the 128-byte swizzle's repeating block).
-static constexpr int64_t kRowBytes = 128, kSwizzleBytes = 1024;
-
-/// The swizzle span of a TMA buffer whose stored rows have `rowBytes`:
-/// 128-byte panels, or a narrower row whole; 0 when neither applies.
-static int64_t swizzleSpan(int64_t rowBytes) {
-  if (rowBytes % kRowBytes == 0)
-    return kRowBytes;
-  return rowBytes == 64 || rowBytes == 32 ? rowBytes : 0;
-}
+/// The alignment of TMA buffers (the 128-byte swizzle's repeating block).
+static constexpr int64_t kSwizzleBytes = 1024;
 
 bool tessera::isTmaBuffer(Value memory) {
   Operation *alloc = memory.getDefiningOp<tile::AllocSharedOp>();
@@ -82,7 +73,7 @@ GPULowering::TensorMap GPULowering::tensorMapOf(Operation *op) {
   Value arg = copy ? copy.getSource() : out.getDest();
   int64_t bytes = type.getStoredElementBits() / 8;
   return {cast<BlockArgument>(arg).getArgNumber(),
-          swizzleSpan(type.getStoredShape()[1] * bytes) / bytes,
+          tile::tmaSwizzleSpan(type) / bytes,
           type.getShape()[0] / (copy ? rowSharers(copy) : 1), Value()};
 }
 
@@ -169,8 +160,7 @@ LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
   tile::SharedType type = op.getType();
   int64_t bytes = type.getStoredElementBits() / 8;
   SmallVector<int64_t> shape = type.getStoredShape();
-  if (shape.size() != 2 || !swizzleSpan(shape[1] * bytes) || shape[0] % 8 ||
-      shape[0] > 256)
+  if (!tile::tmaSwizzleSpan(type))
     return op.emitOpError("marked tile.tma must have rows of 32, 64 or a "
                           "multiple of 128 bytes, a multiple of 8 and at "
                           "most 256 rows");
@@ -225,7 +215,7 @@ LogicalResult GPULowering::lowerTmaAlloc(tile::AllocSharedOp op) {
   TmaBuffer buffer;
   buffer.offset = llvm::alignTo(sharedBytes, kSwizzleBytes);
   buffer.rows = shape[0];
-  buffer.rowBytes = swizzleSpan(shape[1] * bytes);
+  buffer.rowBytes = tile::tmaSwizzleSpan(type);
   buffer.panels = shape[1] * bytes / buffer.rowBytes;
   buffer.slotBytes = llvm::alignTo(shape[0] * shape[1] * bytes, kSwizzleBytes);
   buffer.firstBarrier = nextBarrier;

@@ -214,6 +214,13 @@ LogicalResult GPULowering::run() {
     return failure();
   if (marker->use_empty())
     marker->erase();
+  // tag-check refuses such kernels too; without it (--no-tag-check) this
+  // lowering does, rather than a bundle no launch can run.
+  if (sharedBytes > target.maxSharedBytes)
+    return kernel.emitError()
+           << "places " << sharedBytes << " bytes of shared memory but "
+           << target.chip << " has " << target.maxSharedBytes
+           << " for a program; use smaller tiles or fewer stages";
   // What the launch needs beyond the tile-level metadata: the dynamic
   // shared memory this lowering placed and the tensor maps to encode.
   func->setAttr("tessera.shared_bytes", builder.getI64IntegerAttr(sharedBytes));

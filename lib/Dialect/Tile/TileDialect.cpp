@@ -173,6 +173,16 @@ bool tessera::tile::isNibblePairs(Type element, ArrayRef<int64_t> shape) {
   return element.isInteger(4) && !shape.empty() && shape.back() == 2;
 }
 
+int64_t tessera::tile::tmaSwizzleSpan(SharedType type) {
+  SmallVector<int64_t> shape = type.getStoredShape();
+  if (shape.size() != 2 || shape[0] % 8 || shape[0] > 256)
+    return 0;
+  int64_t rowBytes = shape[1] * type.getStoredElementBits() / 8;
+  if (rowBytes % 128 == 0)
+    return 128;
+  return rowBytes == 64 || rowBytes == 32 ? rowBytes : 0;
+}
+
 bool tessera::tile::isSupportedViewElementType(Type type) {
   if (type.isF32() || type.isF16() || type.isBF16() ||
       isa<Float8E4M3FNType, Float8E5M2Type>(type))

@@ -40,6 +40,12 @@ bool isSupportedViewElementType(mlir::Type type);
 /// Whether a view, buffer or tile of `element` and `shape` holds int4 nibble
 /// pairs: a trailing dimension of the 2 codes that share one byte.
 bool isNibblePairs(mlir::Type element, llvm::ArrayRef<int64_t> shape);
+/// The span, in bytes, of the swizzle TMA moves a buffer of `type` in (a
+/// tile.tma buffer): 128-byte panels where its stored rows are a multiple
+/// of 128 bytes, else a 32- or 64-byte row whole; 0 where the buffer has
+/// no TMA shape (2-D, rows of those sizes, a multiple of 8 and at most 256
+/// rows: a box's limit).
+int64_t tmaSwizzleSpan(SharedType type);
 
 /// The most dimensions a view has: what the runtime passes
 /// (TESSERA_MAX_RANK).
