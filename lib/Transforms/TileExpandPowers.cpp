@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace tessera {
@@ -63,6 +64,9 @@ public:
     unsigned bits = getElementTypeOrSelf(et).getIntOrFloatBitWidth();
     Value zero = constant(et, 0), one = constant(et, 1);
     Value negative = cmp(arith::CmpIPredicate::slt, exponent, zero);
+    APInt known;
+    if (matchPattern(exponent, m_ConstantInt(&known)))
+      return {constantMagnitudePower(base, known.abs()), negative};
     Value magnitude = select(
         negative, arith::SubIOp::create(b, loc, zero, exponent), exponent);
     Value lo = arith::ConstantIndexOp::create(b, loc, 0);
@@ -80,6 +84,21 @@ public:
           scf::YieldOp::create(b, loc, ValueRange{result, square, rest});
         });
     return {loop.getResult(0), negative};
+  }
+
+  /// base^magnitude (unsigned bits) for a constant exponent: the loop's
+  /// multiplications, in its order (so the same bits, but that a
+  /// signalling NaN base stays signalling: the loop's 1 * x quiets it),
+  /// unrolled up to the magnitude's highest set bit.
+  Value constantMagnitudePower(Value base, const APInt &magnitude) {
+    Value result, square = base;
+    for (unsigned bit = 0; bit < magnitude.getActiveBits(); ++bit) {
+      if (bit)
+        square = mul(square, square);
+      if (magnitude[bit])
+        result = result ? mul(result, square) : square;
+    }
+    return result ? result : constant(base.getType(), 1);
   }
 
 private:

@@ -36,3 +36,30 @@ tile.kernel @ipowi(%X: !tile.view<?xi64>, %a: i64, %b: i64) threads(64) {
   tile.store %t -> %X[%c0] : tensor<64xi64> -> !tile.view<?xi64>
   tile.return
 }
+
+// A constant exponent (a splat, and a scalar): the loop's multiplications
+// unrolled up to the highest set bit. x^-5: x^4 by two squarings, x * x^4,
+// then the reciprocal; a^6: a^2 and a^4 by squarings, a^2 * a^4.
+// CHECK-LABEL: tile.kernel @constant_exponents
+// CHECK-NOT: scf.for
+// CHECK: %[[X:.*]] = tile.load
+// CHECK: %[[X2:.*]] = arith.mulf %[[X]], %[[X]] : tensor<64xf32>
+// CHECK-NEXT: %[[X4:.*]] = arith.mulf %[[X2]], %[[X2]] : tensor<64xf32>
+// CHECK-NEXT: %[[X5:.*]] = arith.mulf %[[X]], %[[X4]] : tensor<64xf32>
+// CHECK: arith.divf %{{.*}}, %[[X5]]
+// CHECK: %[[A2:.*]] = arith.muli %[[A:.*]], %[[A]] : i32
+// CHECK-NEXT: %[[A4:.*]] = arith.muli %[[A2]], %[[A2]] : i32
+// CHECK-NEXT: arith.muli %[[A2]], %[[A4]] : i32
+// CHECK-NOT: scf.for
+tile.kernel @constant_exponents(%X: !tile.view<?xf32>, %a: i32, %Y: !tile.view<?xi32>) threads(64) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %X[%c0] : !tile.view<?xf32> -> tensor<64xf32>
+  %n = arith.constant dense<-5> : tensor<64xi32>
+  %y = math.fpowi %x, %n : tensor<64xf32>, tensor<64xi32>
+  tile.store %y -> %X[%c0] : tensor<64xf32> -> !tile.view<?xf32>
+  %six = arith.constant 6 : i32
+  %p = math.ipowi %a, %six : i32
+  %t = tile.splat %p : i32 -> tensor<64xi32>
+  tile.store %t -> %Y[%c0] : tensor<64xi32> -> !tile.view<?xi32>
+  tile.return
+}

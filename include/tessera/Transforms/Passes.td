@@ -329,7 +329,9 @@ def TileExpandPowers : Pass<"tile-expand-powers", "mlir::ModuleOp"> {
   let description = [{
     Rewrites `math.ipowi` and `math.fpowi` in tile kernels, on scalars and
     tiles, into square-and-multiply over the exponent's bits (an `scf.for`
-    of as many steps as the exponent has bits), so that the host, the
+    of as many steps as the exponent has bits; for a constant exponent,
+    scalar or splat, the same multiplications unrolled up to its highest
+    set bit: x^5 is two squarings and a multiply), so that the host, the
     emulators and every GPU compute the same bits; no target has an
     instruction for them. `fpowi` with a negative exponent is 1 / x^|n|;
     `ipowi` wraps for n >= 0 and, for n < 0, is 1 for x = 1, +-1 for x = -1

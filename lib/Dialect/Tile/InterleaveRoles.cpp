@@ -127,7 +127,7 @@ void Fuser::fuseMainAhead(RewriterBase &rewriter, int64_t ahead,
 }
 
 LogicalResult tile::interleaveRoles(KernelOp kernel, FuseMode mode) {
-  assert(mode != FuseMode::Checked && "the checked form keeps its barriers");
+  assert(mode != FuseMode::Checked && "tag-check builds the checked form");
   if (kernel.getBody().empty())
     return success();
   IRRewriter rewriter(kernel.getContext());
