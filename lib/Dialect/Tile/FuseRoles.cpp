@@ -489,11 +489,10 @@ LogicalResult Fuser::fuseMain(RewriterBase &rewriter, FuseMode mode,
             "the roles' loops' upper bound"},
            {map.lookupOrDefault(c.getStep()), "the roles' loops' step"}})))
     return failure();
-  if (mode == FuseMode::Synchronized)
-    if (int64_t ahead = lookahead()) {
-      fuseMainAhead(rewriter, ahead, map);
-      return success();
-    }
+  if (ahead) {
+    fuseMainAhead(rewriter, map);
+    return success();
+  }
   scf::ForOp fused = createFusedLoop(rewriter, p, c, map);
   // Attributes of the consumers' loop (the computation's policies) stay.
   for (NamedAttribute attr : c->getDiscardableAttrs())
@@ -596,6 +595,7 @@ LogicalResult Fuser::fuse(RewriterBase &rewriter, FuseMode mode,
   Block &producer = op.getProducer().front(),
         &consumer = op.getConsumer().front();
   bool tiled = bool(tileLoops[Producer]);
+  ahead = mode == FuseMode::Synchronized ? lookahead() : 0;
   scf::ForOp p = tiled ? tileLoops[Producer] : loops[Producer],
              c = tiled ? tileLoops[Consumer] : loops[Consumer];
   cloneRange(rewriter, &producer.front(), p, map);
@@ -623,7 +623,7 @@ LogicalResult Fuser::fuse(RewriterBase &rewriter, FuseMode mode,
     map.map(bases[Consumer], map.lookup(bases[Producer]));
     // The synchronized pipeline drains its rings at the end of every tile,
     // so each tile's iterations may count from 0: slot 0 first.
-    if (mode == FuseMode::Synchronized && lookahead()) {
+    if (ahead) {
       Value zero =
           arith::ConstantIndexOp::create(rewriter, bases[Producer].getLoc(), 0);
       map.map(bases[Producer], zero);

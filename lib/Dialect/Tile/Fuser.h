@@ -64,7 +64,7 @@ private:
   /// The synchronized main loop with the producer's fills `ahead`
   /// iterations ahead of the consumers' reads, after a prologue of
   /// `ahead` fills: tile-pipeline's multistage loop, run by all threads.
-  void fuseMainAhead(RewriterBase &rewriter, int64_t ahead, IRMapping &map);
+  void fuseMainAhead(RewriterBase &rewriter, IRMapping &map);
   /// Clones the consumers' ops in [from, to), reusing a producer's clone
   /// among `shared` wherever one computes the same pure value.
   void cloneConsumerPrologue(RewriterBase &rewriter, Operation *from,
@@ -85,6 +85,9 @@ private:
   /// carries (`base`) and the main loop continues (`counter`).
   scf::ForOp loops[2], tileLoops[2];
   BlockArgument bases[2], counters[2];
+  /// The lookahead of the form being built (`lookahead()` in the
+  /// synchronized form, else 0).
+  int64_t ahead = 0;
   /// Whether the roles multicast copies or arrive on cluster barriers.
   bool usesCluster = false;
   /// The interleaved tile loop's induction variable (persistent kernels).

@@ -52,8 +52,7 @@ int64_t Fuser::lookahead() {
   return std::max<int64_t>(stages - 1, 0);
 }
 
-void Fuser::fuseMainAhead(RewriterBase &rewriter, int64_t ahead,
-                          IRMapping &map) {
+void Fuser::fuseMainAhead(RewriterBase &rewriter, IRMapping &map) {
   scf::ForOp p = loops[Producer], c = loops[Consumer];
   Location loc = p.getLoc();
   Value step = map.lookupOrDefault(c.getStep());
