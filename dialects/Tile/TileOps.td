@@ -199,6 +199,14 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     outer coordinates. Elements outside the view are filled with `pad`
     (zero by default), so ragged edges need no masks.
 
+    With `rows(%ids : tensor<Rxi32>)` the copy gathers: row `r` of the
+    shared tile is row `offsets[d] + ids[r]` of the view, where `d` is the
+    view dimension the tile's first dimension covers (as for `tile.gather`);
+    rows whose index is negative or past the end of the view are filled
+    with `pad`. The rows move as the tile's do (16-byte `cp.async` chunks on
+    NVIDIA, buffer loads on AMD), so an MMA reads gathered rows from shared
+    memory: MoE's token rows, paged KV blocks.
+
     For a ring buffer the slot to fill is given in brackets. With `async` the
     copy is issued asynchronously (`cp.async`, TMA, buffer loads to LDS): it
     joins the current commit group and its data may only be read after the
@@ -217,17 +225,21 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     tile.copy %A[%m0, %k] -> %sA : !tile.view<?x?xbf16> -> !tile.shared<128x64xbf16>
     tile.copy %A[%m0, %k] -> %ring[%slot] async
         : !tile.view<?x?xbf16> -> !tile.shared<128x64xbf16, stages = 3>
+    tile.copy %X[%c0, %k] rows(%tok : tensor<64xi32>) -> %ring[%slot] async
+        : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16, stages = 3>
     ```
   }];
   let arguments = (ins Arg<Tile_ViewType, "", [MemRead]>:$source,
                        Variadic<Index>:$offsets,
+                       Optional<Tile_IndexTile>:$rows,
                        Arg<Tile_SharedType, "", [MemWrite]>:$dest,
                        Optional<Index>:$slot,
                        UnitAttr:$async,
                        UnitAttr:$multicast,
                        OptionalAttr<TypedAttrInterface>:$pad);
   let assemblyFormat = [{
-    $source `[` $offsets `]` `->` $dest (`[` $slot^ `]`)? (`async` $async^)?
+    $source `[` $offsets `]` (`rows` `(` $rows^ `:` type($rows) `)`)? `->`
+    $dest (`[` $slot^ `]`)? (`async` $async^)?
     (`multicast` $multicast^)?
     (`pad` `(` $pad^ `)`)? attr-dict `:` qualified(type($source)) `->` qualified(type($dest))
   }];

@@ -353,21 +353,29 @@ SmallVector<Checker::RingPlan> Checker::planRings(scf::ForOp loop) {
   for (Operation &op : *loop.getBody()) {
     if (auto store = dyn_cast<tile::StoreOp>(op)) {
       auto shared = dyn_cast<tile::SharedType>(store.getDest().getType());
-      auto load = store.getValue().getDefiningOp<tile::LoadOp>();
+      // The next iteration's tile: loaded from a view, or gathered from one
+      // by loop-invariant rows.
+      Operation *load = store.getValue().getDefiningOp();
+      bool fromView = false;
+      if (auto plain = dyn_cast_if_present<tile::LoadOp>(load))
+        fromView = isa<tile::ViewType>(plain.getSource().getType()) &&
+                   ofInduction(plain.getIndices());
+      else if (auto gather = dyn_cast_if_present<tile::GatherOp>(load))
+        fromView = ofInduction(gather.getOffsets()) &&
+                   loop.isDefinedOutsideOfLoop(gather.getRows());
       // Buffers copied out hold results, not the next iteration's operands.
       bool copiedOut = llvm::any_of(store.getDest().getUsers(),
                                     llvm::IsaPred<tile::CopyOutOp>);
-      if (!shared || shared.isRing() || writes[store.getDest()] != 1 || !load ||
-          copiedOut || load->getBlock() != loop.getBody() ||
-          !isa<tile::ViewType>(load.getSource().getType()) ||
-          !ofInduction(load.getIndices()))
+      if (!shared || shared.isRing() || writes[store.getDest()] != 1 ||
+          !fromView || copiedOut || load->getBlock() != loop.getBody())
         continue;
       plans.push_back({store.getDest(), store, 2, 0, commits, true});
       continue;
     }
     auto copy = dyn_cast<tile::CopyOp>(op);
     if (!copy || !copy.getAsync() || !copy.getDest().getType().isRing() ||
-        writes[copy.getDest()] != 1 || !ofInduction(copy.getOffsets()))
+        writes[copy.getDest()] != 1 || !ofInduction(copy.getOffsets()) ||
+        (copy.getRows() && !ofInduction(copy.getRows())))
       continue;
     // A copy the same iteration waits for (the hand-over of a
     // warp-specialized loop) leaves nothing in flight: the default

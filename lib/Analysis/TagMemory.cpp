@@ -255,9 +255,25 @@ void Checker::transfer(tile::CopyOp copy) {
   const Term *inBounds;
   SmallVector<const Term *> indices = viewIndices(
       copy.getSource(), copy.getOffsets(), dest.getRank(), first, inBounds);
-  checkOffsets(copy, copy.getSource(), indices, inBounds, dest.getShape(),
-               first);
+  Value rows = copy.getRows();
+  if (!rows) {
+    checkOffsets(copy, copy.getSource(), indices, inBounds, dest.getShape(),
+                 first);
+    TagFn data = atIndices(tagOf(copy.getSource()), indices);
+    writeBuffer(copy.getDest(), copy.getSlot(), data, copy, copy.getAsync());
+    return;
+  }
+  // A gathering copy: the tile's row e (e_first) reads offset + rows[e],
+  // whose bounds are the data's business (out of range reads the pad), as
+  // for tile.gather; the row carries its index's tag too.
+  unsigned rowDim = copy.getOffsets().size() - dest.getRank();
+  SmallVector<const Term *> rowAt = {elem(first)};
+  indices[rowDim] = terms.add(valueTerm(copy.getOffsets()[rowDim]),
+                              atIndices(valueTerm(rows), rowAt));
   TagFn data = atIndices(tagOf(copy.getSource()), indices);
+  TagFn chosen = tagOf(rows);
+  if (chosen.kind == TagFn::Tuple)
+    data = join(data, atIndices(chosen, rowAt), copy);
   writeBuffer(copy.getDest(), copy.getSlot(), data, copy, copy.getAsync());
 }
 

@@ -117,10 +117,15 @@ private:
 } // namespace
 
 /// Whether wgmma reads `mma`'s A from registers: it is not a tile.load of a
-/// shared buffer.
+/// shared buffer, or of one a copy gathers rows into (TMA copies boxes).
 static bool isRegisterA(tile::MmaOp mma) {
   auto load = mma.getA().getDefiningOp<tile::LoadOp>();
-  return !load || !load.getSource().getDefiningOp<tile::AllocSharedOp>();
+  if (!load || !load.getSource().getDefiningOp<tile::AllocSharedOp>())
+    return true;
+  return llvm::any_of(load.getSource().getUsers(), [](Operation *user) {
+    auto copy = dyn_cast<tile::CopyOp>(user);
+    return copy && copy.getRows();
+  });
 }
 
 /// Whether, in every thread, `lhs` and `rhs` hold the same elements.
@@ -371,6 +376,8 @@ std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
             rank > 3)
           return "a copy into an operand's buffer is not from a 2-D or 3-D "
                  "kernel argument";
+        if (copy.getRows())
+          return "a copy into an operand's buffer gathers rows";
         if (auto pad = copy.getPadAttr())
           if (!matchPattern(pad, m_AnyZeroFloat()) &&
               !matchPattern(pad, m_Zero()))
@@ -515,6 +522,16 @@ LogicalResult LayoutAssigner::assign() {
     if (auto mma = dyn_cast<tile::MmaOp>(op))
       if (failed(anchorMma(mma)))
         return WalkResult::interrupt();
+    // A gathering copy's row indices: each thread holds those of the rows
+    // whose chunks it moves (the copy's layout without its columns).
+    if (auto copy = dyn_cast<tile::CopyOp>(op); copy && copy.getRows()) {
+      tile::SharedType dest = copy.getDest().getType();
+      LinearLayout chunks = atoms::coalescedCopy(
+          dest.getShape()[0], dest.getShape()[1], dest.getStoredElementBits(),
+          numWarps, target.warpSize);
+      if (failed(require(copy.getRows(), chunks.sliced({1}), op)))
+        return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -602,6 +619,7 @@ LogicalResult LayoutAssigner::assign() {
     };
     if (auto gather = dyn_cast<tile::GatherOp>(op))
       rowsOf(gather.getResult(), gather.getRows());
+
     else if (auto scatter = dyn_cast<tile::AtomicAddOp>(op);
              scatter && scatter.getRows())
       rowsOf(scatter.getValue(), scatter.getRows());

@@ -111,7 +111,9 @@ void issueCopies(OpBuilder &builder, scf::ForOp loop, const LoopPlan &plan,
       offsets.push_back(mapping.lookupOrDefault(offset));
     auto issued = tile::CopyOp::create(
         builder, copy.getLoc(), mapping.lookupOrDefault(copy.getSource()),
-        offsets, rings.lookup(copy.getDest()), slot, /*async=*/true,
+        offsets,
+        copy.getRows() ? mapping.lookupOrDefault(copy.getRows()) : Value(),
+        rings.lookup(copy.getDest()), slot, /*async=*/true,
         /*multicast=*/false, copy.getPadAttr());
     (void)issued;
   }
@@ -207,10 +209,17 @@ void stageLoop(scf::ForOp loop, const LoopPlan &plan) {
     SmallVector<Value> offsets;
     for (Value offset : copy.getOffsets())
       offsets.push_back(next.lookupOrDefault(offset));
-    staged.push_back(tile::LoadOp::create(
-        builder, copy.getLoc(),
-        RankedTensorType::get(type.getShape(), type.getElementType()),
-        next.lookupOrDefault(copy.getSource()), offsets, copy.getPadAttr()));
+    auto tileType =
+        RankedTensorType::get(type.getShape(), type.getElementType());
+    Value source = next.lookupOrDefault(copy.getSource());
+    if (Value rows = copy.getRows())
+      staged.push_back(tile::GatherOp::create(
+          builder, copy.getLoc(), tileType, source, offsets,
+          next.lookupOrDefault(rows), copy.getPadAttr()));
+    else
+      staged.push_back(tile::LoadOp::create(builder, copy.getLoc(), tileType,
+                                            source, offsets,
+                                            copy.getPadAttr()));
   }
   Operation *yield = body->getTerminator();
   builder.setInsertionPoint(yield);
@@ -287,8 +296,18 @@ void readSlots(Block *body, const DenseMap<Value, Value> &rings, Value slot,
 /// for its fill, reading the slot and releasing it. The kernel's code
 /// before the loop stays with every thread, but for what makes register
 /// tiles (not constants) or touches memory, which moves to the consumers.
-LogicalResult specializeLoop(scf::ForOp loop, const LoopPlan &plan,
+/// Gathering copies stay with the consumers, as written (the producer
+/// issues boxes): the consumers then keep the loop's barriers.
+LogicalResult specializeLoop(scf::ForOp loop, const LoopPlan &written,
                              int64_t stages) {
+  LoopPlan plan = written;
+  llvm::erase_if(plan.copies,
+                 [](tile::CopyOp copy) { return bool(copy.getRows()); });
+  bool consumersCopy = plan.copies.size() != written.copies.size();
+  if (plan.copies.empty())
+    return loop.emitError("tile-pipeline: warp specialization needs a copy "
+                          "the producer can issue (every copy of the loop "
+                          "gathers rows)");
   auto kernel = dyn_cast<tile::KernelOp>(loop->getParentOp());
   if (!kernel) {
     InFlightDiagnostic diag =
@@ -406,7 +425,7 @@ LogicalResult specializeLoop(scf::ForOp loop, const LoopPlan &plan,
   SmallVector<Operation *> dead;
   readSlots(body, rings, readSlot, dead);
   for (Operation &op : body->without_terminator())
-    if (isa<tile::BarrierOp>(op))
+    if (isa<tile::BarrierOp>(op) && !consumersCopy)
       dead.push_back(&op);
   for (tile::CopyOp copy : plan.copies)
     dead.push_back(copy);

@@ -38,8 +38,9 @@
 // REPORT: shared %{{.*}}: 64-byte swizzle in 1 panel(s) of 64-byte rows
 // REPORT: shared %{{.*}}: 64-byte swizzle in 1 panel(s) of 64-byte rows
 
-// The B descriptor (the buffer's address 1024 bytes past the base, then
-// 32 bytes on per K step): layout type 2 (64-byte swizzle) in bits 62-63, stride
+// The B descriptor (the buffer's address 9216 bytes past the base, 8 KiB
+// further than without the buffer of gathered token rows, then 32 bytes on
+// per K step): layout type 2 (64-byte swizzle) in bits 62-63, stride
 // byte offset 512 (8 rows of 64 bytes; 32 in 16-byte units, bit 37), so
 // 0x8000002000000000 with the start address in the low bits.
 // CHECK-LABEL: gpu.func @moe_gate_up_swiglu_fp8_b128_af8k64
@@ -57,7 +58,7 @@
 // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $69, 0;\0Awgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {$0, {{.*}}, $31}, {$64, $65, $66, $67}, $68, p, $70, $71;\0A}\0A", "=f,{{.*}},=f,0,1,{{.*}},31,r,r,r,r,l,n,n,n" {{.*}}, %[[A0]], {{.*}}, %[[A3]], %[[DESC]], %c1_i32, %c1_i32, %c1_i32 :
 // The second K step of 32 takes the codes' next 16 registers and a
 // descriptor 32 bytes further on.
-// CHECK-NEXT: arith.addi %[[BASE]], %c1056_i64 : i64
+// CHECK-NEXT: arith.addi %[[BASE]], %c9248_i64 : i64
 // CHECK: vector.extract_strided_slice %[[CODES]] {offsets = [16], sizes = [4], strides = [1]}
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned

@@ -11,6 +11,8 @@
 // branch. Chunks that straddle the view's last column, views whose rows are
 // not 16-byte aligned and, since offsets are 32-bit, tiles whose rows span
 // more than 2 GiB of their view take masked element-wise loads instead.
+// A gathering copy's chunks load at their chosen rows through the same
+// resource (its extent runs to the view's last row).
 // Plain stores of 2-D register tiles go through a resource of the same
 // kind: each element with a raw buffer store, at the out-of-range offset
 // (dropped) when it lies outside the view or another thread stores it.
@@ -148,7 +150,8 @@ Value GPULowering::loadBufferRun(const BufferWindow &window, Value none,
   return vector::BitCastOp::create(builder, loc, type, loaded);
 }
 
-LogicalResult GPULowering::lowerBufferCopy(Value view, ArrayRef<Value> offsets,
+LogicalResult GPULowering::lowerBufferCopy(tile::CopyOp op, Value view,
+                                           ArrayRef<Value> offsets,
                                            ArrayRef<int64_t> shape,
                                            Type element,
                                            const SharedBuffer &buffer,
@@ -156,29 +159,47 @@ LogicalResult GPULowering::lowerBufferCopy(Value view, ArrayRef<Value> offsets,
   int64_t bytes = element.getIntOrFloatBitWidth() / 8;
   int64_t vec = 16 / bytes;
   BufferWindow window = bufferWindow(view, offsets, shape, bytes);
+  unsigned rank = offsets.size();
+  if (op.getRows()) {
+    // Gathered rows lie anywhere from the origin's row to the view's last.
+    Value rowsLeft = arith::SubIOp::create(
+        builder, loc, memref::DimOp::create(builder, loc, view, rank - 2),
+        offsets[rank - 2]);
+    window.fits = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ule,
+        arith::MulIOp::create(builder, loc, rowsLeft, window.pitch),
+        index(kOutOfRange / bytes));
+  }
   // Whole chunks (all of it inside the view or none of it) of 16-byte
   // aligned rows take one buffer_load_dwordx4, from offset 2^31 (out of
   // range: zeros) when none is inside; the rest element by element.
   Value direct = arith::AndIOp::create(builder, loc, window.fits,
                                        rowsAligned(view, bytes));
-  forEachCopyChunk(
-      shape, bytes, view, offsets, buffer, slot, [&](const CopyChunk &chunk) {
+  return forEachCopyChunk(
+      op, shape, bytes, view, offsets, buffer, slot,
+      [&](const CopyChunk &chunk) {
         Value none;
         Value whole = wholeRun(direct, chunk.count, vec, none);
         auto split =
             scf::IfOp::create(builder, loc, whole, /*withElseRegion=*/true);
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPointToStart(split.thenBlock());
+        // The chunk's row from the window's origin (its tile row unless
+        // gathered).
+        Value row = op.getRows()
+                        ? arith::SubIOp::create(builder, loc, chunk.row,
+                                                offsets[rank - 2])
+                              .getResult()
+                        : chunk.tileRow;
         vector::StoreOp::create(builder, loc,
-                                loadBufferRun(window, none, chunk.tileRow,
-                                              chunk.tileCol, bytes,
+                                loadBufferRun(window, none, row, chunk.tileCol,
+                                              bytes,
                                               VectorType::get({vec}, element)),
                                 buffer.memref, chunk.dest,
                                 /*nontemporal=*/false, llvm::MaybeAlign(16));
         builder.setInsertionPointToStart(split.elseBlock());
         copyElements(chunk, view, buffer, element, vec);
       });
-  return success();
 }
 
 void GPULowering::storeThroughBuffer(Value value, const LinearLayout &layout,

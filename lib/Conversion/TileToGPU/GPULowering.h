@@ -95,13 +95,15 @@ private:
     /// inside) and the buffer indices of its first element.
     llvm::SmallVector<mlir::Value> source, dest;
   };
-  /// Calls `emit` for each chunk this thread moves in a copy of a tile of
-  /// `shape` (elements of `bytes`) from `view` at `offsets` into `buffer`,
-  /// under a guard when other threads hold the same chunk.
-  void forEachCopyChunk(llvm::ArrayRef<int64_t> shape, int64_t bytes,
-                        mlir::Value view, mlir::ValueRange offsets,
-                        const SharedBuffer &buffer, mlir::Value slot,
-                        llvm::function_ref<void(const CopyChunk &)> emit);
+  /// Calls `emit` for each chunk this thread moves in `op`'s copy of a tile
+  /// of `shape` (elements of `bytes`) from `view` at `offsets` into
+  /// `buffer`, under a guard when other threads hold the same chunk; a
+  /// gathering copy's chunk rows are those its row indices choose.
+  mlir::LogicalResult
+  forEachCopyChunk(tile::CopyOp op, llvm::ArrayRef<int64_t> shape,
+                   int64_t bytes, mlir::Value view, mlir::ValueRange offsets,
+                   const SharedBuffer &buffer, mlir::Value slot,
+                   llvm::function_ref<void(const CopyChunk &)> emit);
   /// How many of the `run` elements of a view row from (row, col) lie
   /// inside a view of `rows` x `cols` (0 when the row is outside).
   mlir::Value runInside(mlir::Value row, mlir::Value col, mlir::Value rows,
@@ -156,12 +158,14 @@ private:
                                 llvm::ArrayRef<mlir::Value> offsets,
                                 const LinearLayout &layout,
                                 mlir::VectorType type);
-  /// A copy into LDS with raw buffer loads from a resource whose extent is
-  /// the view's from the tile's origin.
-  mlir::LogicalResult
-  lowerBufferCopy(mlir::Value view, llvm::ArrayRef<mlir::Value> offsets,
-                  llvm::ArrayRef<int64_t> shape, mlir::Type element,
-                  const SharedBuffer &buffer, mlir::Value slot);
+  /// `op`'s copy into LDS with raw buffer loads from a resource whose
+  /// extent is the view's from the tile's origin.
+  mlir::LogicalResult lowerBufferCopy(tile::CopyOp op, mlir::Value view,
+                                      llvm::ArrayRef<mlir::Value> offsets,
+                                      llvm::ArrayRef<int64_t> shape,
+                                      mlir::Type element,
+                                      const SharedBuffer &buffer,
+                                      mlir::Value slot);
   mlir::LogicalResult lowerSharedLoad(tile::LoadOp op);
   /// A register tile into a shared buffer: runs of registers that hold
   /// consecutive elements of a row inside one swizzle chunk with one vector

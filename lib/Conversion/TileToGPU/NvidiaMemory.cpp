@@ -2,7 +2,10 @@
 //
 // tile.copy: each thread moves 16-byte chunks of a coalesced copy layout
 // with cp.async, zero-filling what lies outside the view (the padding rule);
-// views whose rows are not 16-byte aligned take an element-wise path.
+// views whose rows are not 16-byte aligned take an element-wise path. A
+// gathering copy takes each chunk's row from the thread's row-index
+// register (the index tile has the copy layout without its columns); a
+// negative index is sent past the view's last row, so it reads zeros.
 // tile.load from shared: ldmatrix when the tile's layout is a tiling of
 // ldmatrix fragments (proved by simulating the instruction), element-wise
 // loads otherwise. tile.store into shared memory: vector stores of the
@@ -244,11 +247,12 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
                           "supported by convert-tile-to-gpu yet");
   Value slot = op.getSlot() ? mapping.lookup(op.getSlot()) : Value();
   if (isAmd())
-    return lowerBufferCopy(view, offsets, shape, element, buffer, slot);
+    return lowerBufferCopy(op, view, offsets, shape, element, buffer, slot);
   Value alignedRows = rowsAligned(view, bytes);
   int64_t vec = 16 / bytes;
-  forEachCopyChunk(
-      shape, bytes, view, offsets, buffer, slot, [&](const CopyChunk &chunk) {
+  LogicalResult copied = forEachCopyChunk(
+      op, shape, bytes, view, offsets, buffer, slot,
+      [&](const CopyChunk &chunk) {
         auto branch = scf::IfOp::create(builder, loc, alignedRows,
                                         /*withElseRegion=*/true);
         OpBuilder::InsertionGuard guard(builder);
@@ -261,6 +265,8 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
         builder.setInsertionPointToStart(branch.elseBlock());
         copyElements(chunk, view, buffer, element, vec);
       });
+  if (failed(copied))
+    return failure();
   if (!op.getAsync()) {
     // A synchronous copy is complete before the next barrier.
     NVVM::CpAsyncCommitGroupOp::create(builder, loc);
@@ -281,10 +287,11 @@ Value GPULowering::runInside(Value row, Value col, Value rows, Value cols,
   return arith::SelectOp::create(builder, loc, rowIn, left, zero);
 }
 
-void GPULowering::forEachCopyChunk(ArrayRef<int64_t> shape, int64_t bytes,
-                                   Value view, ValueRange offsets,
-                                   const SharedBuffer &buffer, Value slot,
-                                   function_ref<void(const CopyChunk &)> emit) {
+LogicalResult
+GPULowering::forEachCopyChunk(tile::CopyOp op, ArrayRef<int64_t> shape,
+                              int64_t bytes, Value view, ValueRange offsets,
+                              const SharedBuffer &buffer, Value slot,
+                              function_ref<void(const CopyChunk &)> emit) {
   unsigned rank = cast<MemRefType>(view.getType()).getRank();
   Value rows = memref::DimOp::create(builder, loc, view, rank - 2);
   Value cols = memref::DimOp::create(builder, loc, view, rank - 1);
@@ -295,14 +302,28 @@ void GPULowering::forEachCopyChunk(ArrayRef<int64_t> shape, int64_t bytes,
   // another thread already moves: only one copies.
   Value owner = ownsElements(copy);
   Value zero = index(0);
+  Value gathered = op.getRows();
+  LinearLayout rowsLayout = gathered ? layoutOf(gathered) : LinearLayout();
   for (int64_t reg = 0; reg < copy.getSize(LinearLayout::Register);
        reg += vec) {
     CopyChunk chunk;
     SmallVector<Value> coord = coordinate(copy, reg);
     chunk.tileRow = coord[0];
     chunk.tileCol = coord[1];
-    chunk.row =
-        arith::AddIOp::create(builder, loc, offsets[rank - 2], coord[0]);
+    Value tileRow = coord[0];
+    if (gathered) {
+      // The row its index chooses; a negative index lies outside (as a
+      // row past the end does).
+      Value chosen = rowIndex(gathered, rowsLayout, copy, reg, op);
+      if (!chosen)
+        return failure();
+      tileRow = arith::SelectOp::create(
+          builder, loc,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, chosen,
+                                zero),
+          rows, chosen);
+    }
+    chunk.row = arith::AddIOp::create(builder, loc, offsets[rank - 2], tileRow);
     chunk.col =
         arith::AddIOp::create(builder, loc, offsets[rank - 1], coord[1]);
     chunk.count = runInside(chunk.row, chunk.col, rows, cols, vec);
@@ -323,6 +344,7 @@ void GPULowering::forEachCopyChunk(ArrayRef<int64_t> shape, int64_t bytes,
       emit(chunk);
     }
   }
+  return success();
 }
 
 void GPULowering::copyElements(const CopyChunk &chunk, Value view,

@@ -157,6 +157,10 @@ LogicalResult GPULowering::lowerMbarrierOp(Operation *op) {
 }
 
 LogicalResult GPULowering::lowerRoleCopy(tile::CopyOp op) {
+  if (op.getRows())
+    return op.emitOpError("gathering rows in the producer role is not "
+                          "supported yet (it issues TMA boxes); gather in "
+                          "the consumers or without roles");
   if (!isTmaBuffer(op.getDest()))
     return op.emitOpError("in the producer role must fill a TMA ring (a "
                           "buffer only wgmma reads, filled from a 2-D or 3-D "

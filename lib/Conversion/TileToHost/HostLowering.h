@@ -68,6 +68,10 @@ private:
       mlir::Value rows,
       llvm::function_ref<void(mlir::ValueRange, mlir::ValueRange)> body);
   mlir::LogicalResult lowerGather(tile::GatherOp op);
+  /// Row r of `out` from row offsets[d] + rows[r] of `source` (d the
+  /// dimension `out`'s first covers), `pad` where that lies outside.
+  void gatherRows(mlir::Value source, mlir::ValueRange offsets,
+                  mlir::Value rows, mlir::Value out, mlir::Attribute pad);
   mlir::LogicalResult lowerUnpack(tile::UnpackOp op);
   mlir::LogicalResult lowerAtomicAdd(tile::AtomicAddOp op);
 

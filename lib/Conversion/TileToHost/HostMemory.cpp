@@ -173,18 +173,23 @@ void HostLowering::forEachElementInView(
   });
 }
 
-LogicalResult HostLowering::lowerGather(tile::GatherOp op) {
-  Value view = scalar(op.getSource());
-  Type element = viewElements.lookup(op.getSource());
-  Value out = buffer(op.getResult());
+void HostLowering::gatherRows(Value source, ValueRange offsets, Value rows,
+                              Value out, Attribute pad) {
+  Value view = scalar(source);
+  Type element = viewElements.lookup(source);
   auto outType = cast<MemRefType>(out.getType());
-  fill(out, padValue(outType.getElementType(), op.getPadAttr()));
-  forEachElementInView(outType, view, op.getOffsets(), buffer(op.getRows()),
+  fill(out, padValue(outType.getElementType(), pad));
+  forEachElementInView(outType, view, offsets, buffer(rows),
                        [&](ValueRange ivs, ValueRange viewIndex) {
                          Value value =
                              loadViewElement(view, element, viewIndex);
                          memref::StoreOp::create(builder, loc, value, out, ivs);
                        });
+}
+
+LogicalResult HostLowering::lowerGather(tile::GatherOp op) {
+  gatherRows(op.getSource(), op.getOffsets(), op.getRows(),
+             buffer(op.getResult()), op.getPadAttr());
   return success();
 }
 

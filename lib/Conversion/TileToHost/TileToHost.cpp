@@ -378,6 +378,12 @@ LogicalResult HostLowering::lowerOp(Operation *op) {
         return success();
       })
       .Case([&](tile::CopyOp copyOp) {
+        if (copyOp.getRows()) {
+          gatherRows(copyOp.getSource(), copyOp.getOffsets(), copyOp.getRows(),
+                     sharedTile(copyOp.getDest(), copyOp.getSlot()),
+                     copyOp.getPadAttr());
+          return success();
+        }
         viewTransfer(
             scalar(copyOp.getSource()), viewElements.lookup(copyOp.getSource()),
             copyOp.getOffsets(), sharedTile(copyOp.getDest(), copyOp.getSlot()),

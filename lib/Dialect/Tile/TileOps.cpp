@@ -320,6 +320,21 @@ LogicalResult CopyOp::verify() {
   if (!dest.isRing() && getSlot())
     return emitOpError("a slot is only meaningful for a ring buffer "
                        "(!tile.shared<..., stages = N>)");
+  if (getRows()) {
+    int64_t numRows = getRows().getType().getDimSize(0);
+    if (numRows != dest.getShape()[0])
+      return emitOpError() << "gathers " << numRows
+                           << " rows but the shared tile has "
+                           << dest.getShape()[0]
+                           << "; the row-index tile and the tile's first "
+                              "dimension must agree";
+    if (getMulticast())
+      return emitOpError("a gathering copy cannot be multicast (each program "
+                         "chooses its own rows)");
+    if (isNibblePairs(dest.getElementType(), dest.getShape()))
+      return emitOpError("gathering into a buffer of int4 nibble pairs is not "
+                         "supported");
+  }
   if (getMulticast()) {
     auto roles = (*this)->getParentOfType<WarpSpecializeOp>();
     if (!getAsync() || !dest.isRing() || !roles ||

@@ -78,19 +78,23 @@ tile.kernel @moe_gate_up_swiglu(%X: !tile.view<?x?xbf16>,
   %pad = arith.cmpi sge, %ids, %end : tensor<64xi32>
   %pad2 = tile.broadcast %pad dims [1] : tensor<64xi1> -> tensor<64x64xi1>
 
+  %sX = tile.alloc_shared : !tile.shared<64x64xbf16>
   %sG = tile.alloc_shared : !tile.shared<64x64xbf16>
   %sU = tile.alloc_shared : !tile.shared<64x64xbf16>
   %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %acc_g, %acc_u = scf.for %k = %c0 to %D step %c64
       iter_args(%g_i = %zero, %u_i = %zero)
       -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+    // The block's token rows, gathered into shared memory in 16-byte
+    // chunks (cp.async, buffer loads) as the weight tiles are copied.
+    tile.copy %X[%c0, %k] rows(%tok : tensor<64xi32>) -> %sX
+        : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16>
     tile.copy %Wg[%e, %n0, %k] -> %sG
         : !tile.view<?x?x?xbf16> -> !tile.shared<64x64xbf16>
     tile.copy %Wu[%e, %n0, %k] -> %sU
         : !tile.view<?x?x?xbf16> -> !tile.shared<64x64xbf16>
-    %x = tile.gather %X[%c0, %k] rows(%tok)
-        : !tile.view<?x?xbf16>, tensor<64xi32> -> tensor<64x64xbf16>
     tile.barrier
+    %x = tile.load %sX : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
     %wg = tile.load %sG : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
     %wu = tile.load %sU : !tile.shared<64x64xbf16> -> tensor<64x64xbf16>
     // Routing: every real row meets the weights of the expert it was

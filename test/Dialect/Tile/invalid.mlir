@@ -401,6 +401,26 @@ tile.kernel @k(%A: !tile.view<?x?xf32>, %i: index) threads(32) {
 // -----
 
 tile.kernel @k(%A: !tile.view<?x?xf32>, %i: index) threads(32) {
+  %ids = arith.constant dense<0> : tensor<8xi32>
+  %s = tile.alloc_shared : !tile.shared<16x16xf32>
+  // expected-error @below {{gathers 8 rows but the shared tile has 16; the row-index tile and the tile's first dimension must agree}}
+  tile.copy %A[%i, %i] rows(%ids : tensor<8xi32>) -> %s : !tile.view<?x?xf32> -> !tile.shared<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%A: !tile.view<?x?xf32>, %i: index) threads(32) {
+  %ids = arith.constant dense<0> : tensor<16xi32>
+  %s = tile.alloc_shared : !tile.shared<16x16xf32, stages = 2>
+  // expected-error @below {{a gathering copy cannot be multicast (each program chooses its own rows)}}
+  tile.copy %A[%i, %i] rows(%ids : tensor<16xi32>) -> %s[%i] async multicast : !tile.view<?x?xf32> -> !tile.shared<16x16xf32, stages = 2>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%A: !tile.view<?x?xf32>, %i: index) threads(32) {
   %ids = arith.constant dense<0.0> : tensor<16xf32>
   // expected-error @below {{must be 1D tensor of signless integer or index values}}
   %t = tile.gather %A[%i, %i] rows(%ids) : !tile.view<?x?xf32>, tensor<16xf32> -> tensor<16x16xf32>

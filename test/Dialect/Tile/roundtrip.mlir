@@ -36,6 +36,10 @@ tile.kernel @memory(%A: !tile.view<?x?xbf16>, %X: !tile.view<?x?x64xbf16>,
   // CHECK: tile.copy %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] -> %[[R]][%{{.*}}] async pad(1.000000e+00 : bf16) :
   tile.copy %X[%i, %j, %i] -> %r[%j] async pad(1.0 : bf16)
       : !tile.view<?x?x64xbf16> -> !tile.shared<64x64xbf16, stages = 3>
+  // CHECK: tile.copy %{{.*}}[%{{.*}}, %{{.*}}] rows(%[[ROWS:.*]] : tensor<64xi32>) -> %[[R]][%{{.*}}] async :
+  %gathered = tile.load %ids[%i] : !tile.view<?xi32> -> tensor<64xi32>
+  tile.copy %A[%i, %j] rows(%gathered : tensor<64xi32>) -> %r[%j] async
+      : !tile.view<?x?xbf16> -> !tile.shared<64x64xbf16, stages = 3>
   // CHECK: tile.async_commit
   // CHECK: tile.async_wait 0
   // CHECK: tile.barrier
