@@ -7,7 +7,8 @@
 // the layout of the values they are tied to (loop-carried values, element-
 // wise operands and results), and tiles tied to no anchor a coalesced
 // layout. Gathers and scatters give their row indices the slice of the
-// rows they choose. A tile needed in a second layout gets a
+// rows they choose; a gathering copy's indices take its coalesced copy
+// layout without the columns. A tile needed in a second layout gets a
 // tile.convert_layout (before the use that needs it, or after the value
 // for its other uses), and the kernel is laid out again with it. Tag ops,
 // and the ghost code that feeds only them, are dropped first: tag-check
@@ -96,7 +97,9 @@ private:
   LogicalResult anchorMma(tile::MmaOp mma);
   /// Why `mma` cannot run as wgmma reading its operands from TMA-filled
   /// shared tiles; empty when it can.
-  std::string whyNotWgmma(tile::MmaOp mma);
+  /// With `checkSharers`, every other MMA that reads the same A tile from
+  /// shared memory must run as wgmma too.
+  std::string whyNotWgmma(tile::MmaOp mma, bool checkSharers = true);
   /// Gives every value of `group` the layout one of them has; reports
   /// whether anything changed.
   FailureOr<bool> unify(ArrayRef<Value> group, Operation *op);
@@ -117,15 +120,10 @@ private:
 } // namespace
 
 /// Whether wgmma reads `mma`'s A from registers: it is not a tile.load of a
-/// shared buffer, or of one a copy gathers rows into (TMA copies boxes).
+/// shared buffer.
 static bool isRegisterA(tile::MmaOp mma) {
   auto load = mma.getA().getDefiningOp<tile::LoadOp>();
-  if (!load || !load.getSource().getDefiningOp<tile::AllocSharedOp>())
-    return true;
-  return llvm::any_of(load.getSource().getUsers(), [](Operation *user) {
-    auto copy = dyn_cast<tile::CopyOp>(user);
-    return copy && copy.getRows();
-  });
+  return !load || !load.getSource().getDefiningOp<tile::AllocSharedOp>();
 }
 
 /// Whether, in every thread, `lhs` and `rhs` hold the same elements.
@@ -317,7 +315,7 @@ LogicalResult LayoutAssigner::anchorMma(tile::MmaOp mma) {
   return success();
 }
 
-std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
+std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma, bool checkSharers) {
   auto a = cast<RankedTensorType>(mma.getA().getType());
   // A is read K-major; B N-major, or K-major when stored transposed.
   if (mma.getTransposeA())
@@ -359,25 +357,42 @@ std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
            mma.getKind() != tile::MmaKind::wgmma)
     return "the A operand is in registers in another layout than wgmma's "
            "register fragments";
+  // An A tile may be read by several MMAs (MoE's gate and up projections
+  // of one token tile), each as its A: all of them then read it from shared
+  // memory, so each must be able to.
+  auto onlyA = [](Value tile) {
+    return llvm::all_of(tile.getUsers(), [&](Operation *user) {
+      auto other = dyn_cast<tile::MmaOp>(user);
+      return other && other.getA() == tile && other.getB() != tile;
+    });
+  };
   for (Value operand : shared) {
     auto load = operand.getDefiningOp<tile::LoadOp>();
-    if (!load || !operand.hasOneUse())
+    bool sharedA =
+        operand == mma.getA() && !operand.hasOneUse() && onlyA(operand);
+    if (!load || (!operand.hasOneUse() && !sharedA))
       return "an operand is not a tile.load from shared memory used only by "
-             "this MMA";
+             "this MMA (or only as the A of MMAs)";
+    if (sharedA && checkSharers)
+      for (Operation *user : operand.getUsers())
+        if (user != mma.getOperation() &&
+            !whyNotWgmma(cast<tile::MmaOp>(user), /*checkSharers=*/false)
+                 .empty())
+          return "another MMA reading the same A cannot run as wgmma";
     auto alloc = load.getSource().getDefiningOp<tile::AllocSharedOp>();
     if (!alloc)
       return "an operand is not loaded from a shared buffer";
-    // Only TMA fills the buffer, and only wgmma reads it.
+    // Only TMA (or the threads' cp.async, for gathered rows) fills the
+    // buffer, and only wgmma reads it.
     for (Operation *user : alloc->getUsers()) {
       if (auto copy = dyn_cast<tile::CopyOp>(user)) {
         auto arg = dyn_cast<BlockArgument>(copy.getSource());
         int64_t rank = copy.getSource().getType().getRank();
-        if (!arg || arg.getOwner()->getParentOp() != kernel || rank < 2 ||
-            rank > 3)
+        if (!copy.getRows() &&
+            (!arg || arg.getOwner()->getParentOp() != kernel || rank < 2 ||
+             rank > 3))
           return "a copy into an operand's buffer is not from a 2-D or 3-D "
                  "kernel argument";
-        if (copy.getRows())
-          return "a copy into an operand's buffer gathers rows";
         if (auto pad = copy.getPadAttr())
           if (!matchPattern(pad, m_AnyZeroFloat()) &&
               !matchPattern(pad, m_Zero()))
@@ -385,8 +400,10 @@ std::string LayoutAssigner::whyNotWgmma(tile::MmaOp mma) {
         continue;
       }
       auto other = dyn_cast<tile::LoadOp>(user);
-      if (!other || !other->hasOneUse() ||
-          *other->user_begin() != mma.getOperation())
+      bool forThis =
+          other && llvm::is_contained(other->getUsers(), mma.getOperation());
+      if (!forThis ||
+          !(other->hasOneUse() || (sharedA && onlyA(other.getResult()))))
         return "an operand's shared buffer is used other than by copies "
                "into it and loads for this MMA";
     }

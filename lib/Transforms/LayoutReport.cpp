@@ -116,22 +116,29 @@ struct TileLayoutReportPass
         // or narrower rows swizzled over their own bytes.
         int64_t rowBytes = shape[1] * bytes;
         int64_t span = rowBytes % 128 == 0 ? 128 : rowBytes;
+        bool gathered = llvm::any_of(alloc->getUsers(), [](Operation *user) {
+          auto copy = dyn_cast<tile::CopyOp>(user);
+          return copy && copy.getRows();
+        });
         InFlightDiagnostic remark =
             alloc.emitRemark()
             << "shared " << name(alloc) << ": " << span << "-byte swizzle in "
             << rowBytes / span << " panel(s) of " << span
             << "-byte rows, 1024-byte aligned; written by "
-               "bulk tensor copies (TMA) onto mbarriers";
+            << (gathered ? "the threads' cp.async (gathered rows), fenced "
+                           "for the async proxy"
+                         : "bulk tensor copies (TMA) onto mbarriers");
         for (Operation *user : alloc->getUsers())
-          if (auto load = dyn_cast<tile::LoadOp>(user)) {
-            auto mma = cast<tile::MmaOp>(*load->user_begin());
-            remark << "; read by " << name(mma.getResult())
-                   << " with wgmma through a "
-                   << (load.getResult() == mma.getA() || mma.getTransposeB()
-                           ? "K"
-                           : "N")
-                   << "-major matrix descriptor";
-          }
+          if (auto load = dyn_cast<tile::LoadOp>(user))
+            for (Operation *reader : load->getUsers()) {
+              auto mma = cast<tile::MmaOp>(reader);
+              remark << "; read by " << name(mma.getResult())
+                     << " with wgmma through a "
+                     << (load.getResult() == mma.getA() || mma.getTransposeB()
+                             ? "K"
+                             : "N")
+                     << "-major matrix descriptor";
+            }
         remark << "; bank conflicts of TMA and wgmma are not modelled";
         return;
       }

@@ -325,6 +325,27 @@ private:
   mlir::LogicalResult lowerCopyOut(tile::CopyOutOp op);
   mlir::LogicalResult lowerTmaAlloc(tile::AllocSharedOp op);
   mlir::LogicalResult lowerTmaCopy(tile::CopyOp op);
+  /// A gathering copy into a TMA buffer: each thread's 16-byte cp.async
+  /// chunks at the rows its index registers choose, where TMA would put
+  /// them (TmaGathers.cpp).
+  mlir::LogicalResult lowerTmaGather(tile::CopyOp op);
+  /// A vector of `type` whose element e is `view` at the indices
+  /// `element(e)` gives where it says the element is inside, zero
+  /// elsewhere (masked element loads of one 16-byte chunk).
+  mlir::Value loadMaskedVector(
+      mlir::Value view, mlir::VectorType type,
+      llvm::function_ref<
+          std::pair<llvm::SmallVector<mlir::Value>, mlir::Value>(int64_t)>
+          element);
+  /// Element `e` of a copy chunk: its view indices and whether it lies
+  /// inside the view.
+  std::pair<llvm::SmallVector<mlir::Value>, mlir::Value>
+  chunkElement(const CopyChunk &chunk, int64_t e);
+  /// Whether a copy gathers rows into `buffer`.
+  static bool isGatheredInto(mlir::Value buffer);
+  /// Makes the calling thread's shared stores (and completed cp.async
+  /// writes) visible to the async proxy that wgmma and TMA read through.
+  void fenceForAsyncProxy();
   mlir::LogicalResult lowerTmaLoad(tile::LoadOp op);
   /// The threads' copy into a TMA buffer when the tensor map is null:
   /// chunks `first`, `first + stride`, ... of the tile, then a proxy fence
@@ -533,6 +554,9 @@ private:
   /// Whether the kernel has TMA stores: commits and waits then close and
   /// wait for bulk groups too, and the kernel's end waits for them.
   bool hasTmaStores = false;
+  /// Whether copies gather rows into TMA buffers: each wait for copies then
+  /// fences the thread's rows for the async proxy.
+  bool hasTmaGathers = false;
   int64_t barrierOffset = -1, nextBarrier = 0;
   mlir::Value phases, sharedBase;
   llvm::DenseMap<mlir::Value, std::pair<TmaBuffer, mlir::Value>>

@@ -225,7 +225,7 @@ LogicalResult GPULowering::lowerCopy(tile::CopyOp op) {
       return op.emitOpError("with a non-zero pad is not supported by "
                             "convert-tile-to-gpu yet (cp.async fills zeros)");
   if (isTmaBuffer(op.getDest()))
-    return lowerTmaCopy(op);
+    return op.getRows() ? lowerTmaGather(op) : lowerTmaCopy(op);
   tile::SharedType type = op.getDest().getType();
   const SharedBuffer &buffer = shared.at(op.getDest());
   Value view = mapping.lookup(op.getSource());
@@ -347,6 +347,14 @@ GPULowering::forEachCopyChunk(tile::CopyOp op, ArrayRef<int64_t> shape,
   return success();
 }
 
+std::pair<SmallVector<Value>, Value>
+GPULowering::chunkElement(const CopyChunk &chunk, int64_t e) {
+  SmallVector<Value> at(chunk.source);
+  at.back() = arith::AddIOp::create(builder, loc, chunk.col, index(e));
+  return {at, arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                    index(e), chunk.count)};
+}
+
 void GPULowering::copyElements(const CopyChunk &chunk, Value view,
                                const SharedBuffer &buffer, Type element,
                                int64_t vec) {
@@ -354,10 +362,9 @@ void GPULowering::copyElements(const CopyChunk &chunk, Value view,
   Value padding = arith::ConstantOp::create(builder, loc, element,
                                             builder.getZeroAttr(element));
   for (int64_t e = 0; e < vec; ++e) {
-    Value inside = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::slt, index(e), chunk.count);
-    SmallVector<Value> at(chunk.source);
-    at.back() = arith::AddIOp::create(builder, loc, chunk.col, index(e));
+    auto part = chunkElement(chunk, e);
+    SmallVector<Value> at = part.first;
+    Value inside = part.second;
     auto read = scf::IfOp::create(
         builder, loc, inside,
         [&](OpBuilder &b, Location l) {

@@ -87,6 +87,11 @@ LogicalResult GPULowering::planTensorMaps(SmallVectorImpl<Type> &argTypes) {
           << target.chip;
       return WalkResult::interrupt();
     }
+    // Gathered rows come by the threads' cp.async (TmaGathers.cpp).
+    if (copy.getRows()) {
+      hasTmaGathers = true;
+      return WalkResult::advance();
+    }
     auto arg = dyn_cast<BlockArgument>(copy.getSource());
     int64_t rank = copy.getSource().getType().getRank();
     if (!arg || arg.getOwner() != &kernel.getBody().front() || rank < 2 ||
@@ -396,30 +401,13 @@ void GPULowering::copyWithoutMap(tile::CopyOp op, const TmaBuffer &buffer,
   forEachTmaChunk(
       buffer, type.getShape()[1], slot, first, stride,
       [&](Value row, Value col, Value address) {
-        Value data = arith::ConstantOp::create(builder, loc, vectorType,
-                                               builder.getZeroAttr(vectorType));
-        for (int64_t e = 0; e < vec; ++e) {
+        Value data = loadMaskedVector(view, vectorType, [&](int64_t e) {
           Value at = arith::AddIOp::create(builder, loc, col, index(e));
-          auto [indices, inside] = viewElement(view, offsets, {row, at});
-          auto load = scf::IfOp::create(builder, loc, TypeRange{vectorType},
-                                        inside, /*withElse=*/true);
-          OpBuilder::InsertionGuard inner(builder);
-          builder.setInsertionPointToStart(load.thenBlock());
-          Value value = memref::LoadOp::create(builder, loc, view, indices);
-          scf::YieldOp::create(
-              builder, loc,
-              vector::InsertOp::create(builder, loc, value, data, e)
-                  .getResult());
-          builder.setInsertionPointToStart(load.elseBlock());
-          scf::YieldOp::create(builder, loc, data);
-          data = load.getResult(0);
-        }
+          return viewElement(view, offsets, {row, at});
+        });
         LLVM::StoreOp::create(builder, loc, data, sharedPointer(address), 16);
       });
-  NVVM::FenceProxyOp::create(
-      builder, loc, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(builder.getContext(),
-                                 NVVM::SharedSpace::shared_cta));
+  fenceForAsyncProxy();
 }
 
 void GPULowering::waitPending(Value id) {
@@ -473,8 +461,9 @@ LogicalResult GPULowering::lowerTmaLoad(tile::LoadOp op) {
   const TmaBuffer &buffer = tmaBuffers.at(op.getSource());
   Value slot =
       op.getIndices().empty() ? Value() : mapping.lookup(op.getIndices()[0]);
-  // A ring the producer role fills was waited for on its mbarrier.
-  if (!filledByProducer(op.getSource()))
+  // A ring the producer role fills was waited for on its mbarrier; rows
+  // gathered into a buffer by the threads, at the barrier after their wait.
+  if (!filledByProducer(op.getSource()) && !isGatheredInto(op.getSource()))
     waitPending(barrierIndex(buffer, slot));
   Value address = slotAddress(buffer, slot);
   descriptorOperands[op.getResult()] = {buffer, address};

@@ -629,6 +629,9 @@ LogicalResult GPULowering::lowerOp(Operation *op) {
   if (auto wait = dyn_cast<tile::AsyncWaitOp>(op)) {
     if (!isAmd())
       NVVM::CpAsyncWaitGroupOp::create(builder, loc, wait.getPending());
+    // Rows the thread gathered into TMA buffers, for wgmma's async proxy.
+    if (hasTmaGathers)
+      fenceForAsyncProxy();
     // A TMA store's group retires once it has read its buffer.
     if (hasTmaStores && wait.getPending() > 0)
       NVVM::CpAsyncBulkWaitGroupOp::create(builder, loc, wait.getPending(),

@@ -33,8 +33,7 @@
 using namespace mlir;
 using namespace tessera;
 
-/// Makes the calling thread's shared stores visible to the async proxy.
-static void fenceForAsyncProxy(OpBuilder &builder, Location loc) {
+void GPULowering::fenceForAsyncProxy() {
   NVVM::FenceProxyOp::create(
       builder, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(builder.getContext(),
@@ -169,7 +168,7 @@ LogicalResult GPULowering::lowerTmaStore(tile::StoreOp op) {
         builder.setInsertionPointToStart(branch.thenBlock());
       }
       storeMatrices(*plan, value, buffer, slot);
-      fenceForAsyncProxy(builder, loc);
+      fenceForAsyncProxy();
       return success();
     }
   {
@@ -209,7 +208,7 @@ LogicalResult GPULowering::lowerTmaStore(tile::StoreOp op) {
                             run * buffer.elementBytes);
     }
   }
-  fenceForAsyncProxy(builder, loc);
+  fenceForAsyncProxy();
   return success();
 }
 

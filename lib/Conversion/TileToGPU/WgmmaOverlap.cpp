@@ -125,8 +125,11 @@ tile::MmaOp GPULowering::planWgmmaOverlap(scf::ForOp loop,
         return {};
       barrier = b;
     } else if (auto copy = dyn_cast<tile::CopyOp>(op)) {
-      // Only copies into TMA rings, between the barrier and the MMA.
-      if (!barrier || mma || !isTmaBuffer(copy.getDest()) || !copy.getSlot())
+      // Only TMA copies into TMA rings, between the barrier and the MMA (a
+      // gathering copy's rows become visible at a barrier after its wait,
+      // which the overlapped order moves past the loads).
+      if (!barrier || mma || !isTmaBuffer(copy.getDest()) || !copy.getSlot() ||
+          copy.getRows())
         return {};
       copies.push_back(copy);
     } else if (isa<tile::AsyncCommitOp>(op)) {
