@@ -40,8 +40,8 @@ export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 profiles=(
   "gemm_4096|gemm_bf16|1|--m=4096 --n=4096 --k=4096"
   "attention_4096_d64|flash_attention|1|--batch=4 --heads=32 --kv-heads=8 --seq-q=4096 --seq-kv=4096 --causal=0"
-  "moe_8x2_4096_14336|moe|2|--tokens=4096 --experts=8 --topk=2 --hidden=4096 --inter=14336 --routed-experts=8"
-  "moe_64x8_2048_1408|moe|2|--tokens=4096 --experts=64 --topk=8 --hidden=2048 --inter=1408 --routed-experts=64"
+  "moe_8x2_4096_14336|moe|2|--tokens=4096 --experts=8 --topk=2 --hidden=4096 --inter=14336 --routing=uniform"
+  "moe_64x8_2048_1408|moe|2|--tokens=4096 --experts=64 --topk=8 --hidden=2048 --inter=1408 --routing=uniform"
 )
 sections=(SpeedOfLight Occupancy LaunchStats WarpStateStats SchedulerStats
   ComputeWorkloadAnalysis MemoryWorkloadAnalysis SourceCounters)

@@ -350,7 +350,7 @@ for shape in "${moes[@]}"; do
   read -r t e topk hid inter <<< "$shape"
   # Routed uniformly over every expert, as the peers route.
   ours[moe:$t:$e:$topk:$hid:$inter]=$(tessera_ms moe --tokens=$t \
-    --experts=$e --topk=$topk --hidden=$hid --inter=$inter --routed-experts=$e)
+    --experts=$e --topk=$topk --hidden=$hid --inter=$inter --routing=uniform)
   cases+=("moe:$t:$e:$topk:$hid:$inter")
 done
 peers=$(mktemp)

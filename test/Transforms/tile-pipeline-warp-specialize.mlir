@@ -103,3 +103,51 @@ tile.kernel @prologue(%Q: !tile.view<?x?xf16>, %B: !tile.view<?x?xf16>, %C: !til
   tile.store %acc -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
   tile.return
 }
+
+// -----
+
+// A gathering copy stays with the consumers, as written (the producer
+// issues boxes): they gather the rows themselves and keep the loop's
+// barriers (named barriers among them); the producer fills the other
+// operand's ring. Without TMA the gathering copy fills a ring too.
+// CHECK-LABEL: tile.kernel @gathered
+// CHECK: %[[X:.*]] = tile.alloc_shared : !tile.shared<64x32xf16>
+// CHECK: %[[RB:.*]] = tile.alloc_shared : !tile.shared<32x64xf16, stages = 3>
+// CHECK: tile.warp_specialize registers(40, 240) producer {
+// CHECK-NOT: rows(
+// CHECK:     tile.copy %{{.*}}[%{{.*}}, %{{.*}}] -> %[[RB]][%{{.*}}] async
+// CHECK: } consumer {
+// CHECK:   %[[ROWS:.*]] = tile.load %{{.*}}[%{{.*}}] : !tile.view<?xi32> -> tensor<64xi32>
+// CHECK:   scf.for
+// CHECK:     tile.mbarrier_wait
+// CHECK:     tile.copy %{{.*}}[%{{.*}}, %{{.*}}] rows(%[[ROWS]] : tensor<64xi32>) -> %[[X]] :
+// CHECK:     tile.barrier
+// CHECK:     tile.load %[[X]]
+// CHECK:     tile.load %[[RB]]
+// CHECK:     tile.mma
+// CHECK:     tile.barrier
+// CHECK:     tile.mbarrier_arrive
+// SM80-LABEL: tile.kernel @gathered
+// SM80-NOT: tile.warp_specialize
+// SM80: tile.copy %{{.*}}[%{{.*}}, %{{.*}}] rows(%{{.*}} : tensor<64xi32>) -> %{{.*}}[%{{.*}}] async
+tile.kernel @gathered(%X: !tile.view<?x?xf16>, %ids: !tile.view<?xi32>, %B: !tile.view<?x?xf16>, %C: !tile.view<?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %K = tile.dim %B, 0 : !tile.view<?x?xf16>
+  %rows = tile.load %ids[%c0] : !tile.view<?xi32> -> tensor<64xi32>
+  %sX = tile.alloc_shared : !tile.shared<64x32xf16>
+  %sB = tile.alloc_shared : !tile.shared<32x64xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %K step %c32 iter_args(%c = %z) -> (tensor<64x64xf32>) {
+    tile.copy %X[%c0, %k] rows(%rows : tensor<64xi32>) -> %sX : !tile.view<?x?xf16> -> !tile.shared<64x32xf16>
+    tile.copy %B[%k, %c0] -> %sB : !tile.view<?x?xf16> -> !tile.shared<32x64xf16>
+    tile.barrier
+    %x = tile.load %sX : !tile.shared<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %sB : !tile.shared<32x64xf16> -> tensor<32x64xf16>
+    %d = tile.mma %x, %b, %c : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+    tile.barrier
+    scf.yield %d : tensor<64x64xf32>
+  } {tile.pipeline = #tile.pipeline<stages = 3, warp_specialize = true>}
+  tile.store %acc -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  tile.return
+}

@@ -100,6 +100,8 @@ public:
         activationBlock(activationBlock), tokens(flags.get("tokens", 100)),
         experts(flags.get("experts", 8)), topk(flags.get("topk", 2)),
         routedExperts(flags.get("routed-experts", (experts + 1) / 2)),
+        routing(flags.text("routing", "softmax")),
+        routedGiven(flags.has("routed-experts")),
         hidden(flags.get("hidden", 128)), inter(flags.get("inter", 128)),
         x({tokens, hidden}, 2), w13({experts, 2 * inter, hidden}, 2),
         w2({experts, hidden, inter}, 2), out({tokens, hidden}, 4) {}
@@ -113,6 +115,10 @@ public:
       why = "--routed-experts must be between 1 and --experts";
       return false;
     }
+    if (routedGiven && routing != "softmax") {
+      why = "--routed-experts goes with --routing=softmax";
+      return false;
+    }
     return tokens > 0 && hidden > 0 && inter > 0;
   }
   std::string describe() const override {
@@ -122,6 +128,7 @@ public:
     return "tokens=" + std::to_string(tokens) +
            " experts=" + std::to_string(experts) +
            " topk=" + std::to_string(topk) +
+           (routing == "softmax" ? "" : " routing=" + routing) +
            " hidden=" + std::to_string(hidden) +
            " inter=" + std::to_string(inter) + "," + quantized + " " +
            std::to_string(emptyExperts) + " experts without tokens, " +
@@ -142,15 +149,27 @@ public:
     fillScaledBF16(x, rng, spread(tokens, 1.0f), {});
     fillScaledBF16(w13, rng, spread(experts * 2 * inter, 0.2f), {});
     fillScaledBF16(w2, rng, spread(experts * hidden, 0.2f), {});
-    // Router: softmax over logits, top-k, weights renormalized. Experts
-    // past the first --routed-experts (half by default) get low logits, so
-    // that they receive tokens only where top-k needs more experts.
+    // Router: softmax over logits, top-k, weights renormalized. With
+    // softmax routing, experts past the first --routed-experts (half by
+    // default) get low logits, so that they receive tokens only where top-k
+    // needs more experts; uniform routing gives every expert the same
+    // chance; zipf makes expert e's logit log(1 / (e + 1)) plus Gumbel
+    // noise, so that top-k draws k experts without replacement with
+    // probabilities proportional to 1 / (e + 1) (skewed: a few experts get
+    // most rows, many none).
     topkIds.assign(tokens * topk, 0);
     topkWeights.assign(tokens * topk, 0.0f);
+    std::uniform_real_distribution<double> open(1e-12, 1.0);
     for (int64_t t = 0; t < tokens; ++t) {
       std::vector<double> p(experts);
-      for (int64_t e = 0; e < experts; ++e)
-        p[e] = std::exp(3.0 * dist(rng) - (e >= routedExperts ? 50.0 : 0));
+      for (int64_t e = 0; e < experts; ++e) {
+        double logit = 3.0 * dist(rng);
+        if (routing == "softmax" && e >= routedExperts)
+          logit -= 50.0;
+        else if (routing == "zipf")
+          logit = -std::log(double(e + 1)) - std::log(-std::log(open(rng)));
+        p[e] = std::exp(logit);
+      }
       std::vector<int64_t> order(experts);
       std::iota(order.begin(), order.end(), 0);
       std::partial_sort(order.begin(), order.begin() + topk, order.end(),
@@ -337,7 +356,10 @@ private:
   std::string suffix;
   std::optional<tessera::WeightQuantization> scheme;
   int64_t activationBlock;
-  int64_t tokens, experts, topk, routedExperts, hidden, inter;
+  int64_t tokens, experts, topk, routedExperts;
+  std::string routing;
+  bool routedGiven;
+  int64_t hidden, inter;
   Tensor x, w13, w2, out;
   tessera_view gateView{}, upView{};
   std::unique_ptr<QuantizedExperts> gate, up, down;

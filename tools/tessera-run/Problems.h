@@ -38,6 +38,10 @@ public:
   explicit Flags(std::map<std::string, std::string> values)
       : values(std::move(values)) {}
   int64_t get(const std::string &name, int64_t fallback) const;
+  std::string text(const std::string &name, std::string fallback) const {
+    auto it = values.find(name);
+    return it == values.end() ? fallback : it->second;
+  }
   bool has(const std::string &name) const { return values.count(name); }
 
 private:

@@ -63,7 +63,8 @@ static void printUsage(FILE *out, const char *message) {
       "--heads --kv-heads "
       "--seq-q --seq-kv --causal=0|1;\n"
       "  MoE (also quantized): --tokens --experts --topk --hidden "
-      "--inter --routed-experts (default: half the experts)\n"
+      "--inter --routing=softmax|uniform|zipf --routed-experts (softmax "
+      "routing's favoured experts; default: half)\n"
       "   or: tessera-run BUNDLE --compare=host|emu [--kernel=NAME] "
       "--grid=X[,Y[,Z]] --view=I:D0xD1... --scalar=I:VALUE "
       "[--device=emu|cuda|hip] [--chip=CHIP] [--races] "
@@ -181,7 +182,11 @@ static int run(int argc, char **argv) {
         seed = integer(value);
       else if (name == "iters")
         iters = integer(value);
-      else if (shapeFlags.count(name)) {
+      else if (name == "routing") {
+        if (value != "softmax" && value != "uniform" && value != "zipf")
+          return usage("--routing takes softmax, uniform or zipf");
+        values[name] = value;
+      } else if (shapeFlags.count(name)) {
         if (int64_t extent = integer(value); extent < 0 || extent > kMaxExtent)
           return usage(("--" + name + " must lie in [0, 2^24]").c_str());
         values[name] = value;
