@@ -116,10 +116,7 @@ struct TileLayoutReportPass
         // or narrower rows swizzled over their own bytes.
         int64_t rowBytes = shape[1] * bytes;
         int64_t span = rowBytes % 128 == 0 ? 128 : rowBytes;
-        bool gathered = llvm::any_of(alloc->getUsers(), [](Operation *user) {
-          auto copy = dyn_cast<tile::CopyOp>(user);
-          return copy && copy.getRows();
-        });
+        bool gathered = tile::isGatheredInto(alloc.getResult());
         InFlightDiagnostic remark =
             alloc.emitRemark()
             << "shared " << name(alloc) << ": " << span << "-byte swizzle in "

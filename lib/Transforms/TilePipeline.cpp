@@ -304,6 +304,19 @@ LogicalResult specializeLoop(scf::ForOp loop, const LoopPlan &written,
   llvm::erase_if(plan.copies,
                  [](tile::CopyOp copy) { return bool(copy.getRows()); });
   bool consumersCopy = plan.copies.size() != written.copies.size();
+  if (consumersCopy) {
+    // The producer computes only what its copies need.
+    llvm::SmallPtrSet<Operation *, 8> feeds;
+    SmallVector<Value> worklist;
+    for (tile::CopyOp copy : plan.copies)
+      llvm::append_range(worklist, copy->getOperands());
+    while (!worklist.empty())
+      if (Operation *def = worklist.pop_back_val().getDefiningOp();
+          def && llvm::is_contained(written.slice, def) &&
+          feeds.insert(def).second)
+        llvm::append_range(worklist, def->getOperands());
+    llvm::erase_if(plan.slice, [&](Operation *op) { return !feeds.count(op); });
+  }
   if (plan.copies.empty())
     return loop.emitError("tile-pipeline: warp specialization needs a copy "
                           "the producer can issue (every copy of the loop "

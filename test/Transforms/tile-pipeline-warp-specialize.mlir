@@ -151,3 +151,38 @@ tile.kernel @gathered(%X: !tile.view<?x?xf16>, %ids: !tile.view<?xi32>, %B: !til
   tile.store %acc -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
   tile.return
 }
+
+// -----
+
+// Row indices computed in the loop feed the gathering copy only: they stay
+// with the consumers, and the producer computes only its own copies'
+// operands.
+// CHECK-LABEL: tile.kernel @gathered_in_loop
+// CHECK: producer {
+// CHECK-NOT: tensor<64xi32>
+// CHECK: } consumer {
+// CHECK:     %[[R2:.*]] = arith.addi %{{.*}}, %{{.*}} : tensor<64xi32>
+// CHECK:     tile.copy %{{.*}}[%{{.*}}, %{{.*}}] rows(%[[R2]] : tensor<64xi32>)
+// SM80-LABEL: tile.kernel @gathered_in_loop
+tile.kernel @gathered_in_loop(%X: !tile.view<?x?xf16>, %ids: !tile.view<?xi32>, %B: !tile.view<?x?xf16>, %C: !tile.view<?x?xf32>) threads(128) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %K = tile.dim %B, 0 : !tile.view<?x?xf16>
+  %rows = tile.load %ids[%c0] : !tile.view<?xi32> -> tensor<64xi32>
+  %sX = tile.alloc_shared : !tile.shared<64x32xf16>
+  %sB = tile.alloc_shared : !tile.shared<32x64xf16>
+  %z = arith.constant dense<0.0> : tensor<64x64xf32>
+  %acc = scf.for %k = %c0 to %K step %c32 iter_args(%c = %z) -> (tensor<64x64xf32>) {
+    %r2 = arith.addi %rows, %rows : tensor<64xi32>
+    tile.copy %X[%c0, %k] rows(%r2 : tensor<64xi32>) -> %sX : !tile.view<?x?xf16> -> !tile.shared<64x32xf16>
+    tile.copy %B[%k, %c0] -> %sB : !tile.view<?x?xf16> -> !tile.shared<32x64xf16>
+    tile.barrier
+    %x = tile.load %sX : !tile.shared<64x32xf16> -> tensor<64x32xf16>
+    %b = tile.load %sB : !tile.shared<32x64xf16> -> tensor<32x64xf16>
+    %d = tile.mma %x, %b, %c : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+    tile.barrier
+    scf.yield %d : tensor<64x64xf32>
+  } {tile.pipeline = #tile.pipeline<stages = 3, warp_specialize = true>}
+  tile.store %acc -> %C[%c0, %c0] : tensor<64x64xf32> -> !tile.view<?x?xf32>
+  tile.return
+}

@@ -341,8 +341,6 @@ private:
   /// inside the view.
   std::pair<llvm::SmallVector<mlir::Value>, mlir::Value>
   chunkElement(const CopyChunk &chunk, int64_t e);
-  /// Whether a copy gathers rows into `buffer`.
-  static bool isGatheredInto(mlir::Value buffer);
   /// Makes the calling thread's shared stores (and completed cp.async
   /// writes) visible to the async proxy that wgmma and TMA read through.
   void fenceForAsyncProxy();

@@ -463,7 +463,8 @@ LogicalResult GPULowering::lowerTmaLoad(tile::LoadOp op) {
       op.getIndices().empty() ? Value() : mapping.lookup(op.getIndices()[0]);
   // A ring the producer role fills was waited for on its mbarrier; rows
   // gathered into a buffer by the threads, at the barrier after their wait.
-  if (!filledByProducer(op.getSource()) && !isGatheredInto(op.getSource()))
+  if (!filledByProducer(op.getSource()) &&
+      !tile::isGatheredInto(op.getSource()))
     waitPending(barrierIndex(buffer, slot));
   Value address = slotAddress(buffer, slot);
   descriptorOperands[op.getResult()] = {buffer, address};

@@ -26,13 +26,6 @@
 using namespace mlir;
 using namespace tessera;
 
-bool GPULowering::isGatheredInto(Value buffer) {
-  return llvm::any_of(buffer.getUsers(), [&](Operation *user) {
-    auto copy = dyn_cast<tile::CopyOp>(user);
-    return copy && copy.getDest() == buffer && copy.getRows();
-  });
-}
-
 Value GPULowering::loadMaskedVector(
     Value view, VectorType type,
     function_ref<std::pair<SmallVector<Value>, Value>(int64_t)> element) {

@@ -183,6 +183,13 @@ int64_t tessera::tile::tmaSwizzleSpan(SharedType type) {
   return rowBytes == 64 || rowBytes == 32 ? rowBytes : 0;
 }
 
+bool tessera::tile::isGatheredInto(Value buffer) {
+  return llvm::any_of(buffer.getUsers(), [&](Operation *user) {
+    auto copy = dyn_cast<CopyOp>(user);
+    return copy && copy.getDest() == buffer && copy.getRows();
+  });
+}
+
 bool tessera::tile::isSupportedViewElementType(Type type) {
   if (type.isF32() || type.isF16() || type.isBF16() ||
       isa<Float8E4M3FNType, Float8E5M2Type>(type))

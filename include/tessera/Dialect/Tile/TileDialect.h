@@ -46,6 +46,9 @@ bool isNibblePairs(mlir::Type element, llvm::ArrayRef<int64_t> shape);
 /// no TMA shape (2-D, rows of those sizes, a multiple of 8 and at most 256
 /// rows: a box's limit).
 int64_t tmaSwizzleSpan(SharedType type);
+/// Whether a tile.copy gathers rows (`rows(...)`) into the shared buffer
+/// `buffer`.
+bool isGatheredInto(mlir::Value buffer);
 
 /// The most dimensions a view has: what the runtime passes
 /// (TESSERA_MAX_RANK).
