@@ -636,7 +636,6 @@ LogicalResult LayoutAssigner::assign() {
     };
     if (auto gather = dyn_cast<tile::GatherOp>(op))
       rowsOf(gather.getResult(), gather.getRows());
-
     else if (auto scatter = dyn_cast<tile::AtomicAddOp>(op);
              scatter && scatter.getRows())
       rowsOf(scatter.getValue(), scatter.getRows());
