@@ -48,6 +48,23 @@ tessera::python::PyDevice::PyDevice(const std::string &kind, int ordinal,
                 "cannot use " + std::to_string(threads) + " threads");
 }
 
+tessera::python::PyDevice::~PyDevice() {
+  for (auto &[native, stream] : wrapped)
+    tesseraStreamDestroy(stream);
+}
+
+tessera_stream *tessera::python::PyDevice::wrap(uintptr_t native) {
+  for (auto &[handle, stream] : wrapped)
+    if (handle == native)
+      return stream;
+  tessera_stream *stream = nullptr;
+  throwStatus(tesseraStreamWrap(device.get(), reinterpret_cast<void *>(native),
+                                &stream),
+              "cannot launch on stream " + std::to_string(native));
+  wrapped.emplace_back(native, stream);
+  return stream;
+}
+
 /// Where an argument's memory must be for a launch on `kind` (DLPack device
 /// types: CPU 1, CUDA 2, CUDA host 3, ROCm 10, CUDA managed 13).
 static bool reachable(const nb::ndarray<> &array, tessera_device_kind kind,

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tessera::python {
 
@@ -39,9 +41,20 @@ class PyDevice {
 public:
   PyDevice(const std::string &kind, int ordinal, const std::string &chip,
            int threads);
+  ~PyDevice();
+  PyDevice(const PyDevice &) = delete;
+  PyDevice &operator=(const PyDevice &) = delete;
   tessera_device_kind kind() const { return tesseraDeviceKind(device.get()); }
+  /// The runtime's wrapper of the driver stream `native` (a CUstream or
+  /// hipStream_t the caller owns), made on first use and kept with the
+  /// device.
+  tessera_stream *wrap(uintptr_t native);
+
   int ordinal = 0;
   tessera::Device device;
+
+private:
+  std::vector<std::pair<uintptr_t, tessera_stream *>> wrapped;
 };
 
 /// A kernel argument's kind: "view:<element>:<rank>" or "scalar:<type>".

@@ -15,6 +15,7 @@
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
@@ -22,6 +23,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -128,9 +130,11 @@ public:
     return list;
   }
 
-  /// Launches `name` over `grid` with `args` and waits for it.
+  /// Launches `name` over `grid` with `args`: on the driver stream
+  /// `stream` (not waited for) where one is given, else waited for.
   void launch(const std::string &name, nb::sequence args,
-              std::tuple<int64_t, int64_t, int64_t> grid, bool races) {
+              std::tuple<int64_t, int64_t, int64_t> grid, bool races,
+              std::optional<uintptr_t> stream) {
     tessera_kernel *kernel = nullptr;
     if (tesseraModuleGetKernel(module.get(), name.c_str(), &kernel))
       throw nb::key_error(("no kernel '" + name + "' in the bundle").c_str());
@@ -160,13 +164,14 @@ public:
     if (x < 1 || y < 1 || z < 1)
       throw nb::value_error("the grid's sizes must be positive");
     bool emulated = device->kind() == TESSERA_DEVICE_EMULATOR;
+    tessera_stream *queue = stream ? device->wrap(*stream) : nullptr;
     tessera_status status;
     {
       nb::gil_scoped_release release;
       if (emulated)
         tesseraEmulatorSetRaceDetection(races);
-      status = tesseraLaunch(kernel, tessera_grid{x, y, z}, pointers.data(),
-                             nullptr);
+      status =
+          tesseraLaunch(kernel, tessera_grid{x, y, z}, pointers.data(), queue);
       if (emulated)
         tesseraEmulatorSetRaceDetection(false);
     }
@@ -216,5 +221,6 @@ NB_MODULE(_tessera, m) {
       .def_prop_ro("arch", &PyModule::arch)
       .def("kernels", &PyModule::kernels)
       .def("launch", &PyModule::launch, nb::arg("name"), nb::arg("args"),
-           nb::arg("grid"), nb::arg("races") = false);
+           nb::arg("grid"), nb::arg("races") = false,
+           nb::arg("stream").none() = nb::none());
 }

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import threading
 from typing import Iterable, Sequence, Union
 
@@ -224,6 +225,30 @@ def _open_device(device: str, threads: int) -> "_tessera.Device":
         return _DEVICES[key]
 
 
+def _native_stream(stream, args, kind: str):
+    """The driver stream handle a launch on a device of `kind` queues on, or
+    None to launch and wait."""
+    if stream is not None:
+        for attribute in ("cuda_stream", "ptr"):
+            if hasattr(stream, attribute):
+                stream = getattr(stream, attribute)
+                break
+        if not isinstance(stream, int) or isinstance(stream, bool) or stream < 0:
+            raise TypeError(
+                "stream takes a driver stream handle (int) or an object with "
+                "cuda_stream or ptr")
+        if kind not in ("cuda", "hip"):
+            raise ValueError(f"a {kind} device has no driver streams")
+        return stream
+    torch = sys.modules.get("torch")
+    if torch is None or kind not in ("cuda", "hip"):
+        return None
+    for arg in args:
+        if isinstance(arg, torch.Tensor) and arg.is_cuda:
+            return torch.cuda.current_stream(arg.device).cuda_stream
+    return None
+
+
 # ml_dtypes' NumPy dtypes, which NumPy cannot export through DLPack: passed
 # as their bits.
 _BIT_VIEWS = {
@@ -270,13 +295,20 @@ class Kernel:
         device: str = "host",
         races: bool = False,
         threads: int = 0,
+        stream=None,
     ) -> None:
         """Launches the kernel over `grid` (1 to 3 sizes) on `device` ("host",
         "emu:<chip>", "cuda:<n>", "hip:<n>") and waits for it. `races`
         turns on the emulator's race detector; `threads` sets a host or
         emulator device's worker threads. Wrong dtypes raise TypeError,
         wrong ranks, extents or devices ValueError, a kernel fault
-        KernelError."""
+        KernelError.
+
+        On CUDA and HIP the launch is queued on `stream` (a CUstream or
+        hipStream_t as an int, or an object with `cuda_stream`, such as a
+        torch.cuda.Stream, or `ptr`, such as a CuPy stream) and not waited
+        for; without one, on PyTorch's current stream of the first CUDA
+        tensor among the arguments; else it waits."""
         if isinstance(grid, int):
             grid = (grid,)
         grid = tuple(grid)
@@ -284,7 +316,9 @@ class Kernel:
             raise ValueError("the grid has 1 to 3 sizes")
         grid = grid + (1,) * (3 - len(grid))
         module = self.bundle._module(device, threads)
-        module.launch(self.name, [_as_argument(a) for a in args], grid, races)
+        native = _native_stream(stream, args, _parse_device(device)[0])
+        module.launch(self.name, [_as_argument(a) for a in args], grid, races,
+                      native)
 
     def __repr__(self) -> str:
         return f"<tessera.Kernel {self.name}>"

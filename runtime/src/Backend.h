@@ -96,6 +96,10 @@ public:
   virtual void release(void *data) = 0;
 
   virtual tessera_status createStream(std::unique_ptr<Stream> &stream) = 0;
+  /// A stream over the driver's stream `native`, which the caller owns and
+  /// keeps alive (CUDA and HIP only).
+  virtual tessera_status wrapStream(void *native,
+                                    std::unique_ptr<Stream> &stream) = 0;
   virtual tessera_status createEvent(std::unique_ptr<Event> &event) = 0;
   /// Launches, copies and records in `stream`, or now (waiting) if null.
   virtual tessera_status launch(const Kernel &kernel, tessera_grid grid,

@@ -48,13 +48,18 @@ public:
 
 class GpuStream : public Stream {
 public:
-  GpuStream(DeviceRef device, void *handle) : device(device), handle(handle) {}
+  /// A stream of the driver's; destroyed with this object if `owned`.
+  GpuStream(DeviceRef device, void *handle, bool owned = true)
+      : device(device), handle(handle), owned(owned) {}
   ~GpuStream() override {
+    if (!owned)
+      return;
     device.makeCurrent();
     device.api.streamDestroy(handle);
   }
   DeviceRef device;
   void *handle;
+  bool owned;
 };
 
 class GpuEvent : public Event {
@@ -158,6 +163,11 @@ public:
             check(api.streamCreate(&handle), "creating a stream"))
       return status;
     stream = std::make_unique<GpuStream>(self(), handle);
+    return TESSERA_SUCCESS;
+  }
+  tessera_status wrapStream(void *native,
+                            std::unique_ptr<Stream> &stream) override {
+    stream = std::make_unique<GpuStream>(self(), native, /*owned=*/false);
     return TESSERA_SUCCESS;
   }
   tessera_status createEvent(std::unique_ptr<Event> &event) override {

@@ -187,6 +187,10 @@ public:
     stream = std::make_unique<HostStream>(streamSet);
     return TESSERA_SUCCESS;
   }
+  tessera_status wrapStream(void *, std::unique_ptr<Stream> &) override {
+    return fail(TESSERA_ERROR_UNSUPPORTED,
+                "the host and the emulator have no driver streams to wrap");
+  }
   tessera_status createEvent(std::unique_ptr<Event> &event) override {
     event = std::make_unique<HostEvent>();
     return TESSERA_SUCCESS;

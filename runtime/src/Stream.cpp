@@ -56,6 +56,25 @@ tessera_status read(const tessera_buffer *buffer, size_t offset,
 }
 } // namespace
 
+/// A tessera_stream of `device` over the backend stream that `make` gives.
+template <typename Make>
+static tessera_status newStream(tessera_device *device, tessera_stream **stream,
+                                Make make) {
+  return guarded([&]() -> tessera_status {
+    if (!stream)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream pointer");
+    *stream = nullptr;
+    if (!device)
+      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
+    std::unique_ptr<Stream> made;
+    if (tessera_status status = make(*device->backend, made))
+      return status;
+    *stream = new tessera_stream{device, std::move(made)};
+    retain(device);
+    return TESSERA_SUCCESS;
+  });
+}
+
 extern "C" {
 
 tessera_status tesseraBufferCreate(tessera_device *device, size_t bytes,
@@ -130,19 +149,18 @@ void tesseraBufferDestroy(tessera_buffer *buffer) {
 
 tessera_status tesseraStreamCreate(tessera_device *device,
                                    tessera_stream **stream) {
-  return guarded([&]() -> tessera_status {
-    if (!stream)
-      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null stream pointer");
-    *stream = nullptr;
-    if (!device)
-      return fail(TESSERA_ERROR_INVALID_ARGUMENT, "null device");
-    std::unique_ptr<Stream> created;
-    if (tessera_status status = device->backend->createStream(created))
-      return status;
-    *stream = new tessera_stream{device, std::move(created)};
-    retain(device);
-    return TESSERA_SUCCESS;
-  });
+  return newStream(device, stream,
+                   [](Backend &backend, std::unique_ptr<Stream> &made) {
+                     return backend.createStream(made);
+                   });
+}
+
+tessera_status tesseraStreamWrap(tessera_device *device, void *native,
+                                 tessera_stream **stream) {
+  return newStream(device, stream,
+                   [&](Backend &backend, std::unique_ptr<Stream> &made) {
+                     return backend.wrapStream(native, made);
+                   });
 }
 
 tessera_status tesseraStreamSynchronize(tessera_stream *stream) {

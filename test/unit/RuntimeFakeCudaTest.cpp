@@ -12,6 +12,8 @@
 
 #include "gtest/gtest.h"
 
+#include <dlfcn.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -105,6 +107,59 @@ TEST_F(RuntimeFakeCuda, StreamsCopyLaunchAndTime) {
   tesseraBufferDestroy(bx);
   tesseraBufferDestroy(by);
 }
+/// A stream of the caller's (as PyTorch's current stream is) wrapped: the
+/// launch queues on it, and destroying the wrapper leaves it to its owner.
+TEST_F(RuntimeFakeCuda, WrappedStreamsStayTheCallers) {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(driver, nullptr);
+  using Create = int (*)(void **, unsigned);
+  using Destroy = int (*)(void *);
+  auto create = reinterpret_cast<Create>(dlsym(driver, "cuStreamCreate"));
+  auto destroy = reinterpret_cast<Destroy>(dlsym(driver, "cuStreamDestroy_v2"));
+  ASSERT_TRUE(create && destroy);
+  void *native = nullptr;
+  ASSERT_EQ(create(&native, 0), 0);
+
+  tessera::Module module = tessera::Module::load(device, TESSERA_TEST_BUNDLE);
+  ASSERT_TRUE(module) << tessera::error();
+  constexpr int64_t kSize = 100;
+  std::vector<float> x(kSize), y(kSize, NAN);
+  for (int64_t i = 0; i < kSize; ++i)
+    x[i] = float(i);
+  tessera_buffer *bx, *by;
+  ASSERT_EQ(tesseraBufferCreate(device.get(), kSize * 4, &bx), TESSERA_SUCCESS);
+  ASSERT_EQ(tesseraBufferCreate(device.get(), kSize * 4, &by), TESSERA_SUCCESS);
+  tessera_stream *wrapped = nullptr;
+  ASSERT_EQ(tesseraStreamWrap(device.get(), native, &wrapped), TESSERA_SUCCESS)
+      << tessera::error();
+  tessera_view vx = tessera::view(tesseraBufferData(bx), {kSize});
+  tessera_view vy = tessera::view(tesseraBufferData(by), {kSize});
+  float factor = 4.0f;
+  void *args[] = {&vx, &vy, &factor};
+  ASSERT_EQ(tesseraBufferWriteAsync(bx, 0, x.data(), kSize * 4, wrapped),
+            TESSERA_SUCCESS);
+  ASSERT_EQ(tesseraLaunch(module.kernel("scale"), {2, 1, 1}, args, wrapped),
+            TESSERA_SUCCESS)
+      << tessera::error();
+  ASSERT_EQ(tesseraBufferReadAsync(by, 0, y.data(), kSize * 4, wrapped),
+            TESSERA_SUCCESS);
+  ASSERT_EQ(tesseraStreamSynchronize(wrapped), TESSERA_SUCCESS);
+  for (int64_t i = 0; i < kSize; ++i)
+    ASSERT_EQ(y[i], 4.0f * x[i]) << i;
+  tesseraStreamDestroy(wrapped);
+  // The driver's stream is still the caller's to destroy (the fake
+  // driver's double destroy would be a double free).
+  EXPECT_EQ(destroy(native), 0);
+  tesseraBufferDestroy(bx);
+  tesseraBufferDestroy(by);
+
+  // Host and emulator devices have no driver streams.
+  tessera::Device host = tessera::Device::open(TESSERA_DEVICE_HOST);
+  EXPECT_EQ(tesseraStreamWrap(host.get(), native, &wrapped),
+            TESSERA_ERROR_UNSUPPORTED);
+  EXPECT_EQ(wrapped, nullptr);
+}
+
 TEST_F(RuntimeFakeCuda, MoeAlignsOnTheHostAndLaunchesOnTheDevice) {
   // tessera::moe on a GPU: the top-k ids are read back from device memory,
   // aligned on the host, the output rows are zeroed and the alignment and

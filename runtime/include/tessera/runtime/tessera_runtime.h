@@ -244,6 +244,14 @@ void tesseraBufferDestroy(tessera_buffer *buffer);
  * the failure. */
 tessera_status tesseraStreamCreate(tessera_device *device,
                                    tessera_stream **stream);
+/* A stream over a CUDA CUstream or HIP hipStream_t that the caller created
+ * and keeps alive until the wrapper is destroyed (PyTorch's current
+ * stream, say; null is the driver's default stream): launches and copies
+ * on the wrapper are queued on it, after the caller's own work.
+ * tesseraStreamDestroy waits for it and releases the wrapper only. Host and
+ * emulator devices have no such streams: TESSERA_ERROR_UNSUPPORTED. */
+tessera_status tesseraStreamWrap(tessera_device *device, void *native,
+                                 tessera_stream **stream);
 tessera_status tesseraStreamSynchronize(tessera_stream *stream);
 /* Waits for the stream, then releases it. */
 void tesseraStreamDestroy(tessera_stream *stream);
