@@ -149,3 +149,12 @@ def gemm_quantized(a, weights: QuantizedWeights, out=None, *,
         _as_argument(out), weights.format, weights.group, weights.zero_points,
         weights.shape[1])
     return out
+
+
+# PyTorch custom operators (torch.ops.tessera.*), where PyTorch is installed.
+try:
+    import torch as _torch
+except ImportError:
+    _torch = None
+if _torch is not None:
+    from . import torch_ops  # noqa: F401
