@@ -53,7 +53,8 @@ def test_attention_gqa(device, causal):
     np.testing.assert_allclose(from_bf16(o), expected, rtol=2e-2, atol=2e-2)
 
 
-def test_moe():
+@pytest.mark.parametrize("device", ["host", "emu:sm_80"])
+def test_moe(device):
     rng = np.random.default_rng(11)
     tokens, experts, topk, dim, inter = 9, 4, 2, 64, 64
     x = bf16_random(rng, (tokens, dim))
@@ -61,7 +62,7 @@ def test_moe():
     w2 = bf16_random(rng, (experts, dim, inter), 0.2)
     ids = np.stack([rng.permutation(experts)[:topk] for _ in range(tokens)]).astype(np.int32)
     weights = rng.random((tokens, topk)).astype(np.float32)
-    out = ops.moe(x, w13, w2, ids, weights)
+    out = ops.moe(x, w13, w2, ids, weights, device=device)
     assert out.dtype == np.float32 and out.shape == (tokens, dim)
     xf, w13f, w2f = from_bf16(x), from_bf16(w13), from_bf16(w2)
     expected = np.zeros((tokens, dim))
@@ -75,16 +76,17 @@ def test_moe():
     np.testing.assert_allclose(out, expected, rtol=3e-2, atol=3e-2)
 
 
+@pytest.mark.parametrize("device", ["host", "emu:sm_80"])
 @pytest.mark.parametrize("scheme", [("int8", 0, False), ("fp8", 128, False),
                                     ("int4", 128, False), ("int4", 64, True)])
-def test_gemm_quantized(scheme):
+def test_gemm_quantized(scheme, device):
     fmt, group, zero_points = scheme
     rng = np.random.default_rng(13)
     k, n = 256, 96
     w = rng.standard_normal((k, n)).astype(np.float32)
     qw = ops.quantize_weights(w, fmt, group=group, zero_points=zero_points)
     a = bf16_random(rng, (33, k))
-    c = ops.gemm_quantized(a, qw)
+    c = ops.gemm_quantized(a, qw, device=device)
     # The reference multiplies by the weights as quantized, not the
     # originals: quantization error is not the kernel's.
     expected = from_bf16(a) @ dequantize(qw)
