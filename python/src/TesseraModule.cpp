@@ -40,12 +40,12 @@ toInputs(const std::vector<std::pair<std::string, std::string>> &sources) {
   return inputs;
 }
 
-/// (ok, output, diagnostics, resource usage) of a compile.
-std::tuple<bool, nb::bytes, std::string, std::string>
+/// (ok, bundle, diagnostics) of a compile.
+std::tuple<bool, nb::bytes, std::string>
 compile(const std::vector<std::pair<std::string, std::string>> &sources,
         const std::vector<std::string> &targets, const std::string &passes,
         const std::string &gpuPasses, bool tagCheck, unsigned rlimit,
-        const std::string &emit, bool resourceUsage, const std::string &ptxas) {
+        const std::string &ptxas) {
   std::vector<tessera::CompileInput> inputs = toInputs(sources);
   tessera::CompileOptions options;
   options.targets = targets;
@@ -53,8 +53,6 @@ compile(const std::vector<std::pair<std::string, std::string>> &sources,
   options.gpuPasses = gpuPasses;
   options.tagCheck = tagCheck;
   options.tagCheckRlimit = rlimit;
-  options.emit = emit;
-  options.resourceUsage = resourceUsage;
   options.ptxas = ptxas;
   tessera::CompileResult result;
   std::string diagnostics;
@@ -66,7 +64,7 @@ compile(const std::vector<std::pair<std::string, std::string>> &sources,
     ok = succeeded(tessera::compileKernels(inputs, options, result, os));
   }
   return {ok, nb::bytes(result.output.data(), result.output.size()),
-          diagnostics, result.resourceUsage};
+          diagnostics};
 }
 
 /// (ok, one line per kernel of what tag-check proved, diagnostics).
@@ -192,8 +190,7 @@ NB_MODULE(_tessera, m) {
 
   m.def("compile", &compile, nb::arg("sources"), nb::arg("targets"),
         nb::arg("passes"), nb::arg("gpu_passes"), nb::arg("tag_check"),
-        nb::arg("rlimit"), nb::arg("emit"), nb::arg("resource_usage"),
-        nb::arg("ptxas"));
+        nb::arg("rlimit"), nb::arg("ptxas"));
   m.def("check", &check, nb::arg("sources"), nb::arg("targets"),
         nb::arg("passes"), nb::arg("rlimit"));
   m.def("describe_targets", [] { return tessera::describeTargets(); });

@@ -136,8 +136,8 @@ def compile(
                 return Bundle(f.read(), cached=True)
         except OSError:
             pass
-    ok, output, diagnostics, _ = _tessera.compile(
-        inputs, list(targets), passes, gpu_passes, tag_check, rlimit, "", False, ptxas
+    ok, output, diagnostics = _tessera.compile(
+        inputs, list(targets), passes, gpu_passes, tag_check, rlimit, ptxas
     )
     if not ok:
         raise CompileError(diagnostics)
@@ -315,8 +315,8 @@ class Kernel:
         if not 1 <= len(grid) <= 3:
             raise ValueError("the grid has 1 to 3 sizes")
         grid = grid + (1,) * (3 - len(grid))
-        module = self.bundle._module(device, threads)
         native = _native_stream(stream, args, _parse_device(device)[0])
+        module = self.bundle._module(device, threads)
         module.launch(self.name, [_as_argument(a) for a in args], grid, races,
                       native)
 
