@@ -81,6 +81,15 @@ tessera::serializeKernelInfo(const std::vector<KernelInfo> &kernels) {
       os << ' ' << arg;
     if (kernel.persistent)
       os << ' ' << TESSERA_PERSISTENT_TOKEN;
+    // The names of the arguments the caller passes (not a persistent
+    // kernel's trailing ones, which the runtime passes).
+    size_t passed = kernel.args.size() -
+                    (kernel.persistent ? size_t(TESSERA_PERSISTENT_ARGS) : 0);
+    ArrayRef<std::string> names =
+        ArrayRef(kernel.argNames)
+            .take_front(std::min(passed, kernel.argNames.size()));
+    if (llvm::any_of(names, [](const std::string &n) { return !n.empty(); }))
+      os << ' ' << TESSERA_NAMES_PREFIX << llvm::join(names, ",");
     for (const std::string &dims : kernel.dims)
       os << ' ' << dims;
     for (const std::string &assumption : kernel.assumptions)

@@ -88,11 +88,13 @@ check(const std::vector<std::pair<std::string, std::string>> &sources,
   return {ok, proofs, diagnostics};
 }
 
-/// "argument 2 (view:bf16:2) of kernel 'k'".
-std::string describeArg(const std::string &kernel, size_t index,
-                        const std::string &spec) {
-  return "argument " + std::to_string(index) + " (" + spec + ") of kernel '" +
-         kernel + "'";
+/// "argument 2 (C, view:bf16:2) of kernel 'k'" (without the name where the
+/// bundle has none).
+std::string describeArg(const tessera_kernel_info &info, size_t index) {
+  std::string name = info.arg_names[index];
+  return "argument " + std::to_string(index) + " (" +
+         (name.empty() ? "" : name + ", ") + info.args[index] +
+         ") of kernel '" + info.name + "'";
 }
 
 /// A bundle loaded on a device.
@@ -108,8 +110,8 @@ public:
 
   std::string arch() const { return tesseraModuleArch(module.get()); }
 
-  /// Every kernel's (name, threads, shared bytes, argument specs,
-  /// persistent, cluster).
+  /// Every kernel's (name, threads, shared bytes, argument specs, argument
+  /// names, persistent, cluster).
   nb::list kernels() const {
     nb::list list;
     for (size_t i = 0, e = tesseraModuleKernelCount(module.get()); i < e; ++i) {
@@ -120,8 +122,10 @@ public:
       throwStatus(tesseraKernelGetInfo(kernel, &info),
                   "cannot read the bundle's kernels");
       std::vector<std::string> args(info.args, info.args + info.num_args);
+      std::vector<std::string> names(info.arg_names,
+                                     info.arg_names + info.num_args);
       list.append(nb::make_tuple(
-          std::string(info.name), info.threads, info.shared_bytes, args,
+          std::string(info.name), info.threads, info.shared_bytes, args, names,
           bool(info.persistent),
           nb::make_tuple(info.cluster[0], info.cluster[1], info.cluster[2])));
     }
@@ -149,7 +153,7 @@ public:
     std::vector<void *> pointers(info.num_args);
     for (size_t i = 0; i < info.num_args; ++i) {
       ArgSpec spec = parseSpec(info.args[i]);
-      std::string what = describeArg(name, i, info.args[i]);
+      std::string what = describeArg(info, i);
       if (spec.view) {
         views[i] = toView(args[i], spec, *device, what);
         pointers[i] = &views[i];

@@ -274,15 +274,17 @@ class Kernel:
 
     def info(self, device: str = "host") -> dict:
         """The kernel's threads, shared bytes, argument kinds ("view:bf16:2",
-        "scalar:i32"), persistence and cluster, as `device`'s image says."""
-        for name, threads, shared, args, persistent, cluster in self.bundle._module(
-            device, 0
-        ).kernels():
+        "scalar:i32") and names, persistence and cluster, as `device`'s
+        image says."""
+        for name, threads, shared, args, names, persistent, cluster in (
+            self.bundle._module(device, 0).kernels()
+        ):
             if name == self.name:
                 return {
                     "threads": threads,
                     "shared_bytes": shared,
                     "args": args,
+                    "arg_names": names,
                     "persistent": persistent,
                     "cluster": cluster,
                 }

@@ -58,14 +58,17 @@ def test_interpret_mode(gemm_bundle, monkeypatch):
 
 def test_wrong_arguments(axpy_bundle):
     axpy = axpy_bundle["axpy"]
+    # Errors name the arguments as the source does.
+    assert axpy.info("emu:gfx942")["arg_names"] == ["X", "Y", "a"]
+    assert axpy.info()["args"] == ["view:f32:1", "view:f32:1", "scalar:f32"]
     x = np.zeros(256, dtype=np.float32)
-    with pytest.raises(TypeError, match=r"argument 0 \(view:f32:1\) of kernel 'axpy'"):
+    with pytest.raises(TypeError, match=r"argument 0 \(X, view:f32:1\) of kernel 'axpy'"):
         axpy(x.astype(np.float64), x, 1.0)
-    with pytest.raises(ValueError, match=r"argument 1 .* takes rank 1; the array has rank 2"):
+    with pytest.raises(ValueError, match=r"argument 1 \(Y, view:f32:1\) of kernel 'axpy' takes rank 1; the array has rank 2"):
         axpy(x, x.reshape(16, 16), 1.0)
     with pytest.raises(TypeError, match="takes 3 arguments; given 2"):
         axpy(x, x)
-    with pytest.raises(TypeError, match=r"argument 2 .* takes a float"):
+    with pytest.raises(TypeError, match=r"argument 2 \(a, scalar:f32\) .* takes a float"):
         axpy(x, x, "one")
     with pytest.raises(TypeError, match="not a DLPack|takes an array"):
         axpy([0.0] * 256, x, 1.0)

@@ -182,6 +182,25 @@ bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
         clustered = true;
         continue;
       }
+      if (arg.rfind(TESSERA_NAMES_PREFIX, 0) == 0) {
+        // After the arguments (and `persistent`), before their sizes: one
+        // name per argument the caller passes.
+        if (!kernel.argNames.empty() || dims || !kernel.tensorMaps.empty())
+          return false;
+        std::string_view list(arg);
+        list.remove_prefix(std::strlen(TESSERA_NAMES_PREFIX));
+        while (true) {
+          size_t comma = list.find(',');
+          kernel.argNames.emplace_back(list.substr(0, comma));
+          if (comma == std::string_view::npos)
+            break;
+          list.remove_prefix(comma + 1);
+        }
+        if (kernel.argNames.size() != kernel.args.size())
+          return false;
+        dims = true;
+        continue;
+      }
       if (arg.rfind(TESSERA_ASSUME_PREFIX, 0) == 0) {
         // After the arguments (and their sizes), before the tensor maps.
         Assumption assumption;
@@ -221,6 +240,9 @@ bool parseKernels(std::string_view text, std::vector<KernelEntry> &kernels) {
       return false;
     for (const std::string &arg : kernel.args)
       kernel.argPointers.push_back(arg.c_str());
+    kernel.argNames.resize(kernel.args.size());
+    for (const std::string &name : kernel.argNames)
+      kernel.namePointers.push_back(name.c_str());
   }
   return true;
 }

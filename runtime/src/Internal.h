@@ -83,8 +83,11 @@ struct KernelEntry {
   bool persistent = false;
   /// The conditions every launch's arguments must meet (`assume:`).
   std::vector<Assumption> assumptions;
+  /// The arguments' names in the source (`names:`), "" where unknown.
+  std::vector<std::string> argNames;
   bool hasCluster() const { return cluster[0] * cluster[1] * cluster[2] > 1; }
-  std::vector<const char *> argPointers; // for tessera_kernel_info
+  std::vector<const char *> argPointers;  // for tessera_kernel_info
+  std::vector<const char *> namePointers; // for tessera_kernel_info
 };
 
 /// The kinds of LLVM offload images (llvm::object::ImageKind) the runtime

@@ -295,7 +295,8 @@ tessera_status tesseraKernelGetInfo(const tessera_kernel *kernel,
              entry.args.size(),
              entry.argPointers.data(),
              {entry.cluster[0], entry.cluster[1], entry.cluster[2]},
-             entry.persistent};
+             entry.persistent,
+             entry.namePointers.data()};
     return TESSERA_SUCCESS;
   });
 }

@@ -260,6 +260,25 @@ TEST(RuntimeRobustness, MetadataLaunchesTrustIsBounded) {
   deep += "a0";
   deep += std::string(40, ')') + ":x";
   EXPECT_EQ(readLine(deep, images), TESSERA_ERROR_INVALID_BUNDLE);
+  // The arguments' names, one per argument the caller passes, "" where the
+  // bundle names none.
+  ASSERT_EQ(
+      readLine("k 64 0 view:f32:2 scalar:i32 names:X,n dims:0:?x64", images),
+      TESSERA_SUCCESS);
+  EXPECT_EQ(images[0].kernels[0].argNames,
+            (std::vector<std::string>{"X", "n"}));
+  ASSERT_EQ(images[0].kernels[0].namePointers.size(), 2u);
+  EXPECT_STREQ(images[0].kernels[0].namePointers[1], "n");
+  ASSERT_EQ(readLine("k 64 0 view:f32:2 scalar:i32 names:,n", images),
+            TESSERA_SUCCESS);
+  EXPECT_EQ(images[0].kernels[0].argNames, (std::vector<std::string>{"", "n"}));
+  ASSERT_EQ(readLine("k 64 0 view:f32:2 scalar:i32", images), TESSERA_SUCCESS);
+  EXPECT_EQ(images[0].kernels[0].argNames, (std::vector<std::string>{"", ""}));
+  ASSERT_EQ(readLine("k 64 0 view:f32:2 scalar:index scalar:index "
+                     "scalar:index scalar:index persistent names:A",
+                     images),
+            TESSERA_SUCCESS);
+  EXPECT_EQ(images[0].kernels[0].argNames, (std::vector<std::string>{"A"}));
   ASSERT_EQ(readLine("scale 1024 2147483647 view:f32:1 cluster:2x1x4", images),
             TESSERA_SUCCESS);
   const KernelEntry &entry = images[0].kernels[0];
@@ -297,6 +316,11 @@ TEST(RuntimeRobustness, MetadataLaunchesTrustIsBounded) {
            "scale 64 0 view:f32:1 assume:sgt(d0.0):x",                // arity
            "scale 64 0 view:f32:1 assume:sgt(d0.0,c0):a%2",           // escape
            "scale 64 0 view:f32:2 assume:sgt(d0.0,c0):x dims:0:?x64", // order
+           "scale 64 0 view:f32:1 scalar:f32 names:X",  // one name of two
+           "scale 64 0 view:f32:1 names:X,a,b",         // three of one
+           "scale 64 0 view:f32:1 names:X scalar:f32",  // argument after
+           "scale 64 0 view:f32:2 dims:0:?x64 names:X", // after the sizes
+           "scale 64 0 view:f32:1 names:X names:X",     // twice
        }) {
     EXPECT_EQ(readLine(bad, images), TESSERA_ERROR_INVALID_BUNDLE) << bad;
     EXPECT_NE(lastError().find("malformed kernel metadata"), std::string::npos)

@@ -6,8 +6,8 @@
 // keep the promises launches rely on: images inside the input, kernels with
 // 1 to 1024 threads and less than 2 GiB of shared memory, arguments that are
 // `scalar:<type>` or `view:<element>:<rank>` with a one-digit rank in
-// [1, TESSERA_MAX_RANK], tensor maps of 2-D or 3-D view arguments, and
-// clusters of 1 to 16 blocks.
+// [1, TESSERA_MAX_RANK], one name per argument, tensor maps of 2-D or 3-D
+// view arguments, and clusters of 1 to 16 blocks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +49,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 kernel.sharedBytes < (int64_t(1) << 31),
             "a kernel without a name, or threads or shared bytes out of "
             "range");
+      check(kernel.argNames.size() == kernel.args.size() &&
+                kernel.namePointers.size() == kernel.args.size(),
+            "argument names that are not one per argument");
       for (const TensorMapSpec &map : kernel.tensorMaps)
         check(map.arg < kernel.specs.size() && kernel.specs[map.arg].view &&
                   kernel.specs[map.arg].rank >= 2 &&

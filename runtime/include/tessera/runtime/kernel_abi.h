@@ -31,13 +31,16 @@ typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
                                    int64_t grid_z, int64_t begin, int64_t end);
 
 /* The bundle metadata key of the kernel list, one line per kernel:
- * "<name> <threads> <shared bytes> <argument>... [persistent] <dims>...
- * <assume>... <tensor map>... [cluster]", each argument "view:<element>:<rank>"
+ * "<name> <threads> <shared bytes> <argument>... [persistent] [names]
+ * <dims>... <assume>... <tensor map>... [cluster]", each argument
+ * "view:<element>:<rank>"
  * or "scalar:<type>"; "persistent" marks a persistent kernel (tile-persistent),
  * whose last TESSERA_PERSISTENT_ARGS arguments, scalar:index, the runtime
  * passes: the size of the grid its caller launched (x, y, z) and the number of
  * program instances it started instead, along x, which loop over that grid's
- * tiles; each "dims:<argument>:<d0>x<d1>..." the sizes a view argument's
+ * tiles; "names:<name>,<name>,..." the arguments' names in the source
+ * (without `%`; empty where an argument has none), one per argument the
+ * caller passes; each "dims:<argument>:<d0>x<d1>..." the sizes a view argument's
  * type fixes ("?" for a dynamic one; only views with a static size have
  * one), which a launch's view must have; each
  * "assume:<expr>:<message>" a condition on the arguments the kernel's proof
@@ -59,6 +62,7 @@ typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
 #define TESSERA_TENSOR_MAP_PREFIX "tmap:"
 #define TESSERA_CLUSTER_PREFIX "cluster:"
 #define TESSERA_DIMS_PREFIX "dims:"
+#define TESSERA_NAMES_PREFIX "names:"
 #define TESSERA_ASSUME_PREFIX "assume:"
 #define TESSERA_PERSISTENT_TOKEN "persistent"
 #define TESSERA_PERSISTENT_ARGS 4

@@ -172,6 +172,9 @@ typedef struct tessera_kernel_info {
    * program instances as the device keeps resident
    * (tesseraDeviceSetMaxPrograms), each looping over the tiles. */
   int32_t persistent;
+  /* The arguments' names in the source (num_args of them, "" where the
+   * bundle names none), for messages. */
+  const char *const *arg_names;
 } tessera_kernel_info;
 
 typedef struct tessera_module tessera_module;
