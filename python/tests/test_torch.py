@@ -8,6 +8,7 @@ torch = pytest.importorskip(
     "scripts/install-deps.sh installs it into .venv)")
 
 import tessera  # noqa: E402
+from conftest import GEMM  # noqa: E402
 from tessera import ops  # noqa: E402,F401  (registers torch.ops.tessera)
 
 
@@ -100,3 +101,31 @@ def test_interpret_mode_runs_ops_on_the_emulator(monkeypatch):
     a, b = bf16(64, 32, generator=g), bf16(32, 48, generator=g)
     c = torch.ops.tessera.gemm(a, b)
     torch.testing.assert_close(c.double(), a.double() @ b.double(), rtol=2e-2, atol=0.1)
+
+
+cuda = pytest.mark.skipif(not torch.cuda.is_available(),
+                          reason="no CUDA device (these run on a GPU machine)")
+
+
+@cuda
+def test_cuda_tensors_on_the_current_stream():
+    # A bundle with an sm_90a image; CUDA tensors without a stream argument
+    # go on PyTorch's current stream, after the work queued there.
+    bundle = tessera.compile(GEMM, targets=["sm_90a"], cache=False)
+    g = torch.Generator().manual_seed(7)
+    a = bf16(256, 128, generator=g).cuda()
+    b = bf16(128, 192, generator=g).cuda()
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        c = torch.full((256, 192), float("nan"), dtype=torch.bfloat16, device="cuda")
+        bundle["gemm_bf16"](a, b, c, grid=(2, 2), device="cuda")
+    stream.synchronize()
+    torch.testing.assert_close(c.double(), a.double() @ b.double(), rtol=2e-2, atol=0.2)
+
+
+@cuda
+def test_cuda_ops_match_torch():
+    g = torch.Generator().manual_seed(8)
+    a, b = bf16(200, 96, generator=g).cuda(), bf16(96, 136, generator=g).cuda()
+    torch.testing.assert_close(torch.ops.tessera.gemm(a, b).double(),
+                               a.double() @ b.double(), rtol=2e-2, atol=0.2)
