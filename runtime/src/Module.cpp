@@ -26,8 +26,12 @@ constexpr uintmax_t kMaxBundleBytes = uintmax_t(4) << 30;
 /// Checks the arguments of a launch of `entry` and copies them.
 tessera_status marshal(const KernelEntry &entry, void *const *args,
                        LaunchArgs &out) {
+  // "argument 1 (B) of gemm_bf16", without the name where the bundle has
+  // none.
   auto where = [&](size_t i) {
-    return "argument " + std::to_string(i) + " of " + entry.name;
+    std::string name = i < entry.argNames.size() ? entry.argNames[i] : "";
+    return "argument " + std::to_string(i) +
+           (name.empty() ? "" : " (" + name + ")") + " of " + entry.name;
   };
   for (size_t i = 0; i < entry.specs.size(); ++i) {
     const ArgSpec &spec = entry.specs[i];

@@ -428,7 +428,7 @@ TEST(RuntimeRobustness, ViewsWithElementsNeedData) {
   EXPECT_EQ(tesseraLaunch(module.kernel("scale"), {1, 1, 1}, args, nullptr),
             TESSERA_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(lastError(),
-            "argument 0 of scale has elements but a null data pointer");
+            "argument 0 (X) of scale has elements but a null data pointer");
   // Empty views may be null.
   vx = tessera::view(nullptr, {0});
   vy = tessera::view(nullptr, {0});
