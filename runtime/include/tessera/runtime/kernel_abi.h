@@ -40,13 +40,13 @@ typedef void (*tessera_host_entry)(void **args, int64_t grid_x, int64_t grid_y,
  * program instances it started instead, along x, which loop over that grid's
  * tiles; "names:<name>,<name>,..." the arguments' names in the source
  * (without `%`; empty where an argument has none), one per argument the
- * caller passes; each "dims:<argument>:<d0>x<d1>..." the sizes a view argument's
- * type fixes ("?" for a dynamic one; only views with a static size have
- * one), which a launch's view must have; each
- * "assume:<expr>:<message>" a condition on the arguments the kernel's proof
- * assumed (tag.assume), which every launch must meet: <expr> in prefix
- * form over "a<i>" (integer scalar argument i, sign-extended), "d<i>.<k>"
- * (size k of view argument i), "c<v>" (a constant) and
+ * caller passes; each "dims:<argument>:<d0>x<d1>..." the sizes a view
+ * argument's type fixes ("?" for a dynamic one; only views with a static size
+ * have one), which a launch's view must have; each "assume:<expr>:<message>" a
+ * condition on the arguments the kernel's proof assumed (tag.assume), which
+ * every launch must meet: <expr> in prefix form over "a<i>" (integer scalar
+ * argument i, sign-extended), "d<i>.<k>" (size k of view argument i), "c<v>" (a
+ * constant) and
  * "<op>(x,y[,z])" (arith's eq ne slt sle sgt sge ult ule ugt uge add sub
  * mul divui divsi remui remsi and or xor minui minsi maxui maxsi select, on
  * 64-bit integers), <message> percent-encoded; each tensor map
