@@ -136,12 +136,16 @@ private:
                               OwningOpRef<ModuleOp> &copy,
                               const std::vector<KernelInfo> &kernels,
                               std::vector<KernelInfo> &lowered);
-  FailureOr<bool> compileAmd(ModuleOp module, StringRef chip,
+  FailureOr<bool> compileGpu(ModuleOp module, StringRef chip,
                              const std::vector<KernelInfo> &kernels,
                              std::vector<TargetImage> &images);
-  FailureOr<bool> compileNvidia(ModuleOp module, StringRef chip,
-                                const std::vector<KernelInfo> &kernels,
-                                std::vector<TargetImage> &images);
+  FailureOr<bool> serializeAmd(ModuleOp module, StringRef chip, ModuleOp copy,
+                               const std::vector<KernelInfo> &lowered,
+                               std::vector<TargetImage> &images);
+  FailureOr<bool> serializeNvidia(ModuleOp module, StringRef chip,
+                                  ModuleOp copy,
+                                  const std::vector<KernelInfo> &lowered,
+                                  std::vector<TargetImage> &images);
   void reportNvidiaResources(ModuleOp module, StringRef chip,
                              ArrayRef<KernelResources> resources,
                              const std::vector<KernelInfo> &lowered);
@@ -272,9 +276,9 @@ static const KernelInfo *findKernel(const std::vector<KernelInfo> &kernels,
   return nullptr;
 }
 
-/// Compiles a clone of `module` for AMD `chip` and appends its HSACO and
-/// emulator images; with emit, makes that form the result and returns true.
-FailureOr<bool> Compilation::compileAmd(ModuleOp module, StringRef chip,
+/// Compiles a clone of `module` for GPU `chip` and appends its images; with
+/// emit, makes that form the result and returns true.
+FailureOr<bool> Compilation::compileGpu(ModuleOp module, StringRef chip,
                                         const std::vector<KernelInfo> &kernels,
                                         std::vector<TargetImage> &images) {
   OwningOpRef<ModuleOp> copy;
@@ -282,10 +286,21 @@ FailureOr<bool> Compilation::compileAmd(ModuleOp module, StringRef chip,
   FailureOr<bool> done = lowerToLlvm(module, chip, copy, kernels, lowered);
   if (failed(done) || *done)
     return done;
+  return isAmdChip(chip)
+             ? serializeAmd(module, chip, *copy, lowered, images)
+             : serializeNvidia(module, chip, *copy, lowered, images);
+}
+
+/// Appends the HSACO and emulator images of `copy`, `module` lowered to the
+/// LLVM dialect for AMD `chip` (its kernels `lowered`).
+FailureOr<bool>
+Compilation::serializeAmd(ModuleOp module, StringRef chip, ModuleOp copy,
+                          const std::vector<KernelInfo> &lowered,
+                          std::vector<TargetImage> &images) {
   EmulatorJob emulator;
   std::vector<AmdKernelResources> resources;
   FailureOr<std::string> hsaco = serializeToHsaco(
-      *copy, chip, lowered, options.raiseOccupancy, resources,
+      copy, chip, lowered, options.raiseOccupancy, resources,
       [&](StringRef bitcode) {
         emulator.start(module.getLoc(), bitcode, lowered, options.hostCpu);
       });
@@ -344,20 +359,16 @@ void Compilation::reportNvidiaResources(
   }
 }
 
-/// Compiles a clone of `module` for NVIDIA `chip` and appends its cubin and
-/// PTX images; with emit, makes that form the result and returns true.
+/// Appends the cubin, PTX and emulator images of `copy`, `module` lowered
+/// to the LLVM dialect for NVIDIA `chip` (its kernels `lowered`); with
+/// emit=ptx, makes the PTX the result and returns true.
 FailureOr<bool>
-Compilation::compileNvidia(ModuleOp module, StringRef chip,
-                           const std::vector<KernelInfo> &kernels,
-                           std::vector<TargetImage> &images) {
-  OwningOpRef<ModuleOp> copy;
-  std::vector<KernelInfo> lowered;
-  FailureOr<bool> done = lowerToLlvm(module, chip, copy, kernels, lowered);
-  if (failed(done) || *done)
-    return done;
+Compilation::serializeNvidia(ModuleOp module, StringRef chip, ModuleOp copy,
+                             const std::vector<KernelInfo> &lowered,
+                             std::vector<TargetImage> &images) {
   // emit=ptx needs no emulator image.
   EmulatorJob emulator;
-  FailureOr<std::string> ptx = serializeToPtx(*copy, [&](StringRef bitcode) {
+  FailureOr<std::string> ptx = serializeToPtx(copy, [&](StringRef bitcode) {
     if (options.emit.empty())
       emulator.start(module.getLoc(), bitcode, lowered, options.hostCpu);
   });
@@ -513,9 +524,7 @@ LogicalResult Compilation::run(ArrayRef<CompileInput> inputs,
     images.push_back({"host", llvm::sys::getProcessTriple(), *object});
   }
   for (const std::string &chip : gpuTargets) {
-    FailureOr<bool> done =
-        isAmdChip(chip) ? compileAmd(*module, chip, result.kernels, images)
-                        : compileNvidia(*module, chip, result.kernels, images);
+    FailureOr<bool> done = compileGpu(*module, chip, result.kernels, images);
     if (failed(done))
       return failure();
     if (*done) // emit made its form the result
