@@ -6,6 +6,12 @@ Each case is an argument:
                                             max-autotune-no-cudagraphs (Triton)
   attn:B:H:KVH:S:D:C     bf16 attention     scaled_dot_product_attention
                          (C=1: causal)      (flash); flex_attention (Triton)
+  decode:B:KVH:G:L:S     bf16 decode        scaled_dot_product_attention
+                         attention: one new (flash); flex_attention (Triton)
+                         token of KVH * G
+                         heads against L
+                         cached positions
+                         (S: Tessera's splits)
   moe:T:E:K:HID:INTER    bf16 expert MLPs   torch._grouped_mm; a loop of
                          (SwiGLU) of T      torch.matmul over experts
                          tokens, top-K of E
@@ -55,6 +61,26 @@ def attention_peers(torch, batch, heads, kv_heads, seq, dim, causal):
             ("flex", lambda: flex(q, k, v, block_mask=mask, enable_gqa=True))]
 
 
+def decode_peers(torch, batch, kv_heads, group, length, splits):
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    from torch.nn.attention.flex_attention import flex_attention
+    import torch.nn.functional as F
+
+    q = torch.randn(batch, kv_heads * group, 1, 128, device="cuda",
+                    dtype=torch.bfloat16)
+    k = torch.randn(batch, kv_heads, length, 128, device="cuda",
+                    dtype=torch.bfloat16)
+    v = torch.randn_like(k)
+
+    def flash():
+        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+            return F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+
+    flex = torch.compile(flex_attention, dynamic=False)
+    return [("flash", flash),
+            ("flex", lambda: flex(q, k, v, enable_gqa=True))]
+
+
 def moe_peers(torch, tokens, experts, topk, hidden, inter):
     routes = torch.rand(tokens, experts, device="cuda").topk(topk, dim=1).indices
     order = routes.flatten().argsort()
@@ -98,9 +124,10 @@ def main():
     from triton.testing import do_bench
 
     deadline = time.monotonic() + args.budget
-    makers = {"gemm": gemm_peers, "attn": attention_peers, "moe": moe_peers}
+    makers = {"gemm": gemm_peers, "attn": attention_peers,
+              "decode": decode_peers, "moe": moe_peers}
     names = {"gemm": ("cublas", "triton"), "attn": ("flash", "flex"),
-             "moe": ("grouped_mm", "loop")}
+             "decode": ("flash", "flex"), "moe": ("grouped_mm", "loop")}
     # Two passes: first each case's library peer (cuBLAS, flash, grouped_mm),
     # then the peers that compile (Triton autotuning, flex_attention) and
     # the MoE loop, so that a budget spent compiling skips those, not the

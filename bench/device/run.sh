@@ -22,8 +22,9 @@
 #     programs as the GPU keeps resident loop over the tiles; on sm_90a the
 #     warp-specialized 128x256 kernel, plain, persistent, in clusters of
 #     two multicasting B and with its epilogue through TMA stores, the last
-#     two plain and persistent), attention and
-#     the MoE expert MLPs against PyTorch's peers (peers.py).
+#     two plain and persistent), attention, decode attention (one new
+#     token a sequence, every sequence filling the cache) and the MoE
+#     expert MLPs against PyTorch's peers (peers.py).
 # Rows are printed and appended to the results file (default
 # bench/device/RESULTS.md) as a dated section.
 #
@@ -102,6 +103,8 @@ checks=(
   "flash_attention_d128|--batch=2 --heads=8 --kv-heads=2 --seq-q=512 --seq-kv=512 --causal=0"
   "flash_attention_d128|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
   "flash_attention_d128_ws_persistent|--batch=1 --heads=4 --kv-heads=2 --seq-q=200 --seq-kv=136 --causal=1"
+  "attention_decode|--batch=4 --kv-heads=8 --group=4 --seq-kv=4096 --splits=8"
+  "attention_decode|--lens=0,1,65,1000 --kv-heads=2 --group=8 --q-len=2 --seq-kv=1000 --splits=4"
   "moe|--tokens=100 --experts=8 --topk=2 --hidden=256 --inter=192"
   "moe|--tokens=37 --experts=5 --topk=4 --hidden=100 --inter=36"
   "gemm_fp8_b128|--m=512 --n=512 --k=512"
@@ -122,10 +125,12 @@ micro=(
   "micro_rows|host|--kernel=column_sums --grid=3 --view=0:8x90 --view=1:90"
   "micro_rows|host|--kernel=row_softmax --grid=9 --view=0:70x100 --view=1:70x100"
 )
-# (c) GEMM M N K; attention batch heads kv-heads seq d causal; MoE tokens
-# experts top-k hidden inter.
+# (c) GEMM M N K; attention batch heads kv-heads seq d causal; decode batch
+# kv-heads group cache-length splits (head dim 128); MoE tokens experts
+# top-k hidden inter.
 gemms=("4096 4096 4096" "8192 8192 8192" "4096 14336 4096")
 attentions=("4 32 8 4096 64 0" "4 32 8 4096 64 1" "4 32 8 4096 128 0" "4 32 8 4096 128 1")
+decodes=("8 8 4 4096 8" "32 8 4 8192 2")
 moes=("4096 8 2 4096 14336" "4096 64 8 2048 1408")
 
 run=$pack/bin/tessera-run
@@ -178,6 +183,7 @@ for variant in "${attn_variants[@]}"; do
 done
 bundles[flash_attention]=1
 bundles[moe]=1
+bundles[attention_decode]=1
 for name in "${!bundles[@]}"; do
   need "$(bundle "$name")"
   # Each bundle holds the images the run loads (sm_80 and sm_90a: PTX at
@@ -205,7 +211,7 @@ if command -v python3 > /dev/null; then
 fi
 
 echo "plan: ${#checks[@]} checks, ${#micro[@]} microkernel comparisons," \
-  "${#gemms[@]} GEMM, ${#attentions[@]} attention and ${#moes[@]} MoE timings"
+  "${#gemms[@]} GEMM, ${#attentions[@]} attention, ${#decodes[@]} decode and ${#moes[@]} MoE timings"
 for row in "${checks[@]}"; do echo "  check ${row%%|*} ${row#*|}"; done
 for row in "${micro[@]}"; do
   IFS='|' read -r name reference flags <<< "$row"
@@ -213,6 +219,7 @@ for row in "${micro[@]}"; do
 done
 for shape in "${gemms[@]}"; do echo "  time gemm $shape (128x128, 128x256, each plain and persistent; 128x256 warp-specialized, plain, persistent, multicast and TMA-store; 128x128 ping-pong, plain and staged)"; done
 for shape in "${attentions[@]}"; do echo "  time attention $shape (plain, and on 64-row tiles; warp-specialized and persistent, and ping-pong, on sm_90a)"; done
+for shape in "${decodes[@]}"; do echo "  time decode $shape"; done
 for shape in "${moes[@]}"; do echo "  time moe $shape"; done
 if [ $missing -ne 0 ]; then
   echo "run.sh: the pack is incomplete; build it with" \
@@ -322,6 +329,7 @@ if [ $dry -eq 1 ]; then
   # Small shapes, no peers: the flags and the parsing are what is checked.
   gemms=("128 256 64")
   attentions=("1 4 2 128 64 1" "1 4 2 128 128 1")
+  decodes=("2 2 4 256 2")
   moes=("64 4 2 128 64")
 fi
 declare -A ours=()
@@ -346,6 +354,14 @@ for shape in "${attentions[@]}"; do
     cases+=("$kind:$b:$h:$kvh:$s:$d:$c")
   done
 done
+for shape in "${decodes[@]}"; do
+  read -r b kvh g len splits <<< "$shape"
+  # Every sequence fills the cache, as the peers' do.
+  lens=$(printf "$len,%.0s" $(seq "$b"))
+  ours[decode:$b:$kvh:$g:$len:$splits]=$(tessera_ms attention_decode \
+    --lens=${lens%,} --kv-heads=$kvh --group=$g --seq-kv=$len --splits=$splits)
+  cases+=("decode:$b:$kvh:$g:$len:$splits")
+done
 for shape in "${moes[@]}"; do
   read -r t e topk hid inter <<< "$shape"
   # Routed uniformly over every expert, as the peers route.
@@ -365,6 +381,7 @@ flops() { # case: floating-point operations (attention: causal halves them)
   case $kind in
   *gemm) echo $((2 * a * b * c)) ;;
   *attn) echo $((4 * a * b * d * d * e / (1 + f))) ;;
+  decode) echo $((4 * a * b * c * d * 128)) ;;
   moe) echo $((6 * a * c * d * e)) ;;
   esac
 }
@@ -385,6 +402,7 @@ for case in "${cases[@]}"; do
   case ${case%%:*} in
   *gemm) names=(cublas triton) peer=gemm:${case#*:} ;; # the variants' peers are the GEMM's
   *attn) names=(flash flex) peer=attn:${case#*:} ;;
+  decode) names=(flash flex) ;;
   moe) names=(grouped_mm loop) ;;
   esac
   mine=${ours[$case]:-}

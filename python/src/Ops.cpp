@@ -1,9 +1,9 @@
 //===- Ops.cpp - tessera.ops: the runtime's library operations ------------===//
 //
-// gemm, attention, moe and the quantized GEMM of tessera/runtime/library.hpp
-// over the shipped kernels (Tessera::kernels), on whichever device the
-// library is opened, with DLPack arguments; and the weight quantizer that
-// prepares the quantized GEMM's operands.
+// gemm, attention (prefill and decode), moe and the quantized GEMM of
+// tessera/runtime/library.hpp over the shipped kernels (Tessera::kernels), on
+// whichever device the library is opened, with DLPack arguments; and the weight
+// quantizer that prepares the quantized GEMM's operands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +65,19 @@ public:
                            view(v, "bf16", 3, "attention: v"),
                            view(o, "bf16", 3, "attention: o"), causal, scale),
         "attention");
+  }
+
+  void attentionDecode(nb::handle q, nb::handle k, nb::handle v,
+                       nb::handle seqlens, nb::handle o, int64_t group,
+                       float scale, int64_t splits) {
+    throwOpStatus(
+        tessera::attentionDecode(
+            library, device->device, view(q, "bf16", 3, "attention_decode: q"),
+            view(k, "bf16", 3, "attention_decode: k_cache"),
+            view(v, "bf16", 3, "attention_decode: v_cache"),
+            view(seqlens, "i32", 1, "attention_decode: seqlens"),
+            view(o, "bf16", 3, "attention_decode: o"), group, scale, splits),
+        "attention_decode");
   }
 
   void moe(nb::handle x, nb::handle w13, nb::handle w2, nb::handle ids,
@@ -159,6 +172,7 @@ void tessera::python::bindOps(nb::module_ &m) {
            nb::arg("device"))
       .def("gemm", &PyLibrary::gemm)
       .def("attention", &PyLibrary::attention)
+      .def("attention_decode", &PyLibrary::attentionDecode)
       .def("moe", &PyLibrary::moe)
       .def("gemm_quantized", &PyLibrary::gemmQuantized, nb::arg("a"),
            nb::arg("codes"), nb::arg("scales"), nb::arg("zeros").none(),

@@ -3,6 +3,7 @@
     from tessera import ops
     c = ops.gemm(a, b)                       # bf16 [M, K] x [K, N]
     o = ops.attention(q, k, v, causal=True)  # bf16 [B*H, S, d], d = 64 or 128
+    o = ops.attention_decode(q, k_cache, v_cache, seqlens, group=8)
     y = ops.moe(x, w13, w2, topk_ids, topk_weights)
     qw = ops.quantize_weights(w, "int8", group=0)
     c = ops.gemm_quantized(a, qw)
@@ -24,7 +25,7 @@ from typing import Any, Callable, Optional
 
 from . import _as_argument, _open_device, _tessera
 
-__all__ = ["QuantizedWeights", "attention", "gemm", "gemm_quantized", "moe",
+__all__ = ["QuantizedWeights", "attention", "attention_decode", "gemm", "gemm_quantized", "moe",
            "quantize_weights"]
 
 _LIBRARIES: dict[str, "_tessera.Library"] = {}
@@ -71,6 +72,28 @@ def attention(q, k, v, out=None, *, causal: bool = False,
         out = _empty(q, tuple(q.shape))
     _library(device).attention(_as_argument(q), _as_argument(k), _as_argument(v),
                                _as_argument(out), causal, float(scale))
+    return out
+
+
+def attention_decode(q, k_cache, v_cache, seqlens, out=None, *, group: int,
+                     scale: Optional[float] = None, splits: int = 0,
+                     device: str = "host"):
+    """Decode attention over a KV cache, head dim 128, bf16: q, out
+    [B*Hkv, R, 128] with R = q_len * group <= 16 (row r: new token r //
+    group of query head r % group of the kv head; one new token is q
+    [B, H, 128] reshaped), k_cache, v_cache [B*Hkv, max_len, 128], int32
+    seqlens [B] (cached positions of each sequence, the new tokens' last;
+    token t sees positions < len - q_len + t + 1). The cache is split into
+    `splits` ranges merged by their log-sum-exp (0: the op chooses). Rows
+    that see no position are zeros. `scale` defaults to 1/sqrt(128)."""
+    if scale is None:
+        scale = 1.0 / math.sqrt(q.shape[-1])
+    if out is None:
+        out = _empty(q, tuple(q.shape))
+    _library(device).attention_decode(
+        _as_argument(q), _as_argument(k_cache), _as_argument(v_cache),
+        _as_argument(seqlens), _as_argument(out), int(group), float(scale),
+        int(splits))
     return out
 
 

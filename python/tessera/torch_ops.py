@@ -1,5 +1,5 @@
 """tessera.ops as PyTorch custom operators: torch.ops.tessera.gemm,
-attention, moe and gemm_quantized, with fake (meta) implementations so that
+attention, attention_decode, moe and gemm_quantized, with fake (meta) implementations so that
 torch.compile traces them into its graphs without a break.
 
 Imported by tessera.ops when PyTorch is installed. CPU tensors run on the
@@ -53,6 +53,26 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
 
 @attention.register_fake
 def _(q, k, v, causal=False, scale=None):
+    return torch.empty_like(q)
+
+
+@torch.library.custom_op("tessera::attention_decode", mutates_args=())
+def attention_decode(q: torch.Tensor, k_cache: torch.Tensor,
+                     v_cache: torch.Tensor, seqlens: torch.Tensor, group: int,
+                     scale: Optional[float] = None,
+                     splits: int = 0) -> torch.Tensor:
+    """Decode attention over a KV cache, bf16 [B*Hkv, q_len * group, 128]
+    queries against [B*Hkv, max_len, 128] caches, int32 seqlens [B]."""
+    q, k_cache, v_cache, seqlens = (
+        t.detach().contiguous() for t in (q, k_cache, v_cache, seqlens))
+    out = torch.empty_like(q)
+    ops.attention_decode(q, k_cache, v_cache, seqlens, out, group=group,
+                         scale=scale, splits=splits, device=_device(q))
+    return out
+
+
+@attention_decode.register_fake
+def _(q, k_cache, v_cache, seqlens, group, scale=None, splits=0):
     return torch.empty_like(q)
 
 

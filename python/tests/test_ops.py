@@ -53,6 +53,36 @@ def test_attention_gqa(device, causal):
     np.testing.assert_allclose(from_bf16(o), expected, rtol=2e-2, atol=2e-2)
 
 
+@pytest.mark.parametrize("device", ["host", "emu:sm_90a"])
+def test_attention_decode(device):
+    # Two sequences of two kv heads, group 4, two new tokens each; cache
+    # positions past a length hold NaN, which no result may read.
+    rng = np.random.default_rng(7)
+    kv_heads, group, q_len, max_len, d = 2, 4, 2, 150, 128
+    lengths = np.array([150, 67], dtype=np.int32)
+    rows, bhs = q_len * group, len(lengths) * kv_heads
+    q = bf16_random(rng, (bhs, rows, d))
+    k = bf16_random(rng, (bhs, max_len, d))
+    v = bf16_random(rng, (bhs, max_len, d))
+    for bh in range(bhs):
+        k[bh, lengths[bh // kv_heads]:] = v[bh, lengths[bh // kv_heads]:] = 0x7FC0
+    o = ops.attention_decode(q, k, v, lengths, group=group, splits=2,
+                             device=device)
+    expected = np.empty((bhs, rows, d))
+    for bh in range(bhs):
+        n = lengths[bh // kv_heads]
+        for r in range(rows):
+            seen = n - q_len + r // group + 1
+            s = d**-0.5 * from_bf16(k[bh, :seen]) @ from_bf16(q[bh, r])
+            p = np.exp(s - s.max())
+            expected[bh, r] = p / p.sum() @ from_bf16(v[bh, :seen])
+    np.testing.assert_allclose(from_bf16(o), expected, rtol=2e-2, atol=2e-2)
+    # More query rows than a program holds.
+    with pytest.raises(ValueError, match="1 to 16 query rows"):
+        ops.attention_decode(np.zeros((bhs, 17, d), np.uint16), k, v, lengths,
+                             group=1, device=device)
+
+
 @pytest.mark.parametrize("device", ["host", "emu:sm_80"])
 def test_moe(device):
     rng = np.random.default_rng(11)

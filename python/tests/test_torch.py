@@ -53,6 +53,29 @@ def test_attention_op_matches_sdpa(causal, heads, kv_heads):
                                rtol=2e-2, atol=2e-2)
 
 
+def test_attention_decode_op_matches_sdpa():
+    # One new token of 8 query heads on 2 kv heads, sequences of ragged
+    # lengths in a cache of 200 positions; SDPA sees each sequence's keys.
+    g = torch.Generator().manual_seed(17)
+    batch, heads, kv_heads, max_len, d = 3, 8, 2, 200, 128
+    lengths = torch.tensor([200, 1, 77], dtype=torch.int32)
+    q = bf16(batch, heads, d, generator=g)
+    k = bf16(batch, kv_heads, max_len, d, generator=g)
+    v = bf16(batch, kv_heads, max_len, d, generator=g)
+    o = torch.ops.tessera.attention_decode(
+        q.reshape(batch * kv_heads, heads // kv_heads, d),
+        k.reshape(batch * kv_heads, max_len, d),
+        v.reshape(batch * kv_heads, max_len, d), lengths, heads // kv_heads)
+    for b in range(batch):
+        n = int(lengths[b])
+        expected = torch.nn.functional.scaled_dot_product_attention(
+            q[b, :, None].double(), k[b, :, :n].double(), v[b, :, :n].double(),
+            enable_gqa=True)
+        torch.testing.assert_close(
+            o.reshape(batch, heads, d)[b].double(), expected[:, 0],
+            rtol=2e-2, atol=2e-2)
+
+
 def test_moe_op():
     g = torch.Generator().manual_seed(3)
     tokens, experts, topk, dim, inter = 6, 4, 2, 64, 64
@@ -93,6 +116,21 @@ def test_ops_in_a_compiled_graph():
 
     compiled = torch.compile(f, fullgraph=True, backend="aot_eager")
     torch.testing.assert_close(compiled(a, b), f(a, b))
+
+    # A decode step: the new token's projection, then attention over the
+    # cache, in one graph.
+    k = bf16(2, 100, 128, generator=g)
+    v = bf16(2, 100, 128, generator=g)
+    wq = bf16(128, 512, generator=g)
+    lengths = torch.tensor([100], dtype=torch.int32)
+
+    def step(x, k, v, lengths):
+        q = torch.ops.tessera.gemm(x, wq).reshape(2, 2, 128)
+        return torch.ops.tessera.attention_decode(q, k, v, lengths, 2)
+
+    x = bf16(1, 128, generator=g)
+    compiled = torch.compile(step, fullgraph=True, backend="aot_eager")
+    torch.testing.assert_close(compiled(x, k, v, lengths), step(x, k, v, lengths))
 
 
 def test_interpret_mode_runs_ops_on_the_emulator(monkeypatch):

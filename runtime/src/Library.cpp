@@ -5,6 +5,7 @@
 #include "Device.h"
 #include "Internal.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -240,6 +241,76 @@ tessera_status attention(KernelLibrary &library, const tessera_view &q,
                 q.sizes[2] == 64 ? "flash_attention_fwd"
                                  : "flash_attention_fwd_d128",
                 {(q.sizes[1] + 127) / 128, q.sizes[0], 1}, args);
+}
+
+tessera_status attentionDecode(KernelLibrary &library, const Device &device,
+                               const tessera_view &q, const tessera_view &k,
+                               const tessera_view &v,
+                               const tessera_view &seqlens,
+                               const tessera_view &o, int64_t group,
+                               float scale, int64_t splits) {
+  constexpr int64_t dim = 128;
+  for (const tessera_view *view : {&q, &k, &v, &o})
+    if (!is(*view, TESSERA_DTYPE_BF16, 3) || view->sizes[2] != dim)
+      return fail(TESSERA_ERROR_UNSUPPORTED,
+                  "no shipped decode attention for " + shape(*view) +
+                      "; supported: bf16 [batch * kv_heads, rows, 128]");
+  if (!is(seqlens, TESSERA_DTYPE_I32, 1))
+    return fail(TESSERA_ERROR_UNSUPPORTED,
+                "decode attention takes i32 [batch] sequence lengths, not " +
+                    shape(seqlens));
+  int64_t batch = seqlens.sizes[0], heads = q.sizes[0], rows = q.sizes[1];
+  if (batch == 0 || heads % batch != 0 || k.sizes[0] != heads ||
+      v.sizes[0] != heads || v.sizes[1] != k.sizes[1] || o.sizes[0] != heads ||
+      o.sizes[1] != rows)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "decode attention shapes do not agree: q " + shape(q) + ", k " +
+                    shape(k) + ", v " + shape(v) + ", seqlens " +
+                    shape(seqlens) + ", o " + shape(o) +
+                    " (q, k, v and o need batch * kv_heads rows)");
+  if (group < 1 || rows < 1 || rows > 16 || rows % group != 0)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "decode attention needs 1 to 16 query rows a kv head, a "
+                "multiple of the group " +
+                    std::to_string(group) + "; got " + std::to_string(rows));
+  if (splits < 0)
+    return fail(TESSERA_ERROR_INVALID_ARGUMENT,
+                "decode attention's splits must be 0 (chosen) or positive");
+  int64_t blocks = std::max<int64_t>((k.sizes[1] + 63) / 64, 1);
+  if (splits == 0)
+    splits = std::max<int64_t>(256 / heads, 1);
+  int64_t perSplit =
+      (blocks + std::min(splits, blocks) - 1) / std::min(splits, blocks);
+  int64_t split = perSplit * 64;
+  splits = (blocks + perSplit - 1) / perSplit;
+  DeviceScratch scratch(device);
+  void *partialData = nullptr, *lseData = nullptr;
+  if (tessera_status status = scratch.allocate(
+          heads * splits * rows * dim * sizeof(float), partialData))
+    return status;
+  if (tessera_status status =
+          scratch.allocate(heads * splits * rows * sizeof(float), lseData))
+    return status;
+  tessera_view partial =
+      view(partialData, {heads, splits, rows, dim}, TESSERA_DTYPE_F32);
+  tessera_view lse = view(lseData, {heads, splits, rows}, TESSERA_DTYPE_F32);
+  int64_t kvHeads = heads / batch;
+  void *first[] = {const_cast<tessera_view *>(&q),
+                   const_cast<tessera_view *>(&k),
+                   const_cast<tessera_view *>(&v),
+                   const_cast<tessera_view *>(&seqlens),
+                   &partial,
+                   &lse,
+                   &scale,
+                   &group,
+                   &kvHeads,
+                   &split};
+  if (tessera_status status =
+          launch(library, "attention_decode_d128", {splits, heads, 1}, first))
+    return status;
+  void *second[] = {&partial, &lse, const_cast<tessera_view *>(&o)};
+  return launch(library, "attention_decode_combine_d128", {heads, 1, 1},
+                second);
 }
 
 MoeAlignment alignMoe(const int32_t *topkIds, int64_t tokens, int64_t topk,

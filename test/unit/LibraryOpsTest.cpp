@@ -262,6 +262,90 @@ TEST_P(LibraryOps, AttentionMatchesReference) {
       << tessera::error();
 }
 
+TEST_P(LibraryOps, DecodeAttentionMatchesReference) {
+  // Three sequences (empty, ragged, the whole cache) of two kv heads with
+  // four query heads each and two new tokens; cache positions past a
+  // length hold NaN, which no result may read.
+  const int64_t dim = 128, kvHeads = 2, group = 4, qLen = 2, maxLen = 130;
+  const int64_t rows = qLen * group, heads = 3 * kvHeads;
+  std::vector<int32_t> lengths = {0, 70, 130};
+  const float scale = float(1.0 / std::sqrt(double(dim)));
+  auto q = randomBF16(heads * rows * dim, rng),
+       k = randomBF16(heads * maxLen * dim, rng),
+       v = randomBF16(heads * maxLen * dim, rng);
+  for (int64_t bh = 0; bh < heads; ++bh)
+    for (int64_t pos = lengths[bh / kvHeads]; pos < maxLen; ++pos)
+      for (auto *cache : {&k, &v})
+        std::fill_n(cache->data() + (bh * maxLen + pos) * dim, dim, 0x7FC0);
+  std::vector<double> ref;
+  for (int64_t bh = 0; bh < heads; ++bh)
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t seen =
+          std::max<int64_t>(lengths[bh / kvHeads] - qLen + r / group + 1, 0);
+      std::vector<double> s(seen);
+      double best = -INFINITY, sum = 0;
+      for (int64_t j = 0; j < seen; ++j) {
+        double dot = 0;
+        for (int64_t d = 0; d < dim; ++d)
+          dot += double(fromBF16(q[(bh * rows + r) * dim + d])) *
+                 fromBF16(k[(bh * maxLen + j) * dim + d]);
+        best = std::max(best, s[j] = dot * scale);
+      }
+      for (double &x : s)
+        sum += x = std::exp(x - best);
+      for (int64_t d = 0; d < dim; ++d) {
+        double acc = 0;
+        for (int64_t j = 0; j < seen; ++j)
+          acc += s[j] / sum * fromBF16(v[(bh * maxLen + j) * dim + d]);
+        ref.push_back(acc);
+      }
+    }
+  auto view3 = [&](std::vector<uint16_t> &t, int64_t n) {
+    return tessera::view(t.data(), {heads, n, dim}, TESSERA_DTYPE_BF16);
+  };
+  tessera_view seqlens = tessera::view(lengths.data(), {3}, TESSERA_DTYPE_I32);
+  // Splits chosen by the op, one split, and a split per block.
+  for (int64_t splits : {0, 1, 3}) {
+    std::vector<uint16_t> o(heads * rows * dim, 0x7FC0);
+    ASSERT_EQ(tessera::attentionDecode(library, device, view3(q, rows),
+                                       view3(k, maxLen), view3(v, maxLen),
+                                       seqlens, view3(o, rows), group, scale,
+                                       splits),
+              TESSERA_SUCCESS)
+        << tessera::error();
+    std::vector<double> out;
+    for (uint16_t bits : o)
+      out.push_back(fromBF16(bits));
+    EXPECT_LT(relativeError(out, ref), 1e-2) << splits << " splits";
+    // The empty sequence's rows are zeros.
+    EXPECT_EQ(
+        *std::max_element(out.begin(), out.begin() + kvHeads * rows * dim),
+        0.0);
+  }
+  // More than 16 rows, rows that are not whole groups, i64 lengths.
+  std::vector<uint16_t> t(heads * 17 * dim);
+  EXPECT_EQ(tessera::attentionDecode(library, device, view3(t, 17),
+                                     view3(k, maxLen), view3(v, maxLen),
+                                     seqlens, view3(t, 17), 1, scale),
+            TESSERA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(tessera::error().find("1 to 16 query rows"), std::string::npos)
+      << tessera::error();
+  EXPECT_EQ(tessera::attentionDecode(library, device, view3(t, 6),
+                                     view3(k, maxLen), view3(v, maxLen),
+                                     seqlens, view3(t, 6), 4, scale),
+            TESSERA_ERROR_INVALID_ARGUMENT);
+  std::vector<int64_t> wide(3);
+  EXPECT_EQ(tessera::attentionDecode(
+                library, device, view3(q, rows), view3(k, maxLen),
+                view3(v, maxLen),
+                tessera::view(wide.data(), {3}, TESSERA_DTYPE_I64),
+                view3(q, rows), group, scale),
+            TESSERA_ERROR_UNSUPPORTED);
+  EXPECT_NE(tessera::error().find("i32 [batch] sequence lengths"),
+            std::string::npos)
+      << tessera::error();
+}
+
 TEST_P(LibraryOps, MoeAlignmentPadsRunsAndSkipsEmptyExperts) {
   // 3 tokens, top-2 over 4 experts; expert 2 gets nothing.
   std::vector<int32_t> ids = {0, 1, 1, 3, 0, 3};

@@ -71,31 +71,16 @@ public:
     for (int64_t i = 0; i < o.elements(); ++i)
       out[i] = fromBF16(o.as<uint16_t>()[i]);
     int64_t group = heads / kvHeads;
-    std::vector<double> scores(seqKv);
+    // The scale the kernel is given, rounded to f32.
+    double scale = float(1.0 / std::sqrt(double(dim)));
     for (int64_t bh = 0; bh < batch * heads; ++bh) {
       int64_t kvh = bh / group;
-      for (int64_t i = 0; i < seqQ; ++i) {
-        double best = -INFINITY;
-        int64_t end = causal ? std::min(seqKv, i + 1) : seqKv;
-        for (int64_t j = 0; j < end; ++j) {
-          double dot = 0;
-          for (int64_t d = 0; d < dim; ++d)
-            dot +=
-                double(fromBF16(q.as<uint16_t>()[(bh * seqQ + i) * dim + d])) *
-                fromBF16(k.as<uint16_t>()[(kvh * seqKv + j) * dim + d]);
-          // The scale the kernel is given, rounded to f32.
-          scores[j] = dot * double(float(1.0 / std::sqrt(double(dim))));
-          best = std::max(best, scores[j]);
-        }
-        double sum = 0;
-        for (int64_t j = 0; j < end; ++j)
-          sum += scores[j] = std::exp(scores[j] - best);
-        for (int64_t j = 0; j < end; ++j)
-          for (int64_t d = 0; d < dim; ++d)
-            ref[(bh * seqQ + i) * dim + d] +=
-                scores[j] / sum *
-                fromBF16(v.as<uint16_t>()[(kvh * seqKv + j) * dim + d]);
-      }
+      for (int64_t i = 0; i < seqQ; ++i)
+        attendRow(q.as<uint16_t>() + (bh * seqQ + i) * dim,
+                  k.as<uint16_t>() + kvh * seqKv * dim,
+                  v.as<uint16_t>() + kvh * seqKv * dim,
+                  causal ? std::min(seqKv, i + 1) : seqKv, dim, scale,
+                  &ref[(bh * seqQ + i) * dim]);
     }
   }
   // P is rounded to bf16 before P·V, as FlashAttention kernels do.

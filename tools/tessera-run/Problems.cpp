@@ -13,6 +13,21 @@ bool tessera::run::parseInteger(const std::string &text, int64_t &value) {
   return error == std::errc() && stop == end && !text.empty();
 }
 
+bool tessera::run::parseIntegerList(const std::string &text,
+                                    std::vector<int64_t> &values) {
+  values.clear();
+  size_t begin = 0;
+  do {
+    size_t comma = std::min(text.find(',', begin), text.size());
+    int64_t value = 0;
+    if (!parseInteger(text.substr(begin, comma - begin), value))
+      return false;
+    values.push_back(value);
+    begin = comma + 1;
+  } while (begin <= text.size());
+  return true;
+}
+
 int64_t Flags::get(const std::string &name, int64_t fallback) const {
   auto it = values.find(name);
   int64_t value = fallback;
@@ -50,6 +65,24 @@ void tessera::run::fillRandomBF16(Tensor &tensor, std::mt19937 &rng,
 void tessera::run::poisonBF16(Tensor &tensor) {
   std::fill(tensor.as<uint16_t>(), tensor.as<uint16_t>() + tensor.elements(),
             uint16_t(0x7FC0));
+}
+
+void tessera::run::attendRow(const uint16_t *q, const uint16_t *keys,
+                             const uint16_t *values, int64_t count, int64_t dim,
+                             double scale, double *out) {
+  std::vector<double> weights(count);
+  double best = -INFINITY, sum = 0;
+  for (int64_t j = 0; j < count; ++j) {
+    double dot = 0;
+    for (int64_t d = 0; d < dim; ++d)
+      dot += double(fromBF16(q[d])) * fromBF16(keys[j * dim + d]);
+    best = std::max(best, weights[j] = dot * scale);
+  }
+  for (double &weight : weights)
+    sum += weight = std::exp(weight - best);
+  for (int64_t j = 0; j < count; ++j)
+    for (int64_t d = 0; d < dim; ++d)
+      out[d] += weights[j] / sum * fromBF16(values[j * dim + d]);
 }
 
 std::vector<float> tessera::run::spreadMagnitudes(std::mt19937 &rng,

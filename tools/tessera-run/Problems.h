@@ -30,6 +30,9 @@ namespace tessera::run {
 /// Parses all of `text` as a decimal integer; false for anything else
 /// (a sign, digits and nothing more, within int64_t).
 bool parseInteger(const std::string &text, int64_t &value);
+/// Parses all of `text` as comma-separated decimal integers (at least
+/// one); false for anything else.
+bool parseIntegerList(const std::string &text, std::vector<int64_t> &values);
 
 /// --name=value flags a problem reads, with defaults (the values were
 /// checked with parseInteger).
@@ -92,6 +95,11 @@ void fillScaledBF16(Tensor &tensor, std::mt19937 &rng,
                     const std::vector<float> &colScale);
 /// Fills a bf16 tensor with NaN, so that unwritten outputs fail the check.
 void poisonBF16(Tensor &tensor);
+/// One query row of attention in float64: out[0, dim) += softmax(scale ·
+/// q Kᵀ) V over the first `count` rows of the bf16 matrices K and V (rows of
+/// `dim` elements from `keys` and `values`); q is `dim` bf16 elements.
+void attendRow(const uint16_t *q, const uint16_t *keys, const uint16_t *values,
+               int64_t count, int64_t dim, double scale, double *out);
 
 class Problem {
 public:

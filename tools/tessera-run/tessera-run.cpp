@@ -62,6 +62,8 @@ static void printUsage(FILE *out, const char *message) {
       "  GEMM (also quantized ones): --m --n --k; attention: --batch "
       "--heads --kv-heads "
       "--seq-q --seq-kv --causal=0|1;\n"
+      "  decode attention: --batch or --lens=L0,L1,... --kv-heads --group "
+      "--q-len --seq-kv --splits;\n"
       "  MoE (also quantized): --tokens --experts --topk --hidden "
       "--inter --routing=softmax|uniform|zipf --routed-experts (softmax "
       "routing's favoured experts; default: half)\n"
@@ -88,7 +90,8 @@ static int run(int argc, char **argv) {
   static const std::set<std::string> shapeFlags = {
       "m",        "n",     "k",      "batch",  "heads",
       "kv-heads", "seq-q", "seq-kv", "causal", "tokens",
-      "experts",  "topk",  "hidden", "inter",  "routed-experts"};
+      "experts",  "topk",  "hidden", "inter",  "routed-experts",
+      "group",    "q-len", "splits"};
   std::string bundle, kernel, device, chip;
   bool check = false, bench = false;
   int64_t threads = -1, seed = 1, iters = 10, programs = -1;
@@ -182,7 +185,16 @@ static int run(int argc, char **argv) {
         seed = integer(value);
       else if (name == "iters")
         iters = integer(value);
-      else if (name == "routing") {
+      else if (name == "lens") {
+        // Decode attention's sequence lengths: comma-separated extents.
+        std::vector<int64_t> lengths;
+        if (!parseIntegerList(value, lengths) ||
+            std::any_of(lengths.begin(), lengths.end(), [](int64_t length) {
+              return length < 0 || length > kMaxExtent;
+            }))
+          return usage("--lens takes comma-separated lengths in [0, 2^24]");
+        values[name] = value;
+      } else if (name == "routing") {
         if (value != "softmax" && value != "uniform" && value != "zipf")
           return usage("--routing takes softmax, uniform or zipf");
         values[name] = value;

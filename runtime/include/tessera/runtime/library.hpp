@@ -72,6 +72,24 @@ tessera_status attention(KernelLibrary &library, const tessera_view &q,
                          const tessera_view &k, const tessera_view &v,
                          const tessera_view &o, bool causal, float scale);
 
+/// Decode attention over a KV cache (attention_decode_d128, then
+/// attention_decode_combine_d128): bf16 views Q, O [batch * kv_heads, R,
+/// 128] (R = q_len * group <= 16 rows: row r is new token r / group of
+/// query head r mod group of the kv head), K, V [batch * kv_heads, max_len,
+/// 128] (the caches) and i32 seqlens [batch] (positions of each sequence
+/// that hold keys, the new tokens' last; new token t sees the positions
+/// below len - q_len + t + 1). The cache is split into `splits` ranges of
+/// whole 64-position blocks whose partial results are merged by their
+/// log-sum-exp (0: enough splits for about 256 programs, at most one per
+/// block); the partials live in device memory the op allocates. Rows that
+/// see no position get zeros.
+tessera_status attentionDecode(KernelLibrary &library, const Device &device,
+                               const tessera_view &q, const tessera_view &k,
+                               const tessera_view &v,
+                               const tessera_view &seqlens,
+                               const tessera_view &o, int64_t group,
+                               float scale, int64_t splits = 0);
+
 /// The alignment of MoE routing: the slots t * topk + j sorted by expert,
 /// each expert's run padded to `block` rows with the sentinel T * topk, and
 /// one expert per block. Experts without tokens get no block.
