@@ -243,6 +243,13 @@ tessera_status attention(KernelLibrary &library, const tessera_view &q,
                 {(q.sizes[1] + 127) / 128, q.sizes[0], 1}, args);
 }
 
+DecodeSplits decodeSplits(int64_t maxLen, int64_t requested) {
+  int64_t blocks = std::max<int64_t>((maxLen + 63) / 64, 1);
+  int64_t perSplit = (blocks + std::clamp<int64_t>(requested, 1, blocks) - 1) /
+                     std::clamp<int64_t>(requested, 1, blocks);
+  return {perSplit * 64, (blocks + perSplit - 1) / perSplit};
+}
+
 tessera_status attentionDecode(KernelLibrary &library, const Device &device,
                                const tessera_view &q, const tessera_view &k,
                                const tessera_view &v,
@@ -276,13 +283,9 @@ tessera_status attentionDecode(KernelLibrary &library, const Device &device,
   if (splits < 0)
     return fail(TESSERA_ERROR_INVALID_ARGUMENT,
                 "decode attention's splits must be 0 (chosen) or positive");
-  int64_t blocks = std::max<int64_t>((k.sizes[1] + 63) / 64, 1);
-  if (splits == 0)
-    splits = std::max<int64_t>(256 / heads, 1);
-  int64_t perSplit =
-      (blocks + std::min(splits, blocks) - 1) / std::min(splits, blocks);
-  int64_t split = perSplit * 64;
-  splits = (blocks + perSplit - 1) / perSplit;
+  auto [split, count] = decodeSplits(
+      k.sizes[1], splits ? splits : std::max<int64_t>(256 / heads, 1));
+  splits = count;
   DeviceScratch scratch(device);
   void *partialData = nullptr, *lseData = nullptr;
   if (tessera_status status = scratch.allocate(

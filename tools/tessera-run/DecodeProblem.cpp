@@ -2,6 +2,8 @@
 
 #include "Problems.h"
 
+#include "tessera/runtime/library.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -32,12 +34,12 @@ public:
       batch = flags.get("batch", 3);
     }
     rows = qLen * group;
-    // Splits of whole 64-position blocks covering the cache.
-    int64_t blocks = std::max<int64_t>((seqKv + 63) / 64, 1);
-    int64_t perSplit = (blocks + std::max<int64_t>(requestedSplits, 1) - 1) /
-                       std::max<int64_t>(requestedSplits, 1);
-    split = perSplit * 64;
-    splits = (blocks + perSplit - 1) / perSplit;
+    // Splits of whole 64-position blocks covering the cache, as the
+    // library op makes them.
+    tessera::DecodeSplits ranges =
+        tessera::decodeSplits(seqKv, requestedSplits);
+    split = ranges.size;
+    splits = ranges.count;
   }
 
   bool valid(std::string &why) const override {

@@ -72,6 +72,14 @@ tessera_status attention(KernelLibrary &library, const tessera_view &q,
                          const tessera_view &k, const tessera_view &v,
                          const tessera_view &o, bool causal, float scale);
 
+/// How attentionDecode splits a cache of `maxLen` positions into about
+/// `requested` (at least 1) ranges of whole 64-position blocks: `size`
+/// positions each, `count` of them covering the cache (at least one).
+struct DecodeSplits {
+  int64_t size, count;
+};
+DecodeSplits decodeSplits(int64_t maxLen, int64_t requested);
+
 /// Decode attention over a KV cache (attention_decode_d128, then
 /// attention_decode_combine_d128): bf16 views Q, O [batch * kv_heads, R,
 /// 128] (R = q_len * group <= 16 rows: row r is new token r / group of
